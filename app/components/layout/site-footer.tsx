@@ -1,0 +1,74 @@
+import { Link } from 'react-router';
+import { withContentDefaults, type ContentData } from '../../../common/content-sections.ts';
+import { Logo } from './site-nav.tsx';
+
+// SPEC 2 Shared layout: footer link groups.
+const PLATFORM_LINKS = [
+  { to: '/courses', label: 'Courses' },
+  { to: '/podcast', label: 'Podcast' },
+  { to: '/community', label: 'Community' },
+  { to: '/pricing', label: 'Pricing' },
+];
+const COMPANY_LINKS = [
+  { to: '/about', label: 'About' },
+  { to: '/contact', label: 'Contact' },
+  { to: '/privacy-policy', label: 'Privacy Policy' },
+  { to: '/terms-of-service', label: 'Terms of Service' },
+];
+
+function FooterGroup({ title, links }: { title: string; links: { to: string; label: string }[] }) {
+  return (
+    <div>
+      <h2 className="text-sm font-semibold uppercase tracking-wide text-gold-400">{title}</h2>
+      <ul className="mt-4 space-y-3">
+        {links.map((link) => (
+          <li key={link.to}>
+            <Link to={link.to} className="text-sm text-gray-300 hover:text-white">
+              {link.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** SPEC 2: the app store links are placeholders with no real target. */
+function AppPlaceholderLink({ label }: { label: string }) {
+  return (
+    <a
+      href="#download-app"
+      onClick={(event) => event.preventDefault()}
+      className="block rounded-lg border border-gray-600 px-4 py-2 text-center text-sm text-gray-200 hover:border-gold-400"
+    >
+      {label}
+    </a>
+  );
+}
+
+export function SiteFooter({ footerText, renderText }: { footerText: ContentData; renderText?: (field: 'copyright' | 'tagline', text: string) => React.ReactNode }) {
+  const text = withContentDefaults('footer_text', footerText);
+  const show = (field: 'copyright' | 'tagline') => (renderText ? renderText(field, text[field]) : text[field]);
+  return (
+    <footer className="bg-gray-950 text-gray-300">
+      <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
+        <div>
+          <div className="rounded-lg bg-white/95 p-2 inline-block">
+            <Logo />
+          </div>
+          <p className="mt-4 text-sm text-gray-400">{show('tagline')}</p>
+        </div>
+        <FooterGroup title="Platform" links={PLATFORM_LINKS} />
+        <FooterGroup title="Company" links={COMPANY_LINKS} />
+        <div>
+          <h2 className="text-sm font-semibold uppercase tracking-wide text-gold-400">Download App</h2>
+          <div className="mt-4 space-y-3">
+            <AppPlaceholderLink label="Download on iOS" />
+            <AppPlaceholderLink label="Get it on Android" />
+          </div>
+        </div>
+      </div>
+      <div className="border-t border-gray-800 py-6 text-center text-sm text-gray-400">{show('copyright')}</div>
+    </footer>
+  );
+}

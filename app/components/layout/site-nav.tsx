@@ -1,0 +1,147 @@
+import { useEffect, useState } from 'react';
+import { Link, NavLink, useNavigate } from 'react-router';
+import { BRAND_NAME } from '../../../common/brand.ts';
+import { NAV_SCROLL_THRESHOLD_PX } from '../../../common/limits.ts';
+import type { Viewer } from '#request-context';
+
+// SPEC 2 Shared layout: the five section links, in the top navigation and the mobile menu.
+export const SECTION_LINKS = [
+  { to: '/courses', label: 'Courses' },
+  { to: '/podcast', label: 'Podcast' },
+  { to: '/resources', label: 'Resources' },
+  { to: '/community', label: 'Community' },
+  { to: '/pricing', label: 'Pricing' },
+] as const;
+
+
+export function Logo() {
+  return (
+    <Link to="/" className="flex items-center gap-2 font-extrabold tracking-tight" aria-label={`${BRAND_NAME} home`}>
+      <span className="grid h-9 w-9 place-items-center rounded-lg bg-brand-800 text-lg text-gold-400" aria-hidden="true">
+        R
+      </span>
+      <span className="text-lg text-brand-800">
+        Realty<span className="text-gold-500">Pocket</span>
+      </span>
+    </Link>
+  );
+}
+
+export function SiteNav({ viewer, editControl }: { viewer: Viewer; editControl?: React.ReactNode }) {
+  const [scrolled, setScrolled] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    const onScroll = () => setScrolled(window.scrollY > NAV_SCROLL_THRESHOLD_PX);
+    onScroll();
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+
+  async function logout() {
+    try {
+      await fetch('/api/auth/logout', { method: 'POST', credentials: 'same-origin' });
+    } catch (error) {
+      console.warn('logout request failed', error);
+    }
+    setMenuOpen(false);
+    // A full load so every server-rendered part forgets the member.
+    window.location.assign('/');
+    void navigate;
+  }
+
+  const member = viewer.member;
+  const actions = member ? (
+    <>
+      <span className="text-sm text-gray-700">Welcome, {member.name}</span>
+      <Link to="/dashboard" onClick={() => setMenuOpen(false)} className="text-sm font-semibold text-brand-800 hover:text-brand-600">
+        Dashboard
+      </Link>
+      <button
+        type="button"
+        onClick={logout}
+        className="rounded-lg border border-brand-800 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50"
+      >
+        Logout
+      </button>
+    </>
+  ) : (
+    <>
+      <Link to="/login" onClick={() => setMenuOpen(false)} className="text-sm font-semibold text-brand-800 hover:text-brand-600">
+        Login
+      </Link>
+      <Link
+        to="/signup"
+        onClick={() => setMenuOpen(false)}
+        className="rounded-lg bg-brand-800 px-4 py-2 text-sm font-semibold text-white shadow hover:bg-brand-700"
+      >
+        Get Started Today
+      </Link>
+    </>
+  );
+
+  return (
+    <header
+      data-scrolled={scrolled ? 'true' : 'false'}
+      className={`fixed inset-x-0 top-0 z-40 transition-all ${
+        scrolled ? 'bg-white/95 shadow-md backdrop-blur' : 'bg-white/80'
+      }`}
+    >
+      <nav aria-label="Main" className={`mx-auto flex max-w-7xl items-center justify-between px-4 ${scrolled ? 'h-14' : 'h-16'}`}>
+        <Logo />
+        <ul className="hidden items-center gap-6 md:flex">
+          {SECTION_LINKS.map((link) => (
+            <li key={link.to}>
+              <NavLink
+                to={link.to}
+                className={({ isActive }) =>
+                  `text-sm font-medium ${isActive ? 'text-brand-800' : 'text-gray-700 hover:text-brand-800'}`
+                }
+              >
+                {link.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+        <div className="hidden items-center gap-4 md:flex">
+          {editControl}
+          {actions}
+        </div>
+        <button
+          type="button"
+          className="rounded-md p-2 text-brand-800 md:hidden"
+          aria-expanded={menuOpen}
+          aria-controls="mobile-menu"
+          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <svg width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+            {menuOpen ? <path d="M6 6l12 12M18 6L6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
+          </svg>
+        </button>
+      </nav>
+      {menuOpen && (
+        <div id="mobile-menu" className="border-t border-gray-100 bg-white px-4 pb-4 shadow-lg md:hidden">
+          <ul className="flex flex-col py-2">
+            {SECTION_LINKS.map((link) => (
+              <li key={link.to}>
+                <Link
+                  to={link.to}
+                  onClick={() => setMenuOpen(false)}
+                  className="block rounded-md px-2 py-3 text-base font-medium text-gray-800 hover:bg-brand-50"
+                >
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <div className="flex flex-wrap items-center gap-4 border-t border-gray-100 pt-4">
+            {editControl}
+            {actions}
+          </div>
+        </div>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,22 @@
+// SPEC 4 / 9: membership tiers are ordered free < bronze < silver < gold (rank 0 to 3).
+export const TIERS = ['free', 'bronze', 'silver', 'gold'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const TIER_RANK: Record<Tier, number> = { free: 0, bronze: 1, silver: 2, gold: 3 };
+
+export const TIER_LABEL: Record<Tier, string> = {
+  free: 'Free',
+  bronze: 'Bronze',
+  silver: 'Silver',
+  gold: 'Gold',
+};
+
+export function isTier(value: unknown): value is Tier {
+  return typeof value === 'string' && (TIERS as readonly string[]).includes(value);
+}
+
+/** A member may use what is at or below their own tier; a visitor (null) has no tier at all. */
+export function isEntitled(memberTier: Tier | null | undefined, requiredTier: Tier): boolean {
+  if (!memberTier) return false;
+  return TIER_RANK[memberTier] >= TIER_RANK[requiredTier];
+}

@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { count } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from './client.ts';
+import { DatabaseLockedError } from './lock.ts';
+import { contactMessages, courses, lessons } from './schema.ts';
+import { seedDemoCatalogue } from './seed/seed.ts';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+describe('embedded database on disk', () => {
+  it('keeps its data across a restart and applies migrations and the demo catalogue only once', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-db-'));
+    dirs.push(dataDir);
+
+    const first = await openDatabase({ kind: 'embedded', dataDir, purpose: 'test' });
+    await first.migrate();
+    expect(await seedDemoCatalogue(first.db)).toBe(true);
+    await first.db.insert(contactMessages).values({ name: 'Dana', email: 'dana@example.com', subject: 'Hi', message: 'Hello' });
+    const [{ value: courseCount }] = await first.db.select({ value: count() }).from(courses);
+    const [{ value: lessonCount }] = await first.db.select({ value: count() }).from(lessons);
+
+    // A second process (here: a second open) must not get the directory while the first holds it.
+    await expect(openDatabase({ kind: 'embedded', dataDir, purpose: 'second' })).rejects.toThrow(DatabaseLockedError);
+    await first.close();
+
+    const second = await openDatabase({ kind: 'embedded', dataDir, purpose: 'test restart' });
+    await second.migrate();
+    expect(await seedDemoCatalogue(second.db)).toBe(false);
+    expect((await second.db.select({ value: count() }).from(courses))[0].value).toBe(courseCount);
+    expect((await second.db.select({ value: count() }).from(lessons))[0].value).toBe(lessonCount);
+    expect((await second.db.select({ value: count() }).from(contactMessages))[0].value).toBe(1);
+    await second.close();
+  });
+
+  it('writes a backup that restores into a working database', async () => {
+    const source = await openDatabase({ kind: 'memory' });
+    await source.migrate();
+    await seedDemoCatalogue(source.db);
+    const backup = await source.dumpDataDir!();
+    const [{ value: expected }] = await source.db.select({ value: count() }).from(courses);
+    await source.close();
+
+    const restored = await openDatabase({ kind: 'memory', loadDataDir: backup });
+    expect((await restored.db.select({ value: count() }).from(courses))[0].value).toBe(expected);
+    await restored.close();
+  });
+});

@@ -1,0 +1,269 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+// Tables are plural snake_case; TypeScript keys are camelCase (drizzle casing: 'snake_case').
+const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+const tierCheck = (column: string) => sql.raw(`${column} in ('free', 'bronze', 'silver', 'gold')`);
+
+export const members = pgTable(
+  'members',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    email: text().notNull(),
+    passwordHash: text().notNull(),
+    membershipTier: text().notNull().default('free'),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (t) => [
+    // Emails are unique regardless of case.
+    uniqueIndex('members_email_lower_idx').on(sql`lower(${t.email})`),
+    check('members_tier_check', tierCheck('membership_tier')),
+  ],
+);
+
+export const staffAccounts = pgTable(
+  'staff_accounts',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    email: text().notNull(),
+    passwordHash: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('staff_accounts_email_lower_idx').on(sql`lower(${t.email})`)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    // SHA-256 of the random token; the token itself is never stored.
+    tokenHash: text().notNull().unique(),
+    kind: text().notNull(),
+    memberId: uuid().references(() => members.id, { onDelete: 'cascade' }),
+    staffId: uuid().references(() => staffAccounts.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: createdAt(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    revokedAt: timestamp({ withTimezone: true }),
+    userAgent: text(),
+    ipAddress: text(),
+  },
+  (t) => [
+    index('sessions_member_idx').on(t.memberId),
+    index('sessions_staff_idx').on(t.staffId),
+    check(
+      'sessions_owner_check',
+      sql`(kind = 'member' and member_id is not null and staff_id is null) or (kind = 'staff' and staff_id is not null and member_id is null)`,
+    ),
+  ],
+);
+
+export const courses = pgTable(
+  'courses',
+  {
+    id: text().primaryKey(),
+    title: text().notNull(),
+    description: text().notNull(),
+    category: text().notNull(),
+    tier: text().notNull(),
+    thumbnail: text().notNull(),
+    duration: text().notNull(),
+    instructor: text().notNull(),
+    position: integer().notNull().default(0),
+    createdAt: createdAt(),
+  },
+  () => [
+    check('courses_tier_check', tierCheck('tier')),
+    check(
+      'courses_category_check',
+      sql`category in ('sales', 'marketing', 'negotiation', 'specialization', 'business')`,
+    ),
+  ],
+);
+
+export const lessons = pgTable(
+  'lessons',
+  {
+    id: text().primaryKey(),
+    courseId: text()
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    position: integer().notNull(),
+    title: text().notNull(),
+    duration: text().notNull(),
+    description: text().notNull(),
+    videoUrl: text(),
+  },
+  (t) => [index('lessons_course_idx').on(t.courseId, t.position)],
+);
+
+export const enrolments = pgTable(
+  'enrolments',
+  {
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    courseId: text()
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    enrolledAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.courseId] })],
+);
+
+export const lessonProgress = pgTable(
+  'lesson_progress',
+  {
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    lessonId: text()
+      .notNull()
+      .references(() => lessons.id, { onDelete: 'cascade' }),
+    completedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.lessonId] })],
+);
+
+export const certificates = pgTable(
+  'certificates',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    courseId: text()
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    // Public verification code printed on the certificate.
+    code: text().notNull().unique(),
+    // Name and course title as they were when issued, so the certificate never changes afterwards.
+    memberName: text().notNull(),
+    courseTitle: text().notNull(),
+    issuedAt: createdAt(),
+  },
+  (t) => [uniqueIndex('certificates_member_course_idx').on(t.memberId, t.courseId)],
+);
+
+// One table serves the public episode shape and the admin shape (SPEC 3).
+export const podcastEpisodes = pgTable(
+  'podcast_episodes',
+  {
+    id: text().primaryKey(),
+    title: text().notNull().default(''),
+    description: text().notNull().default(''),
+    thumbnail: text().notNull().default(''),
+    season: integer().notNull().default(1),
+    episode: integer().notNull().default(0),
+    duration: text().notNull().default('45:00'),
+    spotifyUrl: text().notNull().default(''),
+    audioUrl: text().notNull().default(''),
+    publishedAt: createdAt(),
+  },
+  (t) => [index('podcast_episodes_published_idx').on(t.publishedAt)],
+);
+
+export const resources = pgTable(
+  'resources',
+  {
+    id: text().primaryKey(),
+    title: text().notNull(),
+    description: text().notNull(),
+    resourceType: text().notNull(),
+    tierRequired: text().notNull(),
+    downloadUrl: text(),
+    position: integer().notNull().default(0),
+    createdAt: createdAt(),
+  },
+  () => [
+    check('resources_tier_check', tierCheck('tier_required')),
+    check(
+      'resources_type_check',
+      sql`resource_type in ('daily_tip', 'ebook', 'workbook', 'article', 'market_report')`,
+    ),
+  ],
+);
+
+export const communityPosts = pgTable(
+  'community_posts',
+  {
+    id: text().primaryKey(),
+    userName: text().notNull(),
+    title: text().notNull(),
+    content: text().notNull(),
+    likesCount: integer().notNull().default(0),
+    repliesCount: integer().notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('community_posts_created_idx').on(t.createdAt)],
+);
+
+// One JSON object of text fields per section key (SPEC 3 "Editable content").
+export const contentSections = pgTable('content_sections', {
+  key: text().primaryKey(),
+  data: jsonb().$type<Record<string, string>>().notNull(),
+  updatedAt: createdAt(),
+  updatedBy: text(),
+});
+
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    email: text().notNull(),
+    subject: text().notNull(),
+    message: text().notNull(),
+    ipAddress: text(),
+    handled: boolean().notNull().default(false),
+    handledAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('contact_messages_created_idx').on(t.createdAt)],
+);
+
+export const uploadedFiles = pgTable(
+  'uploaded_files',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    // The client's filename, kept for display only; storage_key is chosen by the server.
+    filename: text().notNull(),
+    folder: text().notNull(),
+    storageKey: text().notNull().unique(),
+    contentType: text().notNull(),
+    sizeBytes: integer().notNull(),
+    url: text().notNull(),
+    uploadedBy: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('uploaded_files_created_idx').on(t.createdAt)],
+);
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    actorEmail: text().notNull(),
+    action: text().notNull(),
+    target: text().notNull(),
+    oldValue: jsonb(),
+    newValue: jsonb(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_created_idx').on(t.createdAt)],
+);

@@ -1,0 +1,122 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+// Every setting the server reads, parsed once at start; the rest of the code receives typed values.
+const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(['0', '1', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
+    .optional()
+    .transform((value) => (value === undefined || value === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(value)));
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const ConfigSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+    PORT: z.coerce
+      .number({ error: 'PORT must be a whole number between 1 and 65535' })
+      .int('PORT must be a whole number between 1 and 65535')
+      .min(1, 'PORT must be a whole number between 1 and 65535')
+      .max(65535, 'PORT must be a whole number between 1 and 65535')
+      .default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: optionalText.refine((value) => value === undefined || /^postgres(ql)?:\/\//.test(value), {
+      message: 'DATABASE_URL must start with postgres:// or postgresql://',
+    }),
+    ADMIN_EMAIL: optionalText.pipe(z.email('ADMIN_EMAIL must be an email address').optional()),
+    ADMIN_PASSWORD: optionalText.pipe(z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional()),
+    SEED_DEMO: booleanFlag(true),
+    TRUST_PROXY: optionalText,
+    REDIS_URL: optionalText.refine((value) => value === undefined || /^rediss?:\/\//.test(value), {
+      message: 'REDIS_URL must start with redis:// or rediss://',
+    }),
+    UPLOAD_MAX_MB: z.coerce.number({ error: 'UPLOAD_MAX_MB must be a number' }).positive('UPLOAD_MAX_MB must be above 0').max(5120).default(100),
+    S3_BUCKET: optionalText,
+    S3_REGION: z.string().default('us-east-1'),
+    S3_ENDPOINT: optionalText.pipe(z.url('S3_ENDPOINT must be a URL').optional()),
+    S3_ACCESS_KEY_ID: optionalText,
+    S3_SECRET_ACCESS_KEY: optionalText,
+    S3_FORCE_PATH_STYLE: booleanFlag(false),
+    S3_PUBLIC_URL: optionalText.pipe(z.url('S3_PUBLIC_URL must be a URL').optional()),
+    SESSION_IDLE_DAYS: z.coerce.number().positive().default(14),
+    SESSION_MAX_DAYS: z.coerce.number().positive().default(60),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .refine((c) => (c.ADMIN_EMAIL === undefined) === (c.ADMIN_PASSWORD === undefined), {
+    message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
+    path: ['ADMIN_PASSWORD'],
+  });
+
+type RawConfig = z.output<typeof ConfigSchema>;
+
+export interface Config {
+  env: RawConfig['NODE_ENV'];
+  isProduction: boolean;
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  admin: { email: string; password: string } | undefined;
+  seedDemo: boolean;
+  trustProxy: string | undefined;
+  redisUrl: string | undefined;
+  uploadMaxBytes: number;
+  s3:
+    | {
+        bucket: string;
+        region: string;
+        endpoint: string | undefined;
+        accessKeyId: string | undefined;
+        secretAccessKey: string | undefined;
+        forcePathStyle: boolean;
+        publicUrl: string | undefined;
+      }
+    | undefined;
+  sessionIdleMs: number;
+  sessionMaxMs: number;
+  logLevel: RawConfig['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || 'config'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  return {
+    env: c.NODE_ENV,
+    isProduction: c.NODE_ENV === 'production',
+    port: c.PORT,
+    host: c.HOST,
+    dataDir: path.resolve(c.DATA_DIR),
+    databaseUrl: c.DATABASE_URL,
+    admin: c.ADMIN_EMAIL && c.ADMIN_PASSWORD ? { email: c.ADMIN_EMAIL, password: c.ADMIN_PASSWORD } : undefined,
+    seedDemo: c.SEED_DEMO,
+    trustProxy: c.TRUST_PROXY,
+    redisUrl: c.REDIS_URL,
+    uploadMaxBytes: Math.round(c.UPLOAD_MAX_MB * 1024 * 1024),
+    s3: c.S3_BUCKET
+      ? {
+          bucket: c.S3_BUCKET,
+          region: c.S3_REGION,
+          endpoint: c.S3_ENDPOINT,
+          accessKeyId: c.S3_ACCESS_KEY_ID,
+          secretAccessKey: c.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: c.S3_FORCE_PATH_STYLE,
+          publicUrl: c.S3_PUBLIC_URL,
+        }
+      : undefined,
+    sessionIdleMs: c.SESSION_IDLE_DAYS * DAY_MS,
+    sessionMaxMs: c.SESSION_MAX_DAYS * DAY_MS,
+    logLevel: c.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fastifyReactRouter } from '@mcansh/react-router-fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { RouterContextProvider } from 'react-router';
+import type { ViteDevServer } from 'vite';
+import { requestServicesContext, type RequestServices, type Viewer } from '#request-context';
+import { optionalMember, STAFF_COOKIE } from '../sessions/session.plugin.ts';
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+async function resolveViewer(app: FastifyInstance, request: FastifyRequest): Promise<Viewer> {
+  const [member, staffSession] = await Promise.all([
+    optionalMember(request),
+    app.sessions.resolve(request.cookies[STAFF_COOKIE]),
+  ]);
+  return {
+    member: member ? { name: member.name, email: member.email, membership_tier: member.membershipTier } : null,
+    staff: staffSession?.kind === 'staff' ? { email: staffSession.staff.email } : null,
+  };
+}
+
+/** Server-rendered pages (React Router framework mode) and the built client assets. */
+export async function pagesPlugin(app: FastifyInstance, options: { devServer?: ViteDevServer }) {
+  await app.register(fastifyReactRouter, {
+    devServer: options.devServer,
+    serverBuildPath: path.join(projectRoot, 'build/server/index.js'),
+    clientBuildDirectory: path.join(projectRoot, 'build/client'),
+    assetCacheControl: 'public, max-age=31536000, immutable',
+    fileCacheControl: 'public, max-age=3600',
+    async getLoadContext(request) {
+      const forwarded: Record<string, string> = {};
+      if (request.headers.cookie) forwarded.cookie = request.headers.cookie;
+      if (request.headers.authorization) forwarded.authorization = request.headers.authorization;
+      const services: RequestServices = {
+        viewer: await resolveViewer(app, request),
+        async api<T>(apiPath: string) {
+          const response = await app.inject({ method: 'GET', url: apiPath, headers: forwarded });
+          let data: unknown;
+          try {
+            data = response.json();
+          } catch {
+            data = null;
+          }
+          return { status: response.statusCode, ok: response.statusCode < 400, data: data as T };
+        },
+      };
+      const context = new RouterContextProvider();
+      context.set(requestServicesContext, services);
+      return context;
+    },
+  });
+}

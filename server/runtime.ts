@@ -1,0 +1,51 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { ViteDevServer } from 'vite';
+import { openDatabase, type DatabaseHandle } from '../db/client.ts';
+import { seedDemoCatalogue } from '../db/seed/seed.ts';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { createStorage } from './files/create-storage.ts';
+import { ensureFirstStaffAccount } from './staff/bootstrap.ts';
+
+/** Opens the configured database: PostgreSQL when DATABASE_URL is set, else embedded under DATA_DIR. */
+export function openConfiguredDatabase(config: Config, purpose: string): Promise<DatabaseHandle> {
+  return config.databaseUrl
+    ? openDatabase({ kind: 'postgres', url: config.databaseUrl })
+    : openDatabase({ kind: 'embedded', dataDir: config.dataDir, purpose });
+}
+
+/** Everything a start needs: database migrated, first staff account, demo catalogue, then the app. */
+export async function prepareServer(
+  config: Config,
+  options: { devServer?: ViteDevServer; announce?: (line: string) => void } = {},
+): Promise<{ app: FastifyInstance; database: DatabaseHandle }> {
+  const announce = options.announce ?? ((line: string) => console.log(line));
+  const database = await openConfiguredDatabase(config, `server on port ${config.port}`);
+  try {
+    await database.migrate();
+    const staff = await ensureFirstStaffAccount(database.db, config.admin);
+    if (staff?.generatedPassword) {
+      // Printed once, on the very first start; only its hash is stored.
+      announce(`First staff account created: ${staff.email} / ${staff.generatedPassword}  (shown once: write it down)`);
+    } else if (staff) {
+      announce(`First staff account created: ${staff.email}`);
+    }
+    if (config.seedDemo && (await seedDemoCatalogue(database.db))) announce('Demo catalogue loaded.');
+    const app = await buildApp({
+      config,
+      database,
+      storage: createStorage(config),
+      pages: { devServer: options.devServer },
+    });
+    app.addHook('onClose', async () => {
+      await database.close();
+    });
+    return { app, database };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+export const projectPath = (...parts: string[]) => path.resolve(import.meta.dirname, '..', ...parts);

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { baseUrl, gotoHydrated, pageProblems, useBrowser } from './browser.ts';
+
+const browser = useBrowser();
+
+const SITE_ROUTES = [
+  '/',
+  '/courses',
+  '/podcast',
+  '/resources',
+  '/community',
+  '/pricing',
+  '/login',
+  '/signup',
+  '/dashboard',
+  '/privacy-policy',
+  '/terms-of-service',
+  '/about',
+  '/contact',
+];
+
+describe('shared layout (server-rendered)', () => {
+  it('answers every route in the route table with the layout in the HTML itself', async () => {
+    const courses = (await (await fetch(`${baseUrl()}/api/courses`)).json()) as { id: string }[];
+    for (const route of [...SITE_ROUTES, `/courses/${courses[0].id}`]) {
+      const response = await fetch(`${baseUrl()}${route}`);
+      expect(response.status, route).toBe(200);
+      expect(response.headers.get('content-type'), route).toMatch(/text\/html/);
+      const html = await response.text();
+      expect(html, route).toContain('<nav aria-label="Main"');
+      expect(html, route).toContain('All rights reserved');
+      expect(html, route).toContain('href="/pricing"');
+    }
+  });
+
+  it('answers the admin screens with server-rendered HTML outside the site layout', async () => {
+    for (const route of ['/admin/login', '/admin/dashboard']) {
+      const response = await fetch(`${baseUrl()}${route}`);
+      expect(response.status, route).toBe(200);
+      expect(await response.text(), route).toContain('<html');
+    }
+  });
+
+  it('answers an unknown path with 404 and a not-found page inside the layout', async () => {
+    const response = await fetch(`${baseUrl()}/no/such/page`);
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(html).toContain('Page not found');
+    expect(html).toContain('<nav aria-label="Main"');
+    expect(html).toContain('All rights reserved');
+  });
+});
+
+describe('shared layout (in the browser)', () => {
+  it('shows the signed-out actions and footer links, and changes the nav style past 20 px of scroll', async () => {
+    const page = await browser.newPage();
+    await gotoHydrated(page, '/about');
+    const nav = page.locator('header');
+    await expect(page.getByRole('link', { name: 'Login' }).first().getAttribute('href')).resolves.toBe('/login');
+    await expect(page.getByRole('link', { name: 'Get Started Today' }).first().getAttribute('href')).resolves.toBe('/signup');
+    expect(await page.locator('header a[aria-label$="home"]').getAttribute('href')).toBe('/');
+
+    const footer = page.locator('footer');
+    const footerLinks = await footer.locator('a').evaluateAll((links) =>
+      links.map((link) => [link.textContent?.trim(), link.getAttribute('href')]),
+    );
+    expect(footerLinks).toEqual(
+      expect.arrayContaining([
+        ['Courses', '/courses'],
+        ['Podcast', '/podcast'],
+        ['Community', '/community'],
+        ['Pricing', '/pricing'],
+        ['About', '/about'],
+        ['Contact', '/contact'],
+        ['Privacy Policy', '/privacy-policy'],
+        ['Terms of Service', '/terms-of-service'],
+      ]),
+    );
+    await expect(footer.getByText('Download on iOS').isVisible()).resolves.toBe(true);
+    await expect(footer.getByText('Get it on Android').isVisible()).resolves.toBe(true);
+    expect(await footer.textContent()).toMatch(/2025 .*All rights reserved/);
+
+    expect(await nav.getAttribute('data-scrolled')).toBe('false');
+    await page.evaluate(() => window.scrollTo(0, 10));
+    await page.waitForTimeout(100);
+    expect(await nav.getAttribute('data-scrolled')).toBe('false');
+    await page.evaluate(() => window.scrollTo(0, 400));
+    await page.waitForFunction(() => document.querySelector('header')?.dataset.scrolled === 'true');
+
+    // The toast area is mounted at the top centre.
+    expect(await page.locator('section[aria-label^="Notifications"]').count()).toBe(1);
+    expect(pageProblems(page)).toEqual([]);
+  });
+
+  it('opens the mobile menu, and closes it when a link is clicked', async () => {
+    const page = await browser.newPage({ mobile: true });
+    await gotoHydrated(page, '/');
+    const toggle = page.getByRole('button', { name: 'Open menu' });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    const menu = page.locator('#mobile-menu');
+    await menu.waitFor();
+    for (const name of ['Courses', 'Podcast', 'Resources', 'Community', 'Pricing']) {
+      expect(await menu.getByRole('link', { name, exact: true }).isVisible()).toBe(true);
+    }
+    await page.getByRole('button', { name: 'Close menu' }).click();
+    await menu.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await menu.getByRole('link', { name: 'Podcast', exact: true }).click();
+    await page.waitForURL('**/podcast');
+    expect(await page.locator('#mobile-menu').count()).toBe(0);
+    // Nothing scrolls sideways on a 360 px phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  });
+});

@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import type { Tier } from '../../common/tiers.ts';
+import { openDatabase, type Database, type DatabaseHandle } from '../../db/client.ts';
+import { members, staffAccounts } from '../../db/schema.ts';
+import { seedDemoCatalogue } from '../../db/seed/seed.ts';
+import { buildApp } from '../../server/app.ts';
+import { loadConfig, type Config } from '../../server/config.ts';
+import { LocalDiskStorage, type FileStorage } from '../../server/files/storage.ts';
+import { hashPassword } from '../../server/sessions/passwords.ts';
+import { withDatabase } from '../setup/postgres-template.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Database;
+  config: Config;
+  dataDir: string;
+  /** A new member of this tier with a live session; returns its Bearer token. */
+  loginAs(tier: Tier, details?: { name?: string; email?: string; password?: string }): Promise<MemberLogin>;
+  /** A new staff account with a live session. */
+  loginAsStaff(details?: { email?: string; password?: string }): Promise<{ token: string; email: string; password: string; id: string }>;
+  close(): Promise<void>;
+}
+
+export interface MemberLogin {
+  token: string;
+  memberId: string;
+  email: string;
+  password: string;
+  name: string;
+  /** `{ authorization: 'Bearer ...' }` for app.inject. */
+  headers: { authorization: string };
+}
+
+let counter = 0;
+export const uniqueEmail = (prefix = 'member') =>
+  `${prefix}-${process.pid}-${Date.now()}-${++counter}-${randomBytes(3).toString('hex')}@example.com`;
+
+/** A fresh database for this test file: in-memory PGlite, or a copy of the migrated PostgreSQL template. */
+async function openTestDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  if (process.env.TEST_DB !== 'postgres') {
+    const handle = await openDatabase({ kind: 'memory' });
+    await handle.migrate();
+    return { handle, drop: async () => {} };
+  }
+  const url = process.env.TEST_DATABASE_URL!;
+  const name = `rp_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
+  } finally {
+    await admin.end();
+  }
+  const handle = await openDatabase({ kind: 'postgres', url: withDatabase(url, name) });
+  return {
+    handle,
+    drop: async () => {
+      const dropper = new pg.Client({ connectionString: url });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}
+
+export async function createTestApp(
+  options: { seed?: boolean; env?: Record<string, string>; storage?: (dataDir: string) => FileStorage } = {},
+): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-test-'));
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...options.env });
+  const { handle, drop } = await openTestDatabase();
+  if (options.seed !== false) await seedDemoCatalogue(handle.db);
+  const storage = options.storage?.(dataDir) ?? new LocalDiskStorage(path.join(dataDir, 'uploads'));
+  const app = await buildApp({ config, database: handle, storage, pages: false, logger: false });
+  await app.ready();
+
+  return {
+    app,
+    db: handle.db,
+    config,
+    dataDir,
+    async loginAs(tier, details = {}) {
+      const email = details.email ?? uniqueEmail(tier);
+      const password = details.password ?? 'correct horse battery';
+      const name = details.name ?? `Test ${tier} member`;
+      const [member] = await handle.db
+        .insert(members)
+        .values({ name, email, passwordHash: await hashPassword(password), membershipTier: tier })
+        .returning({ id: members.id });
+      const { token } = await app.sessions.create({ kind: 'member', memberId: member.id });
+      return { token, memberId: member.id, email, password, name, headers: { authorization: `Bearer ${token}` } };
+    },
+    async loginAsStaff(details = {}) {
+      const email = details.email ?? uniqueEmail('staff');
+      const password = details.password ?? 'staff password 123';
+      const [staff] = await handle.db
+        .insert(staffAccounts)
+        .values({ email, passwordHash: await hashPassword(password) })
+        .returning({ id: staffAccounts.id });
+      const { token } = await app.sessions.create({ kind: 'staff', staffId: staff.id });
+      return { token, email, password, id: staff.id };
+    },
+    async close() {
+      await app.close();
+      await handle.close();
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
