@@ -15,6 +15,9 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
+// Locks this process holds: a second open from the same process is refused too.
+const heldByThisProcess = new Set<string>();
+
 export interface DirectoryLock {
   path: string;
   release(): void;
@@ -28,12 +31,14 @@ export function acquireDirectoryLock(dataDir: string, purpose: string): Director
       const fd = fs.openSync(lockPath, 'wx');
       fs.writeSync(fd, JSON.stringify({ pid: process.pid, purpose, since: new Date().toISOString() }));
       fs.closeSync(fd);
+      heldByThisProcess.add(lockPath);
       let released = false;
       return {
         path: lockPath,
         release() {
           if (released) return;
           released = true;
+          heldByThisProcess.delete(lockPath);
           try {
             const owner = readOwner(lockPath);
             if (owner?.pid === process.pid) fs.unlinkSync(lockPath);
@@ -45,7 +50,8 @@ export function acquireDirectoryLock(dataDir: string, purpose: string): Director
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = readOwner(lockPath);
-      if (owner && owner.pid !== process.pid && isProcessAlive(owner.pid)) {
+      const ownerLives = owner !== null && (owner.pid === process.pid ? heldByThisProcess.has(lockPath) : isProcessAlive(owner.pid));
+      if (owner && ownerLives) {
         throw new DatabaseLockedError(
           `The embedded database in ${dataDir} is in use by another process (PID ${owner.pid}, ${owner.purpose ?? 'unknown'} since ${owner.since ?? 'unknown'}).\n` +
             'The embedded database serves one process at a time: stop that process first, or use PostgreSQL (DATABASE_URL) to run several.',

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fastifyReactRouter } from '@mcansh/react-router-fastify';
@@ -22,9 +23,18 @@ async function resolveViewer(app: FastifyInstance, request: FastifyRequest): Pro
 
 /** Server-rendered pages (React Router framework mode) and the built client assets. */
 export async function pagesPlugin(app: FastifyInstance, options: { devServer?: ViteDevServer }) {
+  const serverBuildPath = path.join(projectRoot, 'build/server/index.js');
+  if (!options.devServer && !fs.existsSync(serverBuildPath)) {
+    // The API still works; pages say plainly what is missing instead of failing on every request.
+    app.log.error('No production build of the pages: run `npm run build` before `npm start`.');
+    app.all('*', async (_request, reply) =>
+      reply.status(503).type('text/plain').send('The site has not been built yet: run `npm run build`, then start it again.'),
+    );
+    return;
+  }
   await app.register(fastifyReactRouter, {
     devServer: options.devServer,
-    serverBuildPath: path.join(projectRoot, 'build/server/index.js'),
+    serverBuildPath,
     clientBuildDirectory: path.join(projectRoot, 'build/client'),
     assetCacheControl: 'public, max-age=31536000, immutable',
     fileCacheControl: 'public, max-age=3600',

@@ -80,11 +80,13 @@ describe('shared layout (in the browser)', () => {
     await expect(footer.getByText('Get it on Android').isVisible()).resolves.toBe(true);
     expect(await footer.textContent()).toMatch(/2025 .*All rights reserved/);
 
+    // A short window, so even a short page can scroll past the threshold.
+    await page.setViewportSize({ width: 1280, height: 400 });
     expect(await nav.getAttribute('data-scrolled')).toBe('false');
     await page.evaluate(() => window.scrollTo(0, 10));
     await page.waitForTimeout(100);
     expect(await nav.getAttribute('data-scrolled')).toBe('false');
-    await page.evaluate(() => window.scrollTo(0, 400));
+    await page.evaluate(() => window.scrollTo(0, 120));
     await page.waitForFunction(() => document.querySelector('header')?.dataset.scrolled === 'true');
 
     // The toast area is mounted at the top centre.

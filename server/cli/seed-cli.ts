@@ -1,5 +1,5 @@
 import { runDatabaseCommand } from './cli.ts';
-import { seedDemoCatalogue } from './seed/seed.ts';
+import { seedDemoCatalogue } from '../../db/seed/seed.ts';
 
 // `npm run db:seed`: loads the demo catalogue into an empty database.
 await runDatabaseCommand('demo catalogue', async (database) => {

@@ -1,7 +1,7 @@
-import { ConfigError, loadConfig, type Config } from '../server/config.ts';
-import { openConfiguredDatabase } from '../server/runtime.ts';
-import type { DatabaseHandle } from './client.ts';
-import { DatabaseLockedError } from './lock.ts';
+import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { openConfiguredDatabase } from '../runtime.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
+import { DatabaseLockedError } from '../../db/lock.ts';
 
 /** Runs a maintenance command against the configured database, with the same lock as the server. */
 export async function runDatabaseCommand(purpose: string, command: (database: DatabaseHandle, config: Config) => Promise<void>) {

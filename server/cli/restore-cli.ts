@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { ConfigError, loadConfig } from '../server/config.ts';
-import { embeddedDataPath } from './client.ts';
-import { acquireDirectoryLock, DatabaseLockedError } from './lock.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { embeddedDataPath } from '../../db/client.ts';
+import { acquireDirectoryLock, DatabaseLockedError } from '../../db/lock.ts';
 
 // `npm run db:restore -- backup.tar.gz`: replaces the embedded database with a backup.
 // The current data directory is kept beside it, renamed, in case the restore was a mistake.

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+import { DEMO_COURSES, DEMO_EPISODES, DEMO_RESOURCES } from '../db/seed/demo-catalogue.ts';
+
+// Writes the demo catalogue's thumbnails (SVG) and downloads (PDF) under public/, so the site works
+// offline. Run after changing the demo catalogue: `node scripts/generate-demo-assets.ts`.
+const publicDir = path.resolve(import.meta.dirname, '../public');
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if ((line + ' ' + word).trim().length > width) {
+      lines.push(line.trim());
+      line = word;
+    } else line += ` ${word}`;
+  }
+  if (line.trim()) lines.push(line.trim());
+  return lines;
+}
+
+function thumbnail(title: string, label: string, seed: number): string {
+  const lines = wrap(title, 24).slice(0, 3);
+  const startY = 180 - (lines.length - 1) * 24;
+  const circles = [0, 1, 2]
+    .map((i) => `<circle cx="${520 + ((seed * 37 + i * 53) % 90)}" cy="${70 + i * 95}" r="${40 + ((seed + i) % 3) * 18}" fill="#f5c542" opacity="${(0.12 + i * 0.05).toFixed(2)}"/>`)
+    .join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 360" width="640" height="360" role="img" aria-label="${escapeXml(title)}">
+<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#5c1414"/><stop offset="1" stop-color="#991b1b"/></linearGradient></defs>
+<rect width="640" height="360" fill="url(#g)"/>${circles}
+<rect x="40" y="40" width="6" height="280" fill="#d4a017"/>
+<text x="70" y="80" font-family="Arial, Helvetica, sans-serif" font-size="18" font-weight="700" letter-spacing="3" fill="#f5c542">${escapeXml(label.toUpperCase())}</text>
+${lines.map((line, i) => `<text x="70" y="${startY + i * 48}" font-family="Arial, Helvetica, sans-serif" font-size="38" font-weight="700" fill="#ffffff">${escapeXml(line)}</text>`).join('\n')}
+<text x="70" y="320" font-family="Arial, Helvetica, sans-serif" font-size="16" fill="#fdf3d0">RealtyPocket</text>
+</svg>
+`;
+}
+
+async function resourcePdf(title: string, description: string, type: string): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.setTitle(title);
+  pdf.setAuthor('RealtyPocket');
+  const page = pdf.addPage([612, 792]);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const regular = await pdf.embedFont(StandardFonts.Helvetica);
+  page.drawRectangle({ x: 0, y: 712, width: 612, height: 80, color: rgb(0.5, 0.11, 0.11) });
+  page.drawText('RealtyPocket', { x: 48, y: 742, size: 22, font: bold, color: rgb(0.96, 0.77, 0.26) });
+  page.drawText(type, { x: 48, y: 672, size: 12, font: bold, color: rgb(0.72, 0.53, 0.04) });
+  wrap(title, 48).forEach((line, i) => page.drawText(line, { x: 48, y: 644 - i * 26, size: 20, font: bold }));
+  wrap(description, 80).forEach((line, i) => page.drawText(line, { x: 48, y: 570 - i * 18, size: 12, font: regular }));
+  page.drawText('Put it to work this week: pick one idea above, block 30 minutes in your calendar, and track the result.', {
+    x: 48,
+    y: 470,
+    size: 10,
+    font: regular,
+    color: rgb(0.3, 0.3, 0.3),
+  });
+  return pdf.save();
+}
+
+fs.mkdirSync(path.join(publicDir, 'images/courses'), { recursive: true });
+fs.mkdirSync(path.join(publicDir, 'images/podcast'), { recursive: true });
+fs.mkdirSync(path.join(publicDir, 'downloads'), { recursive: true });
+DEMO_COURSES.forEach((course, i) => fs.writeFileSync(path.join(publicDir, course.thumbnail), thumbnail(course.title, course.category, i)));
+DEMO_EPISODES.forEach((episode, i) =>
+  fs.writeFileSync(path.join(publicDir, episode.thumbnail), thumbnail(episode.title, `Season ${episode.season} · Episode ${episode.episode}`, i + 7)),
+);
+const TYPE_LABEL: Record<string, string> = { daily_tip: 'DAILY TIP', ebook: 'EBOOK', workbook: 'WORKBOOK', article: 'ARTICLE', market_report: 'MARKET REPORT' };
+for (const resource of DEMO_RESOURCES) {
+  if (!resource.download_url) continue;
+  fs.writeFileSync(path.join(publicDir, resource.download_url), await resourcePdf(resource.title, resource.description, TYPE_LABEL[resource.resource_type]));
+}
+console.log('Demo assets written under public/.');

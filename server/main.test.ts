@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+// Starts the real entry point (`node server/main.ts`) as a separate process, API only: pages need a build.
+const root = path.resolve(import.meta.dirname, '..');
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+function tempDataDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-main-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function startServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['server/main.ts'], {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, output: () => output };
+}
+
+async function waitHealthy(url: string, exited: Promise<number | null>) {
+  let done = false;
+  void exited.then(() => (done = true));
+  for (let i = 0; i < 240 && !done; i++) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return false;
+}
+
+describe('server process', () => {
+  it('refuses a bad PORT with a clear message and a non-zero exit', async () => {
+    const server = startServer({ PORT: 'not-a-port', DATA_DIR: tempDataDir() });
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain('PORT must be a whole number between 1 and 65535');
+  });
+
+  it('prints a generated first staff password once, refuses a second server on the same data, and stops cleanly on SIGTERM', async () => {
+    const dataDir = tempDataDir();
+    const port = await freePort();
+    const first = startServer({ PORT: String(port), DATA_DIR: dataDir, ADMIN_EMAIL: '', ADMIN_PASSWORD: '' });
+    expect(await waitHealthy(`http://127.0.0.1:${port}`, first.exited)).toBe(true);
+    expect(first.output()).toMatch(/First staff account created: admin@realtypocket\.local \/ \S{12,}/);
+    expect(fs.existsSync(path.join(dataDir, 'database.lock'))).toBe(true);
+
+    const second = startServer({ PORT: String(await freePort()), DATA_DIR: dataDir });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain(`in use by another process (PID ${first.child.pid}`);
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, 'database.lock'))).toBe(false);
+
+    // A restart on the same data keeps the staff account and prints no new password.
+    const again = startServer({ PORT: String(port), DATA_DIR: dataDir });
+    expect(await waitHealthy(`http://127.0.0.1:${port}`, again.exited)).toBe(true);
+    const courses = (await (await fetch(`http://127.0.0.1:${port}/api/courses`)).json()) as unknown[];
+    expect(courses.length).toBeGreaterThanOrEqual(12);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+    expect(again.output()).not.toContain('First staff account created');
+  }, 120_000);
+});
