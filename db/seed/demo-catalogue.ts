@@ -1,60 +1,16 @@
-import type { CourseCategory, ResourceType } from '../../common/catalogue.ts';
-import type { Tier } from '../../common/tiers.ts';
+import type { CommunityPost, Course, Lesson, PodcastEpisode, Resource } from '../../common/catalogue.ts';
 
 // The demo catalogue loaded into an empty database (SEED_DEMO). Written for real estate agents and
 // brokers; every image, video and download it names is a file under public/, so the site works offline.
 
-export interface DemoLesson {
-  id: string;
-  title: string;
-  /** 'mm:ss' */
-  duration: string;
-  description: string;
-  video_url: string | null;
-}
+/** Lessons, episodes, resources and posts have their API shape, less what the API derives. */
+export type DemoLesson = Omit<Lesson, 'has_video'>;
+export type DemoEpisode = PodcastEpisode;
+export type DemoResource = Omit<Resource, 'has_download'>;
+export type DemoPost = Omit<CommunityPost, 'content'> & { content: string };
 
-export interface DemoCourse {
-  /** URL slug */
-  id: string;
-  title: string;
-  description: string;
-  category: CourseCategory;
-  tier: Tier;
-  thumbnail: string;
-  duration: string;
-  instructor: string;
+export interface DemoCourse extends Omit<Course, 'lesson_count'> {
   lessons: DemoLesson[];
-}
-
-export interface DemoEpisode {
-  id: string;
-  title: string;
-  description: string;
-  thumbnail: string;
-  season: number;
-  episode: number;
-  duration: string;
-  spotify_url: string;
-  published_at: string;
-}
-
-export interface DemoResource {
-  id: string;
-  title: string;
-  description: string;
-  resource_type: ResourceType;
-  tier_required: Tier;
-  download_url: string | null;
-}
-
-export interface DemoPost {
-  id: string;
-  user_name: string;
-  title: string;
-  content: string;
-  created_at: string;
-  likes_count: number;
-  replies_count: number;
 }
 
 const VIDEO_1 = '/media/lessons/lesson-preview-1.webm';
