@@ -1,8 +1,98 @@
+import { useMemo, useState } from 'react';
+import { requestServicesContext } from '#request-context';
+import { COURSE_CATEGORIES, type Course } from '../../../common/catalogue.ts';
+import { matchesSearch } from '../../../common/search.ts';
+import { TIER_LABEL, TIERS } from '../../../common/tiers.ts';
+import { CourseCard } from '../../components/catalogue/course-card.tsx';
+import { SearchFilters } from '../../components/catalogue/search-filters.tsx';
+import { CallToAction } from '../../components/ui/call-to-action.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
+import { loadList } from '../../lib/load-list.ts';
 import { pageMeta } from '../../lib/meta.ts';
+import { useApiList } from '../../lib/use-api-list.ts';
+import type { Route } from './+types/catalogue';
 
-export const meta = () => pageMeta({ title: 'Courses', description: 'Self-paced video courses for real estate agents and brokers: sales, marketing, negotiation, specialization and business.' });
+export const meta = () =>
+  pageMeta({
+    title: 'Courses',
+    description: 'Self-paced video courses for real estate agents and brokers: sales, marketing, negotiation, specialization and business.',
+    path: '/courses',
+  });
 
-export default function Page() {
-  return <PageHeader title="Expert-Led Courses" />;
+export async function loader({ context }: Route.LoaderArgs) {
+  return { courses: await loadList<Course>(context.get(requestServicesContext), '/api/courses') };
+}
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export default function CoursesPage({ loaderData }: Route.ComponentProps) {
+  const { items: courses, loading } = useApiList(loaderData.courses, '/api/courses');
+  const [search, setSearch] = useState('');
+  const [category, setCategory] = useState('all');
+  const [tier, setTier] = useState('all');
+
+  // SPEC 4: filters and search apply in the browser to the fetched list.
+  const visible = useMemo(
+    () =>
+      courses.filter(
+        (course) =>
+          matchesSearch(course, search) && (category === 'all' || course.category === category) && (tier === 'all' || course.tier === tier),
+      ),
+    [courses, search, category, tier],
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="Expert-Led Courses"
+        subtitle="Self-paced video training from agents, brokers and lenders who have done it: learn on your phone, between showings."
+      />
+      <section className="mx-auto max-w-7xl px-4 py-10">
+        <SearchFilters
+          search={search}
+          onSearch={setSearch}
+          searchLabel="Search courses..."
+          selects={[
+            {
+              id: 'category-filter',
+              label: 'Category',
+              value: category,
+              onChange: setCategory,
+              options: [{ value: 'all', label: 'All Categories' }, ...COURSE_CATEGORIES.map((c) => ({ value: c, label: capitalize(c) }))],
+            },
+            {
+              id: 'tier-filter',
+              label: 'Membership Tier',
+              value: tier,
+              onChange: setTier,
+              options: [{ value: 'all', label: 'All Tiers' }, ...TIERS.map((t) => ({ value: t, label: TIER_LABEL[t] }))],
+            },
+          ]}
+        />
+        {loading ? (
+          <p className="py-16 text-center text-gray-500">Loading courses...</p>
+        ) : (
+          <>
+            <p className="mt-6 text-sm text-gray-600" aria-live="polite">
+              Showing {visible.length} course(s)
+            </p>
+            {visible.length === 0 ? (
+              <p className="py-16 text-center text-gray-500">No courses found matching your criteria</p>
+            ) : (
+              <div className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+                {visible.map((course) => (
+                  <CourseCard key={course.id} course={course} />
+                ))}
+              </div>
+            )}
+          </>
+        )}
+      </section>
+      <CallToAction
+        title="Want Access to ALL Courses?"
+        text="Upgrade your membership to unlock every course, live coaching and the full resources library."
+        actions={[{ to: '/pricing', label: 'View Membership Plans' }]}
+      />
+    </>
+  );
 }

@@ -1,8 +1,133 @@
-import { PageHeader } from '../../components/ui/page-header.tsx';
+import { useEffect, useState } from 'react';
+import { data, Link } from 'react-router';
+import { toast } from 'sonner';
+import { requestServicesContext } from '#request-context';
+import type { Course, Lesson } from '../../../common/catalogue.ts';
+import { CourseMainAction, enrolState } from '../../components/catalogue/course-actions.tsx';
+import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
+import { Accordion } from '../../components/ui/accordion.tsx';
 import { pageMeta } from '../../lib/meta.ts';
+import { useRootData } from '../../root.tsx';
+import type { Route } from './+types/course-detail';
 
-export const meta = () => pageMeta({ title: 'Course', description: 'A self-paced course for real estate professionals.' });
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const services = context.get(requestServicesContext);
+  const id = encodeURIComponent(params.courseId);
+  const [course, lessons] = await Promise.all([services.api<Course>(`/api/courses/${id}`), services.api<Lesson[]>(`/api/courses/${id}/lessons`)]);
+  if (!course.ok) return data({ course: null, lessons: [] as Lesson[] }, { status: course.status === 404 ? 404 : 500 });
+  return { course: course.data, lessons: lessons.ok ? lessons.data : [] };
+}
 
-export default function Page() {
-  return <PageHeader title="Course" />;
+export const meta = ({ loaderData }: Route.MetaArgs) =>
+  loaderData?.course
+    ? pageMeta({ title: loaderData.course.title, description: loaderData.course.description, path: `/courses/${loaderData.course.id}` })
+    : pageMeta({ title: 'Course not found', description: 'This course does not exist.' });
+
+function CourseNotFound() {
+  useEffect(() => {
+    toast.error('Course not found');
+  }, []);
+  return (
+    <section className="mx-auto max-w-xl px-4 py-24 text-center">
+      <h1 className="text-3xl font-extrabold text-brand-800">Course not found</h1>
+      <p className="mt-4 text-gray-600">This course does not exist or is no longer available.</p>
+      <Link to="/courses" className="mt-8 inline-block rounded-lg bg-brand-800 px-6 py-3 font-semibold text-white hover:bg-brand-700">
+        Browse Courses
+      </Link>
+    </section>
+  );
+}
+
+function LessonPlayer({ lesson, onClose }: { lesson: Lesson; onClose: () => void }) {
+  return (
+    <div role="dialog" aria-modal="true" aria-label={lesson.title} className="fixed inset-0 z-50 flex items-center justify-center bg-black/80 p-4">
+      <div className="w-full max-w-3xl rounded-2xl bg-white p-4">
+        <div className="mb-3 flex items-center justify-between gap-4">
+          <h2 className="font-bold text-gray-900">{lesson.title}</h2>
+          <button type="button" onClick={onClose} className="rounded-md px-3 py-1 text-sm font-semibold text-brand-800 hover:bg-brand-50">
+            Close
+          </button>
+        </div>
+        <video src={lesson.video_url ?? undefined} controls autoPlay playsInline className="aspect-video w-full rounded-lg bg-black" />
+      </div>
+    </div>
+  );
+}
+
+export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
+  const viewer = useRootData()?.viewer;
+  const [playing, setPlaying] = useState<Lesson | null>(null);
+  const { course, lessons } = loaderData;
+  if (!course) return <CourseNotFound />;
+  const state = enrolState(viewer?.member?.membership_tier ?? null, course.tier);
+
+  return (
+    <>
+      <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 px-4 py-12 text-white">
+        <div className="mx-auto grid max-w-6xl gap-8 lg:grid-cols-2 lg:items-center">
+          <div>
+            <Link to="/courses" className="text-sm text-gold-100 hover:text-white">
+              ← Back to Courses
+            </Link>
+            <div className="mt-4">
+              <TierBadge tier={course.tier} />
+            </div>
+            <h1 className="mt-3 text-3xl font-extrabold sm:text-4xl">{course.title}</h1>
+            <p className="mt-4 text-gold-100">{course.description}</p>
+            <ul className="mt-6 flex flex-wrap gap-x-6 gap-y-2 text-sm">
+              <li>Duration: {course.duration}</li>
+              <li>{course.lesson_count} lessons</li>
+              <li>Certificate included</li>
+              <li>Instructor: {course.instructor}</li>
+            </ul>
+            <div className="mt-8">
+              <CourseMainAction state={state} />
+            </div>
+          </div>
+          <img src={course.thumbnail} alt="" width={640} height={360} className="aspect-video w-full rounded-2xl object-cover shadow-xl" />
+        </div>
+      </section>
+      <section className="mx-auto max-w-4xl px-4 py-12">
+        <h2 className="text-2xl font-bold text-gray-900">Course Curriculum</h2>
+        {lessons.length === 0 ? (
+          <p className="mt-6 text-gray-500">Course curriculum coming soon...</p>
+        ) : (
+          <Accordion
+            className="mt-6"
+            items={lessons.map((lesson, index) => ({
+              key: lesson.id,
+              header: (
+                <span className="flex items-center gap-3">
+                  <span className="grid h-8 w-8 shrink-0 place-items-center rounded-full bg-brand-50 text-sm font-bold text-brand-800">
+                    {index + 1}
+                  </span>
+                  <span className="flex-1">{lesson.title}</span>
+                  <span className="text-sm font-normal text-gray-500">{lesson.duration}</span>
+                </span>
+              ),
+              body: (
+                <div>
+                  <p>{lesson.description}</p>
+                  {/* SPEC 6: the video button only for a signed-in, entitled member; the API sends video_url only then. */}
+                  {lesson.video_url && state === 'entitled' && (
+                    <button
+                      type="button"
+                      onClick={() => setPlaying(lesson)}
+                      className="mt-4 rounded-lg bg-gold-400 px-4 py-2 text-sm font-semibold text-brand-900 hover:bg-gold-300"
+                    >
+                      Watch Lesson
+                    </button>
+                  )}
+                </div>
+              ),
+            }))}
+          />
+        )}
+        <Link to="/courses" className="mt-10 inline-block font-semibold text-brand-800 hover:text-brand-600">
+          ← Browse all courses
+        </Link>
+      </section>
+      {playing && <LessonPlayer lesson={playing} onClose={() => setPlaying(null)} />}
+    </>
+  );
 }

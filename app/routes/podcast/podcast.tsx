@@ -1,8 +1,88 @@
-import { PageHeader } from '../../components/ui/page-header.tsx';
+import { Link } from 'react-router';
+import { requestServicesContext } from '#request-context';
+import { BRAND_NAME } from '../../../common/brand.ts';
+import type { PodcastEpisode } from '../../../common/catalogue.ts';
+import { withContentDefaults, type ContentData } from '../../../common/content-sections.ts';
+import { SPOTIFY_SHOW_URL, spotifyEmbedUrl } from '../../../common/spotify.ts';
+import { EditableText } from '../../components/editable/editable-text.tsx';
+import { loadList } from '../../lib/load-list.ts';
 import { pageMeta } from '../../lib/meta.ts';
+import type { Route } from './+types/podcast';
 
-export const meta = () => pageMeta({ title: 'Podcast', description: 'The RealtyPocket Coaching Podcast: free episodes for real estate agents and brokers.' });
+export const meta = () =>
+  pageMeta({
+    title: 'Podcast',
+    description: `The ${BRAND_NAME} Coaching Podcast: free episodes for real estate agents and brokers.`,
+    path: '/podcast',
+  });
 
-export default function Page() {
-  return <PageHeader title="RealtyPocket Coaching Podcast" />;
+export async function loader({ context }: Route.LoaderArgs) {
+  const services = context.get(requestServicesContext);
+  const [episodes, labels] = await Promise.all([
+    loadList<PodcastEpisode>(services, '/api/podcast/episodes'),
+    services.api<{ data: ContentData }>('/api/content/podcast_labels'),
+  ]);
+  return { episodes: episodes ?? [], labels: labels.ok ? labels.data.data : {} };
+}
+
+function EpisodePlayer({ episode, label, field }: { episode: PodcastEpisode; label: string; field: 'episode1_label' | 'episode2_label' }) {
+  const embed = spotifyEmbedUrl(episode.spotify_url);
+  return (
+    <article className="rounded-2xl border border-gray-200 bg-white p-5 shadow-sm">
+      <EditableText section="podcast_labels" field={field} value={label} as="p" className="text-sm font-semibold uppercase tracking-wide text-gold-600" />
+      <h3 className="mt-1 text-lg font-bold text-gray-900">{episode.title}</h3>
+      <p className="mt-1 text-sm text-gray-600">{episode.description}</p>
+      {embed ? (
+        <iframe
+          title={`Spotify player: ${episode.title}`}
+          src={embed}
+          width="100%"
+          height="152"
+          loading="lazy"
+          allow="autoplay; clipboard-write; encrypted-media; fullscreen; picture-in-picture"
+          className="mt-4 rounded-xl border-0"
+        />
+      ) : (
+        <p className="mt-4 rounded-xl bg-gray-100 p-4 text-sm text-gray-600">This episode's player is not available.</p>
+      )}
+    </article>
+  );
+}
+
+export default function PodcastPage({ loaderData }: Route.ComponentProps) {
+  const labels = withContentDefaults('podcast_labels', loaderData.labels);
+  const [latest, previous] = loaderData.episodes;
+  return (
+    <>
+      <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 px-4 py-14 text-center text-white sm:py-20">
+        <span className="inline-block rounded-full bg-gold-400 px-4 py-1 text-xs font-bold text-brand-900">FREE • All Episodes Available to Everyone</span>
+        <h1 className="mt-4 text-3xl font-extrabold sm:text-5xl">{BRAND_NAME} Coaching Podcast</h1>
+      </section>
+      <section className="mx-auto max-w-5xl px-4 py-12">
+        <div className="text-center">
+          <EditableText section="podcast_labels" field="page_title" value={labels.page_title} as="h2" className="text-2xl font-bold text-gray-900 sm:text-3xl" />
+          <EditableText section="podcast_labels" field="page_subtitle" value={labels.page_subtitle} as="p" className="mt-2 text-gray-600" />
+        </div>
+        <div className="mt-8 grid gap-6 md:grid-cols-2">
+          {latest && <EpisodePlayer episode={latest} label={labels.episode1_label} field="episode1_label" />}
+          {previous && <EpisodePlayer episode={previous} label={labels.episode2_label} field="episode2_label" />}
+        </div>
+        <div className="mt-8 text-center">
+          <a href={SPOTIFY_SHOW_URL} target="_blank" rel="noopener noreferrer" className="inline-block rounded-lg bg-green-600 px-6 py-3 font-semibold text-white hover:bg-green-700">
+            View All Episodes on Spotify
+          </a>
+        </div>
+      </section>
+      <section className="mx-auto mb-16 max-w-5xl px-4">
+        <div className="flex flex-wrap justify-center gap-3 rounded-3xl bg-brand-50 px-6 py-10">
+          <Link to="/courses" className="rounded-lg bg-brand-800 px-6 py-3 font-semibold text-white hover:bg-brand-700">
+            Explore Courses
+          </Link>
+          <Link to="/pricing" className="rounded-lg border border-brand-800 px-6 py-3 font-semibold text-brand-800 hover:bg-white">
+            View Pricing
+          </Link>
+        </div>
+      </section>
+    </>
+  );
 }

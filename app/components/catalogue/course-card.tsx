@@ -1,0 +1,39 @@
+import { Link } from 'react-router';
+import type { Course } from '../../../common/catalogue.ts';
+import { TierBadge } from './tier-badge.tsx';
+
+/** SPEC 2 Courses: thumbnail, tier badge, title, description, duration, lesson count, instructor, 'View Course'. */
+export function CourseCard({ course }: { course: Course }) {
+  return (
+    <article className="flex flex-col overflow-hidden rounded-2xl border border-gray-200 bg-white shadow-sm transition hover:shadow-md">
+      <div className="relative aspect-video bg-gray-200">
+        <img src={course.thumbnail} alt="" width={640} height={360} loading="lazy" className="h-full w-full object-cover" />
+        <TierBadge tier={course.tier} className="absolute left-3 top-3" />
+      </div>
+      <div className="flex flex-1 flex-col p-5">
+        <h2 className="text-lg font-bold text-gray-900">{course.title}</h2>
+        <p className="mt-2 flex-1 text-sm text-gray-600">{course.description}</p>
+        <dl className="mt-4 flex flex-wrap gap-x-4 gap-y-1 text-xs text-gray-500">
+          <div>
+            <dt className="sr-only">Duration</dt>
+            <dd>{course.duration}</dd>
+          </div>
+          <div>
+            <dt className="sr-only">Lessons</dt>
+            <dd>{course.lesson_count} lessons</dd>
+          </div>
+          <div>
+            <dt className="sr-only">Instructor</dt>
+            <dd>{course.instructor}</dd>
+          </div>
+        </dl>
+        <Link
+          to={`/courses/${course.id}`}
+          className="mt-5 inline-flex justify-center rounded-lg bg-brand-800 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
+        >
+          View Course
+        </Link>
+      </div>
+    </article>
+  );
+}

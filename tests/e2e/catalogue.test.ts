@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { baseUrl, gotoHydrated, pageProblems, useBrowser } from './browser.ts';
+
+const browser = useBrowser();
+
+describe('courses (/courses)', () => {
+  it('filters by search, category and tier in the browser, with the counter and the empty text', async () => {
+    const page = await browser.newPage();
+    await gotoHydrated(page, '/courses');
+    expect(await page.locator('h1').textContent()).toBe('Expert-Led Courses');
+    const total = (await (await fetch(`${baseUrl()}/api/courses`)).json()).length as number;
+    await page.getByText(`Showing ${total} course(s)`).waitFor();
+    expect(await page.getByRole('link', { name: 'View Course' }).count()).toBe(total);
+
+    await page.getByPlaceholder('Search courses...').fill('LISTING PRESENTATION');
+    await page.getByText('Showing 1 course(s)').waitFor();
+    expect(await page.getByRole('heading', { name: 'Listing Presentation Mastery' }).isVisible()).toBe(true);
+    // Search also matches the description.
+    await page.getByPlaceholder('Search courses...').fill('cap rates');
+    await page.getByText('Showing 1 course(s)').waitFor();
+
+    await page.getByPlaceholder('Search courses...').fill('');
+    await page.locator('#category-filter').selectOption('negotiation');
+    await page.locator('#tier-filter').selectOption('silver');
+    await page.getByText('Showing 1 course(s)').waitFor();
+    expect(await page.getByRole('heading', { name: 'Advanced Negotiation Strategies' }).isVisible()).toBe(true);
+    await page.locator('#tier-filter').selectOption('free');
+    await page.getByText('Showing 0 course(s)').waitFor();
+    expect(await page.getByText('No courses found matching your criteria').isVisible()).toBe(true);
+
+    expect(await page.getByText('Want Access to ALL Courses?').isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'View Membership Plans' }).getAttribute('href')).toBe('/pricing');
+    expect(pageProblems(page)).toEqual([]);
+  });
+
+  it('links each card to its course', async () => {
+    const page = await browser.newPage();
+    await gotoHydrated(page, '/courses');
+    await page.getByPlaceholder('Search courses...').fill('Mortgage Basics');
+    await page.getByRole('link', { name: 'View Course' }).click();
+    await page.waitForURL('**/courses/mortgage-basics-for-agents');
+    await page.getByRole('heading', { level: 1, name: 'Mortgage Basics Every Agent Should Know' }).waitFor();
+  });
+});
+
+describe('course detail (/courses/{id})', () => {
+  it('shows the course, Sign Up to Enroll with Log in for a visitor, and a one-open curriculum accordion', async () => {
+    const page = await browser.newPage();
+    const response = await gotoHydrated(page, '/courses/listing-presentation-mastery');
+    expect(response?.status()).toBe(200);
+    for (const text of ['Listing Presentation Mastery', 'Certificate included', '7 lessons', 'Instructor: Sarah Whitfield', 'Bronze']) {
+      expect(await page.getByText(text, { exact: false }).first().isVisible(), text).toBe(true);
+    }
+    expect(await page.getByRole('link', { name: 'Sign Up to Enroll' }).getAttribute('href')).toBe('/signup');
+    expect(await page.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/login');
+    expect(await page.getByRole('button', { name: 'Start Learning' }).count()).toBe(0);
+
+    const first = page.getByRole('button', { name: /The Pre-Listing Package/ });
+    const third = page.getByRole('button', { name: /The Pricing Conversation/ });
+    expect(await first.getAttribute('aria-expanded')).toBe('false');
+    await first.click();
+    expect(await first.getAttribute('aria-expanded')).toBe('true');
+    expect(await page.getByText('What to send before the appointment').isVisible()).toBe(true);
+    await third.click();
+    expect(await first.getAttribute('aria-expanded')).toBe('false');
+    expect(await third.getAttribute('aria-expanded')).toBe('true');
+    await third.click();
+    expect(await third.getAttribute('aria-expanded')).toBe('false');
+    // A visitor never gets the video, so no Watch Lesson button anywhere.
+    await first.click();
+    expect(await page.getByRole('button', { name: 'Watch Lesson' }).count()).toBe(0);
+  });
+
+  it('answers an unknown course with 404, the Course not found toast and Browse Courses', async () => {
+    const page = await browser.newPage();
+    const response = await gotoHydrated(page, '/courses/no-such-course');
+    expect(response?.status()).toBe(404);
+    await page.locator('[data-sonner-toast]', { hasText: 'Course not found' }).waitFor();
+    await page.getByRole('link', { name: 'Browse Courses' }).click();
+    await page.waitForURL('**/courses');
+  });
+});
+
+describe('podcast (/podcast)', () => {
+  it('shows the brand header, badge, default labels, two Spotify players and the links', async () => {
+    const page = await browser.newPage();
+    await gotoHydrated(page, '/podcast');
+    expect(await page.locator('h1').textContent()).toBe('RealtyPocket Coaching Podcast');
+    for (const text of ['FREE • All Episodes Available to Everyone', 'Latest Episodes', 'Listen to our podcast episodes on Spotify', 'Latest Episode', 'Previous Episode']) {
+      expect(await page.getByText(text, { exact: true }).first().isVisible(), text).toBe(true);
+    }
+    const episodes = (await (await fetch(`${baseUrl()}/api/podcast/episodes`)).json()) as { spotify_url: string }[];
+    const frames = await page.locator('iframe').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('src')));
+    const embedOf = (url: string) => url.replace('https://open.spotify.com/episode/', 'https://open.spotify.com/embed/episode/');
+    expect(frames).toEqual([embedOf(episodes[0].spotify_url), embedOf(episodes[1].spotify_url)]);
+    expect(await page.getByRole('link', { name: 'View All Episodes on Spotify' }).getAttribute('target')).toBe('_blank');
+    expect(await page.getByRole('link', { name: 'Explore Courses' }).getAttribute('href')).toBe('/courses');
+    expect(await page.getByRole('link', { name: 'View Pricing' }).getAttribute('href')).toBe('/pricing');
+  });
+});
+
+describe('resources (/resources)', () => {
+  it('shows type badges, lock notes, Download or View Details, and filters by type and search', async () => {
+    const page = await browser.newPage();
+    await gotoHydrated(page, '/resources');
+    expect(await page.locator('h1').textContent()).toBe('Resources & Tools');
+    const total = (await (await fetch(`${baseUrl()}/api/resources`)).json()).length as number;
+    await page.getByText(`Showing ${total} resource(s)`).waitFor();
+    expect(await page.getByText('Gold membership required').first().isVisible()).toBe(true);
+    expect(await page.getByText('Silver membership required').first().isVisible()).toBe(true);
+    // A visitor is entitled to no download, so every card offers View Details.
+    expect(await page.getByRole('link', { name: 'Download', exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'View Details' }).count()).toBe(total);
+
+    await page.locator('#type-filter').selectOption('market_report');
+    await page.getByText('Showing 2 resource(s)').waitFor();
+    expect(await page.locator('article', { hasText: 'Market Report' }).count()).toBe(2);
+    await page.getByPlaceholder('Search resources...').fill('no such resource anywhere');
+    await page.getByText('No resources found').waitFor();
+    expect(await page.getByText('Want Access to Premium Resources?').isVisible()).toBe(true);
+  });
+});
+
+describe('community (/community)', () => {
+  it('shows the first two discussions and blurs the rest for a visitor, with the live count', async () => {
+    const page = await browser.newPage();
+    await gotoHydrated(page, '/community');
+    expect(await page.locator('h1').textContent()).toBe('RealtyPocket Community');
+    expect(await page.getByText('Join our membership to participate').isVisible()).toBe(true);
+    const posts = (await (await fetch(`${baseUrl()}/api/community/posts`)).json()) as { title: string; content: string | null }[];
+    expect(await page.getByTestId('discussion-count').textContent()).toBe(`${posts.length} Discussions`);
+    for (const text of ['10,000+ Active Members', '50+ Daily Posts', 'Recent Discussions']) {
+      expect(await page.getByText(text).first().isVisible(), text).toBe(true);
+    }
+    expect(await page.locator('article[data-locked="false"]').count()).toBe(2);
+    expect(await page.locator('article[data-locked="true"]').count()).toBe(posts.length - 2);
+    expect(await page.getByText('Join to see full discussion').count()).toBe(posts.length - 2);
+    // The hidden posts' text is not in the page at all.
+    const html = await page.content();
+    const hidden = posts.slice(2);
+    expect(hidden.every((post) => post.content === null)).toBe(true);
+    expect(html).toContain(posts[0].content!);
+    expect(await page.getByRole('link', { name: 'Create Free Account' }).getAttribute('href')).toBe('/signup');
+    expect(await page.getByRole('link', { name: 'View Membership Plans' }).first().getAttribute('href')).toBe('/pricing');
+  });
+});
