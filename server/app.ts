@@ -11,6 +11,8 @@ import { analyticsRoutes } from './analytics/analytics.routes.ts';
 import { communityRoutes } from './community/community.routes.ts';
 import { podcastRoutes } from './podcast/podcast.routes.ts';
 import { resourcesRoutes } from './resources/resources.routes.ts';
+import { authRoutes } from './auth/auth.routes.ts';
+import { learningRoutes } from './learning/learning.routes.ts';
 import { contentRoutes } from './content/content.routes.ts';
 import { coursesRoutes } from './courses/courses.routes.ts';
 import { localFilesRoutes } from './files/files.routes.ts';
@@ -26,6 +28,8 @@ declare module 'fastify' {
     config: Config;
     database: Database;
     storage: FileStorage;
+    /** Shared store for rate limits when REDIS_URL is set. */
+    redis: Redis | undefined;
   }
 }
 
@@ -84,8 +88,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     crossOriginEmbedderPolicy: false,
   });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  app.decorate('redis', redis);
   if (redis) {
     redis.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
+    // Give Redis a moment to connect so the first requests are counted too; never block start for long.
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(done, 3000);
+      redis.once('ready', done);
+    });
     app.addHook('onClose', async () => {
       redis.disconnect();
     });
@@ -104,6 +118,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   await app.register(healthRoutes, { ping: deps.database.ping });
+  await app.register(authRoutes);
+  await app.register(learningRoutes);
   await app.register(contentRoutes);
   await app.register(coursesRoutes);
   await app.register(podcastRoutes);

@@ -31,6 +31,7 @@ const ConfigSchema = z
     ADMIN_PASSWORD: optionalText.pipe(z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional()),
     SEED_DEMO: booleanFlag(true),
     TRUST_PROXY: optionalText,
+    REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,40}$/, 'REDIS_KEY_PREFIX may hold letters, digits, colons, dashes and underscores').default('realtypocket'),
     REDIS_URL: optionalText.refine((value) => value === undefined || /^rediss?:\/\//.test(value), {
       message: 'REDIS_URL must start with redis:// or rediss://',
     }),
@@ -64,6 +65,7 @@ export interface Config {
   seedDemo: boolean;
   trustProxy: string | undefined;
   redisUrl: string | undefined;
+  redisKeyPrefix: string;
   uploadMaxBytes: number;
   s3:
     | {
@@ -103,6 +105,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     seedDemo: c.SEED_DEMO,
     trustProxy: c.TRUST_PROXY,
     redisUrl: c.REDIS_URL,
+    redisKeyPrefix: c.REDIS_KEY_PREFIX,
     uploadMaxBytes: Math.round(c.UPLOAD_MAX_MB * 1024 * 1024),
     s3: c.S3_BUCKET
       ? {

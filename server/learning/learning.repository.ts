@@ -1,0 +1,102 @@
+import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import type { Database, DatabaseOrTransaction } from '../../db/client.ts';
+import { certificates, courses, enrolments, lessonProgress, lessons } from '../../db/schema.ts';
+
+export function createLearningRepository(db: Database) {
+  return {
+    async enrol(memberId: string, courseId: string): Promise<void> {
+      await db.insert(enrolments).values({ memberId, courseId }).onConflictDoNothing();
+    },
+
+    async isEnrolled(memberId: string, courseId: string, tx: DatabaseOrTransaction = db): Promise<boolean> {
+      const [row] = await tx
+        .select({ courseId: enrolments.courseId })
+        .from(enrolments)
+        .where(and(eq(enrolments.memberId, memberId), eq(enrolments.courseId, courseId)));
+      return Boolean(row);
+    },
+
+    async findLesson(lessonId: string) {
+      const [row] = await db
+        .select({ id: lessons.id, courseId: lessons.courseId, courseTier: courses.tier, courseTitle: courses.title })
+        .from(lessons)
+        .innerJoin(courses, eq(courses.id, lessons.courseId))
+        .where(eq(lessons.id, lessonId));
+      return row ?? null;
+    },
+
+    /** Lesson ids of the course this member completed, in course order. */
+    async completedLessonIds(memberId: string, courseId: string, tx: DatabaseOrTransaction = db): Promise<string[]> {
+      const rows = await tx
+        .select({ id: lessons.id })
+        .from(lessonProgress)
+        .innerJoin(lessons, eq(lessons.id, lessonProgress.lessonId))
+        .where(and(eq(lessonProgress.memberId, memberId), eq(lessons.courseId, courseId)))
+        .orderBy(asc(lessons.position));
+      return rows.map((row) => row.id);
+    },
+
+    async lessonCount(courseId: string, tx: DatabaseOrTransaction = db): Promise<number> {
+      const [row] = await tx.select({ value: count() }).from(lessons).where(eq(lessons.courseId, courseId));
+      return row.value;
+    },
+
+    async markComplete(memberId: string, lessonId: string, tx: DatabaseOrTransaction = db): Promise<void> {
+      await tx.insert(lessonProgress).values({ memberId, lessonId }).onConflictDoNothing();
+    },
+
+    async findCertificate(memberId: string, courseId: string, tx: DatabaseOrTransaction = db) {
+      const [row] = await tx
+        .select()
+        .from(certificates)
+        .where(and(eq(certificates.memberId, memberId), eq(certificates.courseId, courseId)));
+      return row ?? null;
+    },
+
+    async createCertificate(
+      values: { memberId: string; courseId: string; code: string; memberName: string; courseTitle: string },
+      tx: DatabaseOrTransaction = db,
+    ) {
+      await tx.insert(certificates).values(values).onConflictDoNothing();
+    },
+
+    async certificateByCode(code: string) {
+      const [row] = await db.select().from(certificates).where(eq(certificates.code, code));
+      return row ?? null;
+    },
+
+    async listCertificates(memberId: string) {
+      return db.select().from(certificates).where(eq(certificates.memberId, memberId)).orderBy(desc(certificates.issuedAt));
+    },
+
+    /** Enrolled courses, most recent first, with how many of their lessons the member completed. */
+    async listEnrolments(memberId: string) {
+      const rows = await db
+        .select({ course: courses, enrolledAt: enrolments.enrolledAt })
+        .from(enrolments)
+        .innerJoin(courses, eq(courses.id, enrolments.courseId))
+        .where(eq(enrolments.memberId, memberId))
+        .orderBy(desc(enrolments.enrolledAt));
+      if (rows.length === 0) return [];
+      const courseIds = rows.map((row) => row.course.id);
+      const totals = await db
+        .select({ courseId: lessons.courseId, value: count() })
+        .from(lessons)
+        .where(inArray(lessons.courseId, courseIds))
+        .groupBy(lessons.courseId);
+      const done = await db
+        .select({ courseId: lessons.courseId, value: count() })
+        .from(lessonProgress)
+        .innerJoin(lessons, eq(lessons.id, lessonProgress.lessonId))
+        .where(and(eq(lessonProgress.memberId, memberId), inArray(lessons.courseId, courseIds)))
+        .groupBy(lessons.courseId);
+      const totalOf = new Map(totals.map((row) => [row.courseId, row.value]));
+      const doneOf = new Map(done.map((row) => [row.courseId, row.value]));
+      return rows.map((row) => ({
+        ...row,
+        lessonCount: totalOf.get(row.course.id) ?? 0,
+        completedCount: doneOf.get(row.course.id) ?? 0,
+      }));
+    },
+  };
+}
