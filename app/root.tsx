@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router';
+import { type ShouldRevalidateFunctionArgs, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router';
 import { Toaster } from 'sonner';
 import { requestServicesContext } from '#request-context';
 import type { ContentData } from '../common/content-sections.ts';
@@ -13,6 +13,13 @@ export async function loader({ context }: Route.LoaderArgs) {
     viewer: services.viewer,
     footerText: footer.ok && footer.data?.data ? footer.data.data : {},
   };
+}
+
+// Signing in or up happens on these pages; leaving them must refresh who the viewer is.
+const VIEWER_CHANGING_PATHS = new Set(['/login', '/signup', '/admin/login']);
+
+export function shouldRevalidate({ currentUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return VIEWER_CHANGING_PATHS.has(currentUrl.pathname) || defaultShouldRevalidate;
 }
 
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>;

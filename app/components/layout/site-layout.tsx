@@ -1,4 +1,4 @@
-import { Outlet } from 'react-router';
+import { Outlet, useNavigation } from 'react-router';
 import { useRootData } from '../../root.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNav } from './site-nav.tsx';
@@ -7,11 +7,21 @@ import { SiteNav } from './site-nav.tsx';
 export default function SiteLayout() {
   const root = useRootData();
   const viewer = root?.viewer ?? { member: null, staff: null };
+  const navigation = useNavigation();
+  // SPEC 2: the dashboard shows a spinner with 'Loading dashboard...' while its data loads.
+  const loadingDashboard = navigation.state === 'loading' && navigation.location.pathname === '/dashboard';
   return (
     <div className="flex min-h-screen flex-col">
       <SiteNav viewer={viewer} />
       <main id="main" className="flex-1 pt-16">
-        <Outlet />
+        {loadingDashboard ? (
+          <div className="flex flex-col items-center justify-center gap-4 py-32" role="status">
+            <span className="h-10 w-10 animate-spin rounded-full border-4 border-brand-100 border-t-brand-800" aria-hidden="true" />
+            <p className="text-gray-600">Loading dashboard...</p>
+          </div>
+        ) : (
+          <Outlet />
+        )}
       </main>
       <SiteFooter footerText={root?.footerText ?? {}} />
     </div>

@@ -1,21 +1,34 @@
 import { useEffect, useState } from 'react';
-import { data, Link } from 'react-router';
+import { data, Link, useRevalidator } from 'react-router';
 import { toast } from 'sonner';
 import { requestServicesContext } from '#request-context';
 import type { Course, Lesson } from '../../../common/catalogue.ts';
 import { CourseMainAction, enrolState } from '../../components/catalogue/course-actions.tsx';
 import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
 import { Accordion } from '../../components/ui/accordion.tsx';
+import { postJson } from '../../lib/api-client.ts';
 import { pageMeta } from '../../lib/meta.ts';
 import { useRootData } from '../../root.tsx';
 import type { Route } from './+types/course-detail';
 
+/** The member's progress in this course (GET /api/courses/:id/progress). */
+interface CourseProgress {
+  enrolled: boolean;
+  completed_lesson_ids: string[];
+  progress_percent: number;
+  certificate_code: string | null;
+}
+
 export async function loader({ context, params }: Route.LoaderArgs) {
   const services = context.get(requestServicesContext);
   const id = encodeURIComponent(params.courseId);
-  const [course, lessons] = await Promise.all([services.api<Course>(`/api/courses/${id}`), services.api<Lesson[]>(`/api/courses/${id}/lessons`)]);
-  if (!course.ok) return data({ course: null, lessons: [] as Lesson[] }, { status: course.status === 404 ? 404 : 500 });
-  return { course: course.data, lessons: lessons.ok ? lessons.data : [] };
+  const [course, lessons, progress] = await Promise.all([
+    services.api<Course>(`/api/courses/${id}`),
+    services.api<Lesson[]>(`/api/courses/${id}/lessons`),
+    services.viewer.member ? services.api<CourseProgress>(`/api/courses/${id}/progress`) : null,
+  ]);
+  if (!course.ok) return data({ course: null, lessons: [] as Lesson[], progress: null }, { status: course.status === 404 ? 404 : 500 });
+  return { course: course.data, lessons: lessons.ok ? lessons.data : [], progress: progress?.ok ? progress.data : null };
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
@@ -38,7 +51,17 @@ function CourseNotFound() {
   );
 }
 
-function LessonPlayer({ lesson, onClose }: { lesson: Lesson; onClose: () => void }) {
+function LessonPlayer({
+  lesson,
+  onClose,
+  completed,
+  onComplete,
+}: {
+  lesson: Lesson;
+  onClose: () => void;
+  completed: boolean;
+  onComplete?: () => void;
+}) {
   return (
     <div role="dialog" aria-modal="true" aria-label={lesson.title} className="fixed inset-0 z-50 flex items-center justify-center bg-black/80 p-4">
       <div className="w-full max-w-3xl rounded-2xl bg-white p-4">
@@ -49,6 +72,17 @@ function LessonPlayer({ lesson, onClose }: { lesson: Lesson; onClose: () => void
           </button>
         </div>
         <video src={lesson.video_url ?? undefined} controls autoPlay playsInline className="aspect-video w-full rounded-lg bg-black" />
+        <div className="mt-3 flex justify-end">
+          {completed ? (
+            <span className="text-sm font-semibold text-green-700">✓ Completed</span>
+          ) : (
+            onComplete && (
+              <button type="button" onClick={onComplete} className="rounded-lg bg-brand-800 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+                Mark as complete
+              </button>
+            )
+          )}
+        </div>
       </div>
     </div>
   );
@@ -56,10 +90,33 @@ function LessonPlayer({ lesson, onClose }: { lesson: Lesson; onClose: () => void
 
 export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
   const viewer = useRootData()?.viewer;
+  const revalidator = useRevalidator();
   const [playing, setPlaying] = useState<Lesson | null>(null);
-  const { course, lessons } = loaderData;
+  const { course, lessons, progress } = loaderData;
   if (!course) return <CourseNotFound />;
   const state = enrolState(viewer?.member?.membership_tier ?? null, course.tier);
+  const completed = new Set(progress?.completed_lesson_ids ?? []);
+
+  // Enrols on the server (idempotent), then shows the member's progress.
+  async function startLearning() {
+    const result = await postJson(`/api/courses/${encodeURIComponent(course!.id)}/enrol`);
+    if (!result.ok) {
+      toast.error(result.data.detail || 'Could not enrol in this course. Please try again.');
+      return;
+    }
+    toast.success('Enrolled successfully!');
+    await revalidator.revalidate();
+  }
+
+  async function completeLesson(lesson: Lesson) {
+    const result = await postJson<CourseProgress>(`/api/lessons/${encodeURIComponent(lesson.id)}/complete`);
+    if (!result.ok) {
+      toast.error(result.data.detail || 'Could not save your progress. Please try again.');
+      return;
+    }
+    toast.success(result.data.certificate_code ? 'Course complete! Your certificate is ready on your dashboard.' : 'Lesson completed');
+    await revalidator.revalidate();
+  }
 
   return (
     <>
@@ -81,8 +138,31 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
               <li>Instructor: {course.instructor}</li>
             </ul>
             <div className="mt-8">
-              <CourseMainAction state={state} />
+              <CourseMainAction state={state} onStartLearning={startLearning} />
             </div>
+            {progress?.enrolled && (
+              <div className="mt-6 max-w-sm" data-testid="course-progress">
+                <div className="flex justify-between text-sm">
+                  <span>Your progress</span>
+                  <span>{progress.progress_percent}%</span>
+                </div>
+                <div
+                  className="mt-1 h-2 rounded-full bg-white/30"
+                  role="progressbar"
+                  aria-label="Course progress"
+                  aria-valuenow={progress.progress_percent}
+                  aria-valuemin={0}
+                  aria-valuemax={100}
+                >
+                  <div className="h-2 rounded-full bg-gold-400" style={{ width: `${progress.progress_percent}%` }} />
+                </div>
+                {progress.certificate_code && (
+                  <Link to={`/certificates/${progress.certificate_code}`} className="mt-2 inline-block text-sm font-semibold text-gold-300 underline">
+                    View your certificate
+                  </Link>
+                )}
+              </div>
+            )}
           </div>
           <img src={course.thumbnail} alt="" width={640} height={360} className="aspect-video w-full rounded-2xl object-cover shadow-xl" />
         </div>
@@ -101,7 +181,10 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
                   <span className="grid h-8 w-8 shrink-0 place-items-center rounded-full bg-brand-50 text-sm font-bold text-brand-800">
                     {index + 1}
                   </span>
-                  <span className="flex-1">{lesson.title}</span>
+                  <span className="flex-1">
+                    {lesson.title}
+                    {completed.has(lesson.id) && <span className="ml-2 text-sm text-green-700">✓ Completed</span>}
+                  </span>
                   <span className="text-sm font-normal text-gray-500">{lesson.duration}</span>
                 </span>
               ),
@@ -118,6 +201,15 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
                       Watch Lesson
                     </button>
                   )}
+                  {progress?.enrolled && !completed.has(lesson.id) && (
+                    <button
+                      type="button"
+                      onClick={() => completeLesson(lesson)}
+                      className="ml-3 mt-4 rounded-lg border border-brand-800 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50"
+                    >
+                      Mark as complete
+                    </button>
+                  )}
                 </div>
               ),
             }))}
@@ -127,7 +219,14 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
           ← Browse all courses
         </Link>
       </section>
-      {playing && <LessonPlayer lesson={playing} onClose={() => setPlaying(null)} />}
+      {playing && (
+        <LessonPlayer
+          lesson={playing}
+          onClose={() => setPlaying(null)}
+          completed={completed.has(playing.id)}
+          onComplete={progress?.enrolled ? () => completeLesson(playing) : undefined}
+        />
+      )}
     </>
   );
 }

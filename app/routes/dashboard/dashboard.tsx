@@ -1,8 +1,248 @@
-import { PageHeader } from '../../components/ui/page-header.tsx';
+import { Link, redirect } from 'react-router';
+import { requestServicesContext, type RequestServices } from '#request-context';
+import type { CommunityPost, PodcastEpisode } from '../../../common/catalogue.ts';
+import { DASHBOARD_MAX_ITEMS } from '../../../common/limits.ts';
+import { TIER_LABEL, type Tier } from '../../../common/tiers.ts';
+import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
+import { loadList } from '../../lib/load-list.ts';
 import { pageMeta } from '../../lib/meta.ts';
+import type { Route } from './+types/dashboard';
 
 export const meta = () => pageMeta({ title: 'Dashboard', description: 'Your RealtyPocket member dashboard.' });
 
-export default function Page() {
-  return <PageHeader title="Dashboard" />;
+interface Profile {
+  name: string;
+  email: string;
+  membership_tier: Tier;
+}
+interface EnrolledCourse {
+  id: string;
+  title: string;
+  tier: Tier;
+  thumbnail: string;
+  progress_percent: number;
+}
+interface Certificate {
+  code: string;
+  course_title: string;
+  issued_at: string;
+}
+
+// SPEC 4: a 401 clears the session and goes to /login.
+const toLogin = () => redirect('/login', { headers: { 'Set-Cookie': 'rp_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax' } });
+
+async function list<T>(services: RequestServices, path: string): Promise<T[]> {
+  return (await loadList<T>(services, path)) ?? [];
+}
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const services = context.get(requestServicesContext);
+  if (!services.viewer.member) throw redirect('/login');
+  const me = await services.api<Profile>('/api/auth/me');
+  if (me.status === 401) throw toLogin();
+  // SPEC 4: after the profile call succeeds, the rest loads together; a failure leaves an empty list.
+  const [enrolments, certificates, episodes, posts] = await Promise.all([
+    list<EnrolledCourse>(services, '/api/me/enrolments'),
+    list<Certificate>(services, '/api/me/certificates'),
+    list<PodcastEpisode>(services, '/api/podcast/episodes'),
+    list<CommunityPost>(services, '/api/community/posts'),
+  ]);
+  return { profile: me.data, enrolments, certificates, episodes, posts };
+}
+
+const formatDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+
+function Panel({ title, link, children }: { title: string; link?: { to: string; label: string; external?: boolean }; children: React.ReactNode }) {
+  return (
+    <section className="rounded-2xl border border-gray-200 bg-white p-5 shadow-sm">
+      <div className="flex items-center justify-between gap-4">
+        <h2 className="text-lg font-bold text-gray-900">{title}</h2>
+        {link && (
+          <Link to={link.to} className="text-sm font-semibold text-brand-800 hover:text-brand-600">
+            {link.label}
+          </Link>
+        )}
+      </div>
+      <div className="mt-4">{children}</div>
+    </section>
+  );
+}
+
+function StatTile({ label, value }: { label: string; value: number }) {
+  return (
+    <div className="rounded-2xl border border-gray-200 bg-white p-4 text-center shadow-sm">
+      <p className="text-3xl font-extrabold text-brand-800" data-stat={label}>
+        {value}
+      </p>
+      <p className="mt-1 text-sm text-gray-600">{label}</p>
+    </div>
+  );
+}
+
+export default function DashboardPage({ loaderData }: Route.ComponentProps) {
+  const { profile, enrolments, certificates, episodes, posts } = loaderData;
+  const isFree = profile.membership_tier === 'free';
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8">
+      <h1 className="text-2xl font-extrabold text-gray-900 sm:text-3xl">Welcome back, {profile.name}!</h1>
+      <p className="mt-1 text-gray-600">Here is where you left off.</p>
+
+      <div className="mt-6 grid gap-4 lg:grid-cols-3">
+        <section className="rounded-2xl bg-gradient-to-br from-brand-900 to-brand-700 p-5 text-white shadow lg:col-span-1">
+          <h2 className="text-sm font-semibold uppercase tracking-wide text-gold-300">Current Plan</h2>
+          <div className="mt-3 flex flex-wrap items-center gap-3">
+            <TierBadge tier={profile.membership_tier} />
+            <span className="text-xl font-bold">{TIER_LABEL[profile.membership_tier]} Membership</span>
+          </div>
+          {/* SPEC 2: only free members see the upgrade prompt. */}
+          {isFree && (
+            <div className="mt-4 flex flex-wrap items-center gap-3">
+              <span className="rounded-full bg-gold-400 px-3 py-1 text-xs font-bold text-brand-900">Upgrade Available</span>
+              <Link to="/pricing" className="rounded-lg bg-white px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-gold-100">
+                Upgrade Plan
+              </Link>
+            </div>
+          )}
+        </section>
+        <div className="grid grid-cols-2 gap-4 sm:grid-cols-4 lg:col-span-2">
+          <StatTile label="Courses Enrolled" value={enrolments.length} />
+          <StatTile label="Certificates Earned" value={certificates.length} />
+          <StatTile label="Podcast Episodes" value={episodes.length} />
+          <StatTile label="Community Posts" value={posts.length} />
+        </div>
+      </div>
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+        <Panel title="Continue Learning" link={{ to: '/courses', label: 'View All Courses' }}>
+          {enrolments.length === 0 ? (
+            <div className="py-6 text-center">
+              <p className="text-gray-600">You haven't enrolled in any courses yet</p>
+              <Link to="/courses" className="mt-3 inline-block rounded-lg bg-brand-800 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+                Browse Courses
+              </Link>
+            </div>
+          ) : (
+            <ul className="space-y-4">
+              {enrolments.slice(0, DASHBOARD_MAX_ITEMS).map((course) => (
+                <li key={course.id} className="flex gap-3">
+                  <img src={course.thumbnail} alt="" width={112} height={63} className="h-16 w-28 shrink-0 rounded-lg object-cover" />
+                  <div className="min-w-0 flex-1">
+                    <div className="flex flex-wrap items-center gap-2">
+                      <p className="font-semibold text-gray-900">{course.title}</p>
+                      <TierBadge tier={course.tier} />
+                    </div>
+                    <div
+                      className="mt-2 h-2 rounded-full bg-gray-200"
+                      role="progressbar"
+                      aria-label={`${course.title} progress`}
+                      aria-valuenow={course.progress_percent}
+                      aria-valuemin={0}
+                      aria-valuemax={100}
+                    >
+                      <div className="h-2 rounded-full bg-gold-500" style={{ width: `${course.progress_percent}%` }} />
+                    </div>
+                    <div className="mt-1 flex items-center justify-between text-xs text-gray-600">
+                      <span>{course.progress_percent}% complete</span>
+                      <Link to={`/courses/${course.id}`} className="font-semibold text-brand-800 hover:text-brand-600">
+                        Continue
+                      </Link>
+                    </div>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Panel>
+
+        <Panel title="My Certificates">
+          {certificates.length === 0 ? (
+            <p className="py-6 text-center text-gray-600">Finish every lesson of a course to earn its certificate.</p>
+          ) : (
+            <ul className="space-y-3">
+              {certificates.map((certificate) => (
+                <li key={certificate.code} className="flex flex-wrap items-center justify-between gap-2 rounded-lg bg-gold-100 px-3 py-2">
+                  <div>
+                    <p className="font-semibold text-gray-900">{certificate.course_title}</p>
+                    <p className="text-xs text-gray-600">
+                      Issued {formatDate(certificate.issued_at)} · Code {certificate.code}
+                    </p>
+                  </div>
+                  <div className="flex gap-3 text-sm font-semibold">
+                    <a href={`/api/certificates/${certificate.code}/pdf`} className="text-brand-800 hover:text-brand-600">
+                      Download PDF
+                    </a>
+                    <Link to={`/certificates/${certificate.code}`} className="text-brand-800 hover:text-brand-600">
+                      Verify
+                    </Link>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Panel>
+
+        <Panel title="Recent Podcast Episodes" link={{ to: '/podcast', label: 'View All Episodes' }}>
+          <ul className="space-y-4">
+            {episodes.slice(0, DASHBOARD_MAX_ITEMS).map((episode) => (
+              <li key={episode.id} className="flex gap-3">
+                <img src={episode.thumbnail} alt="" width={112} height={63} className="h-16 w-28 shrink-0 rounded-lg bg-gray-200 object-cover" />
+                <div className="min-w-0 flex-1">
+                  <p className="text-xs text-gray-500">
+                    Season {episode.season} • Episode {episode.episode} • {episode.duration}
+                  </p>
+                  <p className="font-semibold text-gray-900">{episode.title}</p>
+                  <a
+                    href={episode.spotify_url}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    className="mt-1 inline-block text-sm font-semibold text-brand-800 hover:text-brand-600"
+                  >
+                    Play Episode
+                  </a>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </Panel>
+
+        <Panel title="Community Highlights" link={{ to: '/community', label: 'View Community' }}>
+          <ul className="space-y-4">
+            {posts.slice(0, DASHBOARD_MAX_ITEMS).map((post) => (
+              <li key={post.id} className="flex gap-3">
+                <span className="grid h-10 w-10 shrink-0 place-items-center rounded-full bg-brand-800 font-bold text-gold-400">
+                  {post.user_name.charAt(0)}
+                </span>
+                <div className="min-w-0 flex-1">
+                  <p className="text-sm">
+                    <span className="font-semibold text-gray-900">{post.user_name}</span>{' '}
+                    <span className="text-gray-500">{formatDate(post.created_at)}</span>
+                  </p>
+                  <p className="font-semibold text-gray-900">{post.title}</p>
+                  <p className="text-sm text-gray-600">{post.content}</p>
+                  <p className="mt-1 text-xs text-gray-500">
+                    ♥ {post.likes_count} · {post.replies_count} replies
+                  </p>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </Panel>
+      </div>
+
+      <section className="mt-6 rounded-2xl bg-gray-900 p-6 text-white sm:flex sm:items-center sm:justify-between">
+        <div>
+          <h2 className="text-lg font-bold">Get the Mobile App</h2>
+          <p className="mt-1 text-sm text-gray-300">Learn on the go: courses, podcast and community in your pocket.</p>
+        </div>
+        <div className="mt-4 flex gap-3 sm:mt-0">
+          <a href="#download-app" onClick={(event) => event.preventDefault()} className="rounded-lg border border-gray-600 px-4 py-2 text-sm font-semibold hover:border-gold-400">
+            iOS
+          </a>
+          <a href="#download-app" onClick={(event) => event.preventDefault()} className="rounded-lg border border-gray-600 px-4 py-2 text-sm font-semibold hover:border-gold-400">
+            Android
+          </a>
+        </div>
+      </section>
+    </div>
+  );
 }

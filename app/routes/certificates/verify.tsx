@@ -1,0 +1,53 @@
+import { data, Link } from 'react-router';
+import { requestServicesContext } from '#request-context';
+import { BRAND_NAME } from '../../../common/brand.ts';
+import { pageMeta } from '../../lib/meta.ts';
+import type { Route } from './+types/verify';
+
+interface VerifiedCertificate {
+  code: string;
+  member_name: string;
+  course_id: string;
+  course_title: string;
+  issued_at: string;
+}
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const response = await context.get(requestServicesContext).api<VerifiedCertificate>(`/api/certificates/${encodeURIComponent(params.code)}`);
+  if (!response.ok) return data({ certificate: null }, { status: 404 });
+  return { certificate: response.data };
+}
+
+export const meta = () => pageMeta({ title: 'Certificate Verification', description: `Verify a ${BRAND_NAME} certificate of completion.` });
+
+/** Public page anyone (an employer, a broker) can open to check a certificate's code. */
+export default function CertificateVerificationPage({ loaderData }: Route.ComponentProps) {
+  const { certificate } = loaderData;
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-16">
+      {certificate ? (
+        <div className="rounded-2xl border-4 border-gold-400 bg-white p-8 text-center shadow-lg">
+          <p className="text-sm font-semibold uppercase tracking-wide text-green-700">✓ Verified certificate</p>
+          <h1 className="mt-3 text-2xl font-extrabold text-brand-800 sm:text-3xl">{certificate.member_name}</h1>
+          <p className="mt-3 text-gray-700">completed every lesson of</p>
+          <p className="mt-1 text-xl font-bold text-gray-900">{certificate.course_title}</p>
+          <p className="mt-4 text-gray-600">
+            Issued {new Date(certificate.issued_at).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })} by{' '}
+            {BRAND_NAME}
+          </p>
+          <p className="mt-2 font-mono text-sm text-gray-500">{certificate.code}</p>
+        </div>
+      ) : (
+        <div className="text-center">
+          <h1 className="text-3xl font-extrabold text-brand-800">Certificate not found</h1>
+          <p className="mt-4 text-gray-600">No certificate has this verification code. Check the code and try again.</p>
+        </div>
+      )}
+      <div className="mt-8 text-center">
+        <Link to="/courses" className="font-semibold text-brand-800 hover:text-brand-600">
+          Browse Courses
+        </Link>
+      </div>
+    </section>
+  );
+}
