@@ -13,6 +13,7 @@ import { podcastRoutes } from './podcast/podcast.routes.ts';
 import { resourcesRoutes } from './resources/resources.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { learningRoutes } from './learning/learning.routes.ts';
+import { contactRoutes } from './contact/contact.routes.ts';
 import { contentRoutes } from './content/content.routes.ts';
 import { coursesRoutes } from './courses/courses.routes.ts';
 import { localFilesRoutes } from './files/files.routes.ts';
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(authRoutes);
   await app.register(learningRoutes);
   await app.register(contentRoutes);
+  await app.register(contactRoutes);
   await app.register(coursesRoutes);
   await app.register(podcastRoutes);
   await app.register(resourcesRoutes);

@@ -1,8 +1,236 @@
-import { PageHeader } from '../../components/ui/page-header.tsx';
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { requestServicesContext } from '#request-context';
+import { BRAND_NAME } from '../../../common/brand.ts';
+import type { PodcastEpisode } from '../../../common/catalogue.ts';
+import { withContentDefaults, type ContentData } from '../../../common/content-sections.ts';
+import { HOME_PODCAST_EPISODES } from '../../../common/limits.ts';
+import { EditableText } from '../../components/editable/editable-text.tsx';
+import { PlanCards } from '../../components/pricing/plan-cards.tsx';
+import { Accordion } from '../../components/ui/accordion.tsx';
+import { loadList } from '../../lib/load-list.ts';
 import { pageMeta } from '../../lib/meta.ts';
+import { FIXED_FEATURES, HOME_FAQS, TESTIMONIALS, WITH_POINTS, WITHOUT_POINTS } from './home-content.ts';
+import type { Route } from './+types/home';
 
-export const meta = () => pageMeta({ title: 'RealtyPocket', description: 'Expert-led courses, coaching, and community designed for ambitious real estate professionals.' });
+export const meta = () =>
+  pageMeta({
+    title: BRAND_NAME,
+    description: 'Expert-led courses, coaching, and community designed for ambitious real estate professionals.',
+    path: '/',
+  });
 
-export default function Page() {
-  return <PageHeader title="Transform Your Real Estate Career From Your Pocket" />;
+interface ContentStats {
+  total_users: number;
+  total_courses: number;
+}
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const services = context.get(requestServicesContext);
+  const [hero, features, stats, episodes] = await Promise.all([
+    services.api<{ data: ContentData }>('/api/content/homepage_hero'),
+    services.api<{ data: ContentData }>('/api/content/homepage_features'),
+    services.api<ContentStats>('/api/admin/analytics/content'),
+    loadList<PodcastEpisode>(services, '/api/podcast/episodes'),
+  ]);
+  return {
+    hero: hero.ok ? hero.data.data : {},
+    features: features.ok ? features.data.data : {},
+    stats: stats.ok ? stats.data : null,
+    episodes: (episodes ?? []).slice(0, HOME_PODCAST_EPISODES),
+  };
+}
+
+const primaryButton = 'inline-flex justify-center rounded-lg bg-gold-400 px-6 py-3 font-semibold text-brand-900 shadow hover:bg-gold-300';
+const outlineButton = 'inline-flex justify-center rounded-lg border border-white px-6 py-3 font-semibold text-white hover:bg-white/10';
+
+/** SPEC 4: a podcast image that fails to load becomes a grey box. */
+function EpisodeImage({ src }: { src: string }) {
+  const [failed, setFailed] = useState(false);
+  const image = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    // The image may have failed before the page became interactive, when onError was not yet listening.
+    const element = image.current;
+    if (element?.complete && element.naturalWidth === 0) setFailed(true);
+  }, []);
+  if (failed || !src) return <div className="aspect-video w-full bg-gray-300" data-testid="image-placeholder" />;
+  return <img ref={image} src={src} alt="" width={640} height={360} onError={() => setFailed(true)} className="aspect-video w-full object-cover" />;
+}
+
+export default function HomePage({ loaderData }: Route.ComponentProps) {
+  const hero = withContentDefaults('homepage_hero', loaderData.hero);
+  const features = withContentDefaults('homepage_features', loaderData.features);
+  const { stats, episodes } = loaderData;
+  // SPEC 4: fallback texts until the counts are loaded.
+  const membersText = stats ? `${stats.total_users}+ Active Members` : '10,000+ Active Members';
+  const coursesText = stats ? `${stats.total_courses}+ Courses` : '50+ Expert Courses';
+  const featureCards = [
+    { field: 1, title: features.feature1_title, description: features.feature1_desc },
+    { field: 2, title: features.feature2_title, description: features.feature2_desc },
+    { field: 3, title: features.feature3_title, description: features.feature3_desc },
+  ];
+
+  return (
+    <>
+      {/* 1. Hero */}
+      <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 px-4 py-16 text-white sm:py-24">
+        <div className="mx-auto max-w-4xl text-center">
+          <EditableText section="homepage_hero" field="headline" value={hero.headline} as="h1" className="text-4xl font-extrabold tracking-tight sm:text-6xl" />
+          <EditableText section="homepage_hero" field="subheadline" value={hero.subheadline} as="p" className="mx-auto mt-6 max-w-2xl text-lg text-gold-100" />
+          <div className="mt-8 flex flex-wrap justify-center gap-3">
+            <Link to="/signup" className={primaryButton}>
+              <EditableText section="homepage_hero" field="cta_text" value={hero.cta_text} />
+            </Link>
+            <Link to="/courses" className={outlineButton}>
+              Browse Courses
+            </Link>
+          </div>
+          <p className="mt-8 text-sm font-semibold text-gold-300">Trusted by 10,000+ Real Estate Professionals</p>
+          <ul className="mt-4 flex flex-wrap justify-center gap-3 text-sm" aria-label="Trust badges">
+            <li className="rounded-full bg-white/10 px-4 py-2">★ 4.9 App Rating</li>
+            <li className="rounded-full bg-white/10 px-4 py-2" data-testid="stat-members">
+              {membersText}
+            </li>
+            <li className="rounded-full bg-white/10 px-4 py-2" data-testid="stat-courses">
+              {coursesText}
+            </li>
+          </ul>
+        </div>
+      </section>
+
+      {/* 2. Testimonials */}
+      <section className="mx-auto max-w-6xl px-4 py-16">
+        <h2 className="text-center text-3xl font-extrabold text-gray-900">Real Agents, Real Results</h2>
+        <div className="mt-10 grid gap-6 md:grid-cols-3">
+          {TESTIMONIALS.map((testimonial) => (
+            <figure key={testimonial.name} className="flex flex-col rounded-2xl border border-gray-200 bg-white p-6 shadow-sm">
+              <p className="text-sm font-bold text-gold-600">{testimonial.result}</p>
+              <blockquote className="mt-3 flex-1 text-gray-700">“{testimonial.quote}”</blockquote>
+              <figcaption className="mt-4">
+                <p className="font-semibold text-gray-900">{testimonial.name}</p>
+                <p className="text-sm text-gray-500">{testimonial.role}</p>
+              </figcaption>
+            </figure>
+          ))}
+        </div>
+      </section>
+
+      {/* 3. Problem / solution */}
+      <section className="bg-gray-50 px-4 py-16">
+        <div className="mx-auto max-w-5xl">
+          <h2 className="text-center text-3xl font-extrabold text-gray-900">Stop Guessing. Start Growing.</h2>
+          <div className="mt-10 grid gap-6 md:grid-cols-2">
+            <div className="rounded-2xl bg-white p-6 ring-1 ring-gray-200">
+              <h3 className="text-lg font-bold text-gray-900">Without {BRAND_NAME}</h3>
+              <ul className="mt-4 space-y-3 text-gray-700">
+                {WITHOUT_POINTS.map((point) => (
+                  <li key={point} className="flex gap-2">
+                    <span className="text-red-600" aria-hidden="true">✗</span>
+                    {point}
+                  </li>
+                ))}
+              </ul>
+            </div>
+            <div className="rounded-2xl bg-white p-6 ring-2 ring-gold-400">
+              <h3 className="text-lg font-bold text-gray-900">With {BRAND_NAME}</h3>
+              <ul className="mt-4 space-y-3 text-gray-700">
+                {WITH_POINTS.map((point) => (
+                  <li key={point} className="flex gap-2">
+                    <span className="text-green-700" aria-hidden="true">✓</span>
+                    {point}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          </div>
+          <div className="mt-10 text-center">
+            <Link to="/signup" className="inline-flex rounded-lg bg-brand-800 px-6 py-3 font-semibold text-white hover:bg-brand-700">
+              Start Your Transformation Today
+            </Link>
+          </div>
+        </div>
+      </section>
+
+      {/* 4. Features */}
+      <section className="mx-auto max-w-6xl px-4 py-16">
+        <h2 className="text-center text-3xl font-extrabold text-gray-900">Everything You Need to Succeed</h2>
+        <div className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {featureCards.map((card) => (
+            <article key={card.field} className="rounded-2xl border border-gray-200 bg-white p-6 shadow-sm">
+              <EditableText section="homepage_features" field={`feature${card.field}_title`} value={card.title} as="h3" className="text-lg font-bold text-gray-900" />
+              <EditableText section="homepage_features" field={`feature${card.field}_desc`} value={card.description} as="p" className="mt-2 text-gray-600" />
+            </article>
+          ))}
+          {FIXED_FEATURES.map((card) => (
+            <article key={card.title} className="rounded-2xl border border-gray-200 bg-white p-6 shadow-sm">
+              <h3 className="text-lg font-bold text-gray-900">{card.title}</h3>
+              <p className="mt-2 text-gray-600">{card.description}</p>
+            </article>
+          ))}
+        </div>
+        <div className="mt-10 text-center">
+          <Link to="/courses" className="inline-flex rounded-lg border border-brand-800 px-6 py-3 font-semibold text-brand-800 hover:bg-brand-50">
+            Explore Courses
+          </Link>
+        </div>
+      </section>
+
+      {/* 5. Latest podcast episodes, only when there are any */}
+      {episodes.length > 0 && (
+        <section className="bg-gray-50 px-4 py-16" data-testid="latest-episodes">
+          <div className="mx-auto max-w-6xl">
+            <h2 className="text-center text-3xl font-extrabold text-gray-900">Latest Podcast Episodes</h2>
+            <div className="mt-10 grid gap-6 md:grid-cols-3">
+              {episodes.map((episode) => (
+                <article key={episode.id} className="overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-gray-200">
+                  <EpisodeImage src={episode.thumbnail} />
+                  <div className="p-5">
+                    <p className="text-xs text-gray-500">
+                      Episode {episode.episode} • {episode.duration}
+                    </p>
+                    <h3 className="mt-1 font-bold text-gray-900">{episode.title}</h3>
+                    <p className="mt-2 line-clamp-3 text-sm text-gray-600">{episode.description}</p>
+                  </div>
+                </article>
+              ))}
+            </div>
+            <div className="mt-10 text-center">
+              <Link to="/podcast" className="inline-flex rounded-lg bg-brand-800 px-6 py-3 font-semibold text-white hover:bg-brand-700">
+                View All Episodes
+              </Link>
+            </div>
+          </div>
+        </section>
+      )}
+
+      {/* 6. Pricing preview */}
+      <section className="mx-auto max-w-6xl px-4 py-16">
+        <h2 className="text-center text-3xl font-extrabold text-gray-900">Simple, Transparent Pricing</h2>
+        <p className="mt-3 text-center text-gray-600">Start free. Upgrade when you are ready. Cancel anytime.</p>
+        <div className="mt-10">
+          <PlanCards period="monthly" buttonTarget="/pricing" />
+        </div>
+        <div className="mt-8 text-center">
+          <Link to="/pricing" className="font-semibold text-brand-800 underline hover:text-brand-600">
+            Compare all plans and features
+          </Link>
+        </div>
+      </section>
+
+      {/* 7. FAQ */}
+      <section id="faq" className="mx-auto max-w-3xl scroll-mt-20 px-4 pb-16">
+        <h2 className="text-center text-3xl font-extrabold text-gray-900">Frequently Asked Questions</h2>
+        <Accordion className="mt-8" items={HOME_FAQS.map((faq) => ({ key: faq.q, header: faq.q, body: <p>{faq.a}</p> }))} />
+      </section>
+
+      {/* 8. Final call to action */}
+      <section className="bg-gradient-to-br from-brand-900 to-brand-700 px-4 py-16 text-center text-white">
+        <h2 className="text-3xl font-extrabold">Ready to Transform Your Career?</h2>
+        <p className="mx-auto mt-3 max-w-2xl text-gold-100">Join thousands of real estate professionals learning, growing and closing more deals with {BRAND_NAME}.</p>
+        <Link to="/signup" className={`mt-8 ${primaryButton}`}>
+          Get Started Today Today
+        </Link>
+      </section>
+    </>
+  );
 }

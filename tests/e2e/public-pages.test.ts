@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { baseUrl, gotoHydrated, pageProblems, useBrowser } from './browser.ts';
+
+const browser = useBrowser();
+const hrefOf = async (page: import('playwright-core').Page, name: string) =>
+  page.getByRole('link', { name, exact: true }).first().getAttribute('href');
+
+describe('home (/)', () => {
+  it('shows the hero defaults, trust line, live stats and every spec link with its target', async () => {
+    const page = await browser.newPage();
+    await gotoHydrated(page, '/');
+    expect(await page.locator('h1').textContent()).toBe('Transform Your Real Estate Career From Your Pocket');
+    for (const text of [
+      'Expert-led courses, coaching, and community designed for ambitious real estate professionals',
+      'Trusted by 10,000+ Real Estate Professionals',
+      '★ 4.9 App Rating',
+    ]) {
+      expect(await page.getByText(text, { exact: true }).isVisible(), text).toBe(true);
+    }
+    const stats = (await (await fetch(`${baseUrl()}/api/admin/analytics/content`)).json()) as { total_users: number; total_courses: number };
+    expect(await page.getByTestId('stat-members').textContent()).toBe(`${stats.total_users}+ Active Members`);
+    expect(await page.getByTestId('stat-courses').textContent()).toBe(`${stats.total_courses}+ Courses`);
+
+    expect(await hrefOf(page, 'Download Now & Start Learning')).toBe('/signup');
+    expect(await hrefOf(page, 'Start Your Transformation Today')).toBe('/signup');
+    expect(await hrefOf(page, 'Get Started Today Today')).toBe('/signup');
+    expect(await hrefOf(page, 'Browse Courses')).toBe('/courses');
+    expect(await hrefOf(page, 'Explore Courses')).toBe('/courses');
+    expect(await hrefOf(page, 'View All Episodes')).toBe('/podcast');
+    expect(await hrefOf(page, 'Compare all plans and features')).toBe('/pricing');
+    for (const plan of ['Start Bronze', 'Start Silver', 'Start Gold']) expect(await hrefOf(page, plan), plan).toBe('/pricing');
+
+    // Sections in the spec's order.
+    const headings = await page.locator('main h2').allTextContents();
+    const order = ['Real Agents, Real Results', 'Stop Guessing. Start Growing.', 'Everything You Need to Succeed', 'Latest Podcast Episodes', 'Simple, Transparent Pricing', 'Frequently Asked Questions', 'Ready to Transform Your Career?'];
+    expect(headings.filter((heading) => order.includes(heading))).toEqual(order);
+    expect(await page.locator('main figure').count()).toBe(3);
+    expect(await page.getByTestId('latest-episodes').locator('article').count()).toBe(3);
+    expect(await page.locator('main h3', { hasText: 'Video Courses' }).count()).toBe(1);
+    expect(pageProblems(page)).toEqual([]);
+  });
+
+  it('opens one FAQ at a time and closes the open one on a second click', async () => {
+    const page = await browser.newPage();
+    await gotoHydrated(page, '/');
+    const faq = page.locator('#faq');
+    const buttons = faq.getByRole('button');
+    expect(await buttons.count()).toBe(8);
+    await buttons.nth(0).click();
+    expect(await buttons.nth(0).getAttribute('aria-expanded')).toBe('true');
+    await buttons.nth(3).click();
+    expect(await buttons.nth(0).getAttribute('aria-expanded')).toBe('false');
+    expect(await buttons.nth(3).getAttribute('aria-expanded')).toBe('true');
+    expect(await faq.getByText('Finish every lesson of a course').isVisible()).toBe(true);
+    await buttons.nth(3).click();
+    expect(await faq.locator('[aria-expanded="true"]').count()).toBe(0);
+  });
+
+  it('shows a grey box when a podcast image fails to load', async () => {
+    const page = await browser.newPage();
+    await page.route('**/images/podcast/**', (route) => route.fulfill({ status: 404, body: '' }));
+    await gotoHydrated(page, '/');
+    await page.getByTestId('image-placeholder').first().waitFor();
+    expect(await page.getByTestId('image-placeholder').count()).toBe(3);
+  });
+});
+
+describe('pricing (/pricing)', () => {
+  it('defaults to monthly, switches to yearly prices with the saving, and links every plan to /signup', async () => {
+    const page = await browser.newPage();
+    await gotoHydrated(page, '/pricing');
+    expect(await page.getByText('Save 16%').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Monthly' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByTestId('price-bronze').textContent()).toBe('$29');
+    expect(await page.getByTestId('price-silver').textContent()).toBe('$79');
+    expect(await page.getByTestId('price-gold').textContent()).toBe('$149');
+    expect(await page.locator('[data-plan="silver"]').getByText('Most Popular').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Yearly' }).click();
+    expect(await page.getByTestId('price-bronze').textContent()).toBe('$290');
+    expect(await page.getByTestId('price-silver').textContent()).toBe('$790');
+    expect(await page.getByTestId('price-gold').textContent()).toBe('$1,490');
+    expect(await page.getByText('Save $298 a year').isVisible()).toBe(true);
+    for (const plan of ['Start Bronze', 'Start Silver', 'Start Gold']) expect(await hrefOf(page, plan), plan).toBe('/signup');
+    expect(await page.getByRole('heading', { name: '30-Day Money-Back Guarantee', exact: true }).isVisible()).toBe(true);
+    const table = page.locator('table');
+    expect(await table.locator('tr', { hasText: 'Courses' }).textContent()).toContain('Bronze only');
+    expect(await table.locator('tr', { hasText: '1-on-1 coaching' }).textContent()).toContain('Monthly');
+  });
+});
+
+describe('contact (/contact)', () => {
+  it('sends a message, confirms it and clears the form; shows the error alert when sending fails', async () => {
+    const page = await browser.newPage();
+    await gotoHydrated(page, '/contact');
+    expect(await page.getByText("Have questions? We're here to help you succeed.").isVisible()).toBe(true);
+    for (const text of ['support@realtypocket.com', '(512) 555-0142', 'Monday - Friday, 9am - 5pm CST', 'Need Immediate Help?']) {
+      expect(await page.getByText(text).first().isVisible(), text).toBe(true);
+    }
+    const fill = async () => {
+      await page.getByLabel('Your Name').fill('Taylor Agent');
+      await page.getByLabel('Email Address').fill('taylor@example.com');
+      await page.getByLabel('Subject').fill('Coaching question');
+      await page.getByLabel('Message').fill('Do Silver members get recordings of the weekly coaching calls?');
+    };
+    await fill();
+    const alerts: string[] = [];
+    page.on('dialog', (dialog) => {
+      alerts.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await page.getByRole('status').getByText("Thank you for your message! We'll get back to you soon.").waitFor();
+    expect(alerts).toEqual(["Thank you for your message! We'll get back to you soon."]);
+    expect(await page.getByLabel('Your Name').inputValue()).toBe('');
+    expect(await page.getByLabel('Message').inputValue()).toBe('');
+
+    await page.route('**/api/contact', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"down"}' }));
+    await fill();
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await page.waitForFunction(() => !document.querySelector('button[type="submit"]')?.hasAttribute('disabled'));
+    expect(alerts[1]).toBe('There was an error sending your message. Please try again or email us directly at support@realtypocket.com');
+    expect(await page.getByLabel('Your Name').inputValue()).toBe('Taylor Agent');
+  });
+});
+
+describe('company pages', () => {
+  it('shows the about page sections and buttons', async () => {
+    const page = await browser.newPage();
+    await gotoHydrated(page, '/about');
+    for (const heading of ['Our Mission', 'Who We Serve', 'Our Core Values', 'Our Track Record', 'Excellence', 'Community', 'Growth']) {
+      expect(await page.getByRole('heading', { name: heading, exact: true }).isVisible(), heading).toBe(true);
+    }
+    expect(await page.locator('main').getByRole('link', { name: 'Get Started Today' }).getAttribute('href')).toBe('/signup');
+    expect(await page.locator('main').getByRole('link', { name: 'View Pricing' }).getAttribute('href')).toBe('/pricing');
+  });
+
+  it('shows the privacy policy and the terms with their sections, date and Back to Home', async () => {
+    const page = await browser.newPage();
+    await gotoHydrated(page, '/privacy-policy');
+    expect(await page.getByText('Last updated October 13, 2025').isVisible()).toBe(true);
+    expect(await page.locator('article h2').count()).toBe(10);
+    expect(await page.getByText(/we keep your account data for 90 days/).isVisible()).toBe(true);
+    await gotoHydrated(page, '/terms-of-service');
+    expect(await page.locator('article h2').count()).toBe(11);
+    expect(await page.getByText(/at least 18 years old/).isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Back to Home' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+  });
+});
