@@ -6,6 +6,8 @@ import { Redis } from 'ioredis';
 import type { ViteDevServer } from 'vite';
 import type { Database, DatabaseHandle } from '../db/client.ts';
 import type { Config } from './config.ts';
+import { adminAuthRoutes } from './admin/admin-auth.routes.ts';
+import { adminPlugin } from './admin/admin.plugin.ts';
 import { staffSessionRoutes } from './admin/staff-session.routes.ts';
 import { analyticsRoutes } from './analytics/analytics.routes.ts';
 import { communityRoutes } from './community/community.routes.ts';
@@ -130,6 +132,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(analyticsRoutes);
   await app.register(localFilesRoutes);
   await app.register(staffSessionRoutes);
+  await app.register(adminAuthRoutes);
+  await app.register(adminPlugin);
 
   // Unknown API paths answer JSON; every other path falls through to the pages' own 404 page.
   app.all('/api/*', async (request, reply) =>

@@ -3,22 +3,8 @@ import { eq } from 'drizzle-orm';
 import { uploadedFiles } from '../../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { isSafeStorageKey, LOCAL_FILES_PREFIX } from './storage.ts';
+import { INLINE_CONTENT_TYPES } from './upload-types.ts';
 
-// Types a browser shows inline without running anything; every other type downloads as an attachment.
-const INLINE_TYPES = new Set([
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-  'application/pdf',
-  'audio/mpeg',
-  'audio/mp4',
-  'audio/wav',
-  'audio/ogg',
-  'video/mp4',
-  'video/webm',
-  'video/quicktime',
-]);
 
 /** Serves files kept on local disk, with their recorded type, `nosniff`, and no inline scripting. */
 export async function localFilesRoutes(app: FastifyInstance) {
@@ -29,7 +15,7 @@ export async function localFilesRoutes(app: FastifyInstance) {
     const [file] = await app.database.select().from(uploadedFiles).where(eq(uploadedFiles.storageKey, key)).limit(1);
     const stream = file ? await storage.open(key) : null;
     if (!file || !stream) throw notFound('File not found.');
-    const disposition = INLINE_TYPES.has(file.contentType) ? 'inline' : 'attachment';
+    const disposition = INLINE_CONTENT_TYPES.has(file.contentType) ? 'inline' : 'attachment';
     const asciiName = file.filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
     return reply
       .header('content-type', file.contentType)

@@ -7,7 +7,8 @@ import type { Readable } from 'node:stream';
 export interface FileStorage {
   /** Shown in the admin upload tab after 'Upload Files to'. */
   readonly displayName: string;
-  put(key: string, body: Readable | Buffer, contentType: string): Promise<void>;
+  /** `attachment`: a display name when the file must download rather than open in the browser. */
+  put(key: string, body: Readable | Buffer, contentType: string, options?: { attachment?: string }): Promise<void>;
   /** The URL a browser opens to fetch the file. */
   urlFor(key: string): string;
   /** Local storage only: the file's stream, or null when it is missing. */
