@@ -1,5 +1,14 @@
 import { useEffect } from 'react';
-import { type ShouldRevalidateFunctionArgs, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router';
+import {
+  type ShouldRevalidateFunctionArgs,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from 'react-router';
 import { Toaster } from 'sonner';
 import { requestServicesContext } from '#request-context';
 import type { ContentData } from '../common/content-sections.ts';
@@ -64,9 +73,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <main className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className="text-3xl font-bold text-brand-800">{notFound ? 'Page not found' : 'Something went wrong'}</h1>
-      <p className="mt-4 text-gray-600">
-        {notFound ? 'The page you are looking for does not exist.' : 'Please try again in a moment.'}
-      </p>
+      <p className="mt-4 text-gray-600">{notFound ? 'The page you are looking for does not exist.' : 'Please try again in a moment.'}</p>
       <a href="/" className="mt-8 inline-block rounded-lg bg-brand-800 px-6 py-3 font-semibold text-white">
         Back to Home
       </a>

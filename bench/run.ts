@@ -33,7 +33,15 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-bench-'));
 const port = await freePort();
 const server = spawn(process.execPath, ['server/main.ts'], {
   cwd: root,
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: 'bench-password' },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ADMIN_EMAIL: 'bench@example.com',
+    ADMIN_PASSWORD: 'bench-password',
+  },
   stdio: 'inherit',
 });
 const baseUrl = `http://127.0.0.1:${port}`;

@@ -4,11 +4,17 @@ import { TIERS } from './tiers.ts';
 // Shapes of the admin calls (SPEC 3 and 7), shared by the admin screens and the server.
 
 export const AdminLoginInput = z.object({
-  email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').max(254).pipe(z.email('Please enter a valid email address')),
+  email: z
+    .string({ error: 'Email is required' })
+    .trim()
+    .min(1, 'Email is required')
+    .max(254)
+    .pipe(z.email('Please enter a valid email address')),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
 });
 
-const text = (label: string, max: number) => z.string({ error: `${label} must be text` }).max(max, `${label} must be at most ${max} characters`);
+const text = (label: string, max: number) =>
+  z.string({ error: `${label} must be text` }).max(max, `${label} must be at most ${max} characters`);
 
 /** SPEC 3 admin episode; SPEC 5: adding an episode has no checks, empty fields are allowed. */
 export const AdminEpisodeInput = z.object({

@@ -68,8 +68,7 @@ export const CONTENT_DEFAULTS: { [K in ContentSectionKey]: ContentFields<K> } = 
   },
   about_mission: {
     title: 'Our Mission',
-    content:
-      `${BRAND_NAME} exists to give every real estate professional, from the newly licensed agent to the seasoned broker, the training, coaching and community they need to build a career that lasts. We turn years of hard-won industry experience into practical lessons you can use from your phone, between showings and after closings.`,
+    content: `${BRAND_NAME} exists to give every real estate professional, from the newly licensed agent to the seasoned broker, the training, coaching and community they need to build a career that lasts. We turn years of hard-won industry experience into practical lessons you can use from your phone, between showings and after closings.`,
     founder_name: 'Michael Reyes',
     founder_title: 'Founder, mortgage expert and veteran lending specialist with more than 16 years of experience',
   },

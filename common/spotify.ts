@@ -1,6 +1,7 @@
 // Only a well-formed Spotify episode URL becomes an embedded player; anything else is not embedded,
 // so an administrator's typo or a hostile value never ends up as an iframe source.
-const EPISODE_URL = /^https:\/\/open\.spotify\.com\/(?:intl-[a-z]{2}(?:-[a-zA-Z]{2})?\/)?episode\/([A-Za-z0-9]{22})(?:\?[A-Za-z0-9=&_.%-]*)?$/;
+const EPISODE_URL =
+  /^https:\/\/open\.spotify\.com\/(?:intl-[a-z]{2}(?:-[a-zA-Z]{2})?\/)?episode\/([A-Za-z0-9]{22})(?:\?[A-Za-z0-9=&_.%-]*)?$/;
 
 export function spotifyEpisodeId(url: string | null | undefined): string | null {
   if (!url) return null;

@@ -29,9 +29,7 @@ export interface DatabaseHandle {
 }
 
 export type DatabaseLocation =
-  | { kind: 'postgres'; url: string }
-  | { kind: 'embedded'; dataDir: string; purpose: string }
-  | { kind: 'memory'; loadDataDir?: Blob };
+  { kind: 'postgres'; url: string } | { kind: 'embedded'; dataDir: string; purpose: string } | { kind: 'memory'; loadDataDir?: Blob };
 
 export function embeddedDataPath(dataDir: string): string {
   return path.join(dataDir, 'pglite');

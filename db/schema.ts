@@ -89,10 +89,7 @@ export const courses = pgTable(
   },
   () => [
     check('courses_tier_check', tierCheck('tier')),
-    check(
-      'courses_category_check',
-      sql`category in ('sales', 'marketing', 'negotiation', 'specialization', 'business')`,
-    ),
+    check('courses_category_check', sql`category in ('sales', 'marketing', 'negotiation', 'specialization', 'business')`),
   ],
 );
 
@@ -192,10 +189,7 @@ export const resources = pgTable(
   },
   () => [
     check('resources_tier_check', tierCheck('tier_required')),
-    check(
-      'resources_type_check',
-      sql`resource_type in ('daily_tip', 'ebook', 'workbook', 'article', 'market_report')`,
-    ),
+    check('resources_type_check', sql`resource_type in ('daily_tip', 'ebook', 'workbook', 'article', 'market_report')`),
   ],
 );
 

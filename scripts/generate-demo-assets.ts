@@ -25,7 +25,10 @@ function thumbnail(title: string, label: string, seed: number): string {
   const lines = wrap(title, 24).slice(0, 3);
   const startY = 180 - (lines.length - 1) * 24;
   const circles = [0, 1, 2]
-    .map((i) => `<circle cx="${520 + ((seed * 37 + i * 53) % 90)}" cy="${70 + i * 95}" r="${40 + ((seed + i) % 3) * 18}" fill="#f5c542" opacity="${(0.12 + i * 0.05).toFixed(2)}"/>`)
+    .map(
+      (i) =>
+        `<circle cx="${520 + ((seed * 37 + i * 53) % 90)}" cy="${70 + i * 95}" r="${40 + ((seed + i) % 3) * 18}" fill="#f5c542" opacity="${(0.12 + i * 0.05).toFixed(2)}"/>`,
+    )
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 360" width="640" height="360" role="img" aria-label="${escapeXml(title)}">
 <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#5c1414"/><stop offset="1" stop-color="#991b1b"/></linearGradient></defs>
@@ -65,11 +68,23 @@ fs.mkdirSync(path.join(publicDir, 'images/podcast'), { recursive: true });
 fs.mkdirSync(path.join(publicDir, 'downloads'), { recursive: true });
 DEMO_COURSES.forEach((course, i) => fs.writeFileSync(path.join(publicDir, course.thumbnail), thumbnail(course.title, course.category, i)));
 DEMO_EPISODES.forEach((episode, i) =>
-  fs.writeFileSync(path.join(publicDir, episode.thumbnail), thumbnail(episode.title, `Season ${episode.season} · Episode ${episode.episode}`, i + 7)),
+  fs.writeFileSync(
+    path.join(publicDir, episode.thumbnail),
+    thumbnail(episode.title, `Season ${episode.season} · Episode ${episode.episode}`, i + 7),
+  ),
 );
-const TYPE_LABEL: Record<string, string> = { daily_tip: 'DAILY TIP', ebook: 'EBOOK', workbook: 'WORKBOOK', article: 'ARTICLE', market_report: 'MARKET REPORT' };
+const TYPE_LABEL: Record<string, string> = {
+  daily_tip: 'DAILY TIP',
+  ebook: 'EBOOK',
+  workbook: 'WORKBOOK',
+  article: 'ARTICLE',
+  market_report: 'MARKET REPORT',
+};
 for (const resource of DEMO_RESOURCES) {
   if (!resource.download_url) continue;
-  fs.writeFileSync(path.join(publicDir, resource.download_url), await resourcePdf(resource.title, resource.description, TYPE_LABEL[resource.resource_type]));
+  fs.writeFileSync(
+    path.join(publicDir, resource.download_url),
+    await resourcePdf(resource.title, resource.description, TYPE_LABEL[resource.resource_type]),
+  );
 }
 console.log('Demo assets written under public/.');

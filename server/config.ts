@@ -31,11 +31,18 @@ const ConfigSchema = z
     ADMIN_PASSWORD: optionalText.pipe(z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional()),
     SEED_DEMO: booleanFlag(true),
     TRUST_PROXY: optionalText,
-    REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,40}$/, 'REDIS_KEY_PREFIX may hold letters, digits, colons, dashes and underscores').default('realtypocket'),
+    REDIS_KEY_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9:_-]{1,40}$/, 'REDIS_KEY_PREFIX may hold letters, digits, colons, dashes and underscores')
+      .default('realtypocket'),
     REDIS_URL: optionalText.refine((value) => value === undefined || /^rediss?:\/\//.test(value), {
       message: 'REDIS_URL must start with redis:// or rediss://',
     }),
-    UPLOAD_MAX_MB: z.coerce.number({ error: 'UPLOAD_MAX_MB must be a number' }).positive('UPLOAD_MAX_MB must be above 0').max(5120).default(100),
+    UPLOAD_MAX_MB: z.coerce
+      .number({ error: 'UPLOAD_MAX_MB must be a number' })
+      .positive('UPLOAD_MAX_MB must be above 0')
+      .max(5120)
+      .default(100),
     S3_BUCKET: optionalText,
     S3_REGION: z.string().default('us-east-1'),
     S3_ENDPOINT: optionalText.pipe(z.url('S3_ENDPOINT must be a URL').optional()),

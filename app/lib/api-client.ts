@@ -1,5 +1,8 @@
 /** JSON call to this site's API from the browser; the session travels in the HttpOnly cookie. */
-export async function postJson<T = unknown>(path: string, body?: unknown): Promise<{ ok: boolean; status: number; data: T & { detail?: string } }> {
+export async function postJson<T = unknown>(
+  path: string,
+  body?: unknown,
+): Promise<{ ok: boolean; status: number; data: T & { detail?: string } }> {
   const response = await fetch(path, {
     method: 'POST',
     credentials: 'same-origin',

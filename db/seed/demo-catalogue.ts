@@ -29,11 +29,7 @@ function lessons(courseId: string, items: [title: string, duration: string, desc
   }));
 }
 
-function course(
-  id: string,
-  fields: Omit<DemoCourse, 'id' | 'thumbnail' | 'lessons'>,
-  items: Parameters<typeof lessons>[1],
-): DemoCourse {
+function course(id: string, fields: Omit<DemoCourse, 'id' | 'thumbnail' | 'lessons'>, items: Parameters<typeof lessons>[1]): DemoCourse {
   return { id, ...fields, thumbnail: `/images/courses/${id}.svg`, lessons: lessons(id, items) };
 }
 
@@ -50,11 +46,36 @@ export const DEMO_COURSES: DemoCourse[] = [
       instructor: FOUNDER,
     },
     [
-      ['Setting Up Your Business Like a Business', '14:20', 'Choosing a brokerage split, budgeting for your first six months and the tools you actually need.', VIDEO_1],
-      ['Announcing Your Launch to Your Sphere', '12:45', 'A simple letter, a phone script and a social post that tell 200 people you are in real estate, without sounding salesy.', VIDEO_2],
-      ['The Daily Hour of Power', '16:10', 'Time-block one hour of lead generation every morning and track calls, conversations and appointments.', VIDEO_1],
-      ['Your First Buyer Consultation', '18:30', 'Walk a first buyer through the process, set expectations and sign a buyer agreement with confidence.', VIDEO_2],
-      ['From Contract to Closing', '15:05', 'Inspection, appraisal and financing deadlines explained, with a checklist that keeps your first transaction on track.', VIDEO_1],
+      [
+        'Setting Up Your Business Like a Business',
+        '14:20',
+        'Choosing a brokerage split, budgeting for your first six months and the tools you actually need.',
+        VIDEO_1,
+      ],
+      [
+        'Announcing Your Launch to Your Sphere',
+        '12:45',
+        'A simple letter, a phone script and a social post that tell 200 people you are in real estate, without sounding salesy.',
+        VIDEO_2,
+      ],
+      [
+        'The Daily Hour of Power',
+        '16:10',
+        'Time-block one hour of lead generation every morning and track calls, conversations and appointments.',
+        VIDEO_1,
+      ],
+      [
+        'Your First Buyer Consultation',
+        '18:30',
+        'Walk a first buyer through the process, set expectations and sign a buyer agreement with confidence.',
+        VIDEO_2,
+      ],
+      [
+        'From Contract to Closing',
+        '15:05',
+        'Inspection, appraisal and financing deadlines explained, with a checklist that keeps your first transaction on track.',
+        VIDEO_1,
+      ],
       ['Reviewing Your First Quarter', '11:40', 'Measure what worked, drop what did not and set goals for the next 90 days.', VIDEO_2],
     ],
   ),
@@ -70,10 +91,25 @@ export const DEMO_COURSES: DemoCourse[] = [
       instructor: 'Danielle Brooks',
     },
     [
-      ['Building Your Database From Scratch', '13:15', 'Pull contacts from your phone, email and social accounts and sort them into A, B and C relationships.', VIDEO_1],
-      ['The 33-Touch Annual Plan', '15:50', 'A calendar of calls, notes, market updates and events that keeps you top of mind all year.', null],
+      [
+        'Building Your Database From Scratch',
+        '13:15',
+        'Pull contacts from your phone, email and social accounts and sort them into A, B and C relationships.',
+        VIDEO_1,
+      ],
+      [
+        'The 33-Touch Annual Plan',
+        '15:50',
+        'A calendar of calls, notes, market updates and events that keeps you top of mind all year.',
+        null,
+      ],
       ['Pop-By Gifts That Get Remembered', '10:30', 'Low-cost seasonal gifts and the two sentences to say at the door.', VIDEO_2],
-      ['Asking for Referrals Without Awkwardness', '14:05', 'Scripts that make referral requests feel like a natural part of the conversation.', null],
+      [
+        'Asking for Referrals Without Awkwardness',
+        '14:05',
+        'Scripts that make referral requests feel like a natural part of the conversation.',
+        null,
+      ],
       ['Client Appreciation Events', '16:20', 'Plan a yearly event that fills your pipeline for the following spring.', null],
     ],
   ),
@@ -89,10 +125,25 @@ export const DEMO_COURSES: DemoCourse[] = [
       instructor: FOUNDER,
     },
     [
-      ['Pre-Qualification Versus Pre-Approval', '12:10', 'What each letter really means and why a fully underwritten approval wins in multiple offers.', VIDEO_1],
-      ['Conventional, FHA, VA and USDA Loans', '17:35', 'The programs your buyers will use, their down payments and the property conditions that can derail them.', VIDEO_2],
+      [
+        'Pre-Qualification Versus Pre-Approval',
+        '12:10',
+        'What each letter really means and why a fully underwritten approval wins in multiple offers.',
+        VIDEO_1,
+      ],
+      [
+        'Conventional, FHA, VA and USDA Loans',
+        '17:35',
+        'The programs your buyers will use, their down payments and the property conditions that can derail them.',
+        VIDEO_2,
+      ],
       ['Reading a Loan Estimate', '14:25', 'Walk buyers through the three-page estimate and spot the fees worth questioning.', VIDEO_1],
-      ['Appraisal Gaps and How to Bridge Them', '15:40', 'Options when the appraisal comes in low, from renegotiation to gap clauses.', VIDEO_2],
+      [
+        'Appraisal Gaps and How to Bridge Them',
+        '15:40',
+        'Options when the appraisal comes in low, from renegotiation to gap clauses.',
+        VIDEO_2,
+      ],
       ['Keeping Deals Alive Through Underwriting', '13:55', 'The borrower mistakes that kill loans late and how to prevent them.', VIDEO_1],
     ],
   ),
@@ -110,11 +161,21 @@ export const DEMO_COURSES: DemoCourse[] = [
     [
       ['The Pre-Listing Package', '14:30', 'What to send before the appointment so sellers arrive already trusting you.', VIDEO_1],
       ['Walking the Home With the Seller', '16:15', 'Questions that uncover motivation, timeline and the improvements worth making.', null],
-      ['The Pricing Conversation', '19:40', 'Present comparables, absorption rate and price bands so sellers choose the right number themselves.', VIDEO_2],
+      [
+        'The Pricing Conversation',
+        '19:40',
+        'Present comparables, absorption rate and price bands so sellers choose the right number themselves.',
+        VIDEO_2,
+      ],
       ['Presenting Your Marketing Plan', '17:20', 'Show photography, video, launch week and open house plans that set you apart.', null],
       ['Handling the Commission Question', '15:10', 'Explain your value and hold your fee without getting defensive.', VIDEO_1],
       ['Asking for the Signature', '12:55', 'Closing the appointment and setting the next steps before you leave the table.', null],
-      ['Following Up When They Interview Others', '11:25', 'Stay in the running with a follow-up sequence for sellers who are still deciding.', null],
+      [
+        'Following Up When They Interview Others',
+        '11:25',
+        'Stay in the running with a follow-up sequence for sellers who are still deciding.',
+        null,
+      ],
     ],
   ),
   course(
@@ -129,7 +190,12 @@ export const DEMO_COURSES: DemoCourse[] = [
       instructor: 'Danielle Brooks',
     },
     [
-      ['Choosing the Right Listing to Hold Open', '11:50', 'Which homes draw traffic and how to ask a colleague for their listing.', VIDEO_2],
+      [
+        'Choosing the Right Listing to Hold Open',
+        '11:50',
+        'Which homes draw traffic and how to ask a colleague for their listing.',
+        VIDEO_2,
+      ],
       ['Door-Knocking the Neighbourhood', '13:30', 'Invite the neighbours the day before and meet future sellers.', null],
       ['Greeting and Qualifying Visitors', '16:45', 'Three questions that tell you who is a buyer, a seller or just curious.', VIDEO_1],
       ['Digital Sign-In and Follow-Up', '14:20', 'Capture contact details politely and follow up within 24 hours.', null],
@@ -151,7 +217,12 @@ export const DEMO_COURSES: DemoCourse[] = [
       ['Why Objections Are Good News', '10:40', 'Treat objections as requests for information and keep the conversation going.', VIDEO_1],
       ['"We Want to Wait Until Spring"', '14:15', 'Show sellers the real cost of waiting with inventory and rate data.', null],
       ['"Another Agent Will Do It for Less"', '16:30', 'Compare net proceeds instead of commission percentages.', VIDEO_2],
-      ['"We Are Going to Try It on Our Own First"', '15:20', 'Stay helpful to for-sale-by-owner sellers until they are ready to list.', null],
+      [
+        '"We Are Going to Try It on Our Own First"',
+        '15:20',
+        'Stay helpful to for-sale-by-owner sellers until they are ready to list.',
+        null,
+      ],
       ['"We Need to Think About It"', '13:05', 'Uncover the real concern and agree on the next step.', null],
       ['Role-Play Drills', '18:25', 'Practice routines to make the responses sound natural.', VIDEO_1],
     ],
@@ -169,7 +240,12 @@ export const DEMO_COURSES: DemoCourse[] = [
     },
     [
       ['Before the Meeting', '11:30', 'Pre-approval, questionnaire and the agenda you send ahead.', VIDEO_2],
-      ['Explaining Buyer Agreements and Compensation', '17:45', 'Talk clearly about how you are paid and what the written agreement covers.', VIDEO_1],
+      [
+        'Explaining Buyer Agreements and Compensation',
+        '17:45',
+        'Talk clearly about how you are paid and what the written agreement covers.',
+        VIDEO_1,
+      ],
       ['Needs, Wants and Deal-Breakers', '13:20', 'Build a search that saves your buyers weekends of wasted showings.', null],
       ['Writing Offers That Win', '18:10', 'Terms beyond price that make sellers choose your buyer.', VIDEO_2],
     ],
@@ -186,8 +262,18 @@ export const DEMO_COURSES: DemoCourse[] = [
       instructor: 'Marcus Greene',
     },
     [
-      ['Preparation Wins Negotiations', '15:25', 'Know both sides\' motivations, deadlines and alternatives before you pick up the phone.', VIDEO_1],
-      ['Managing Multiple-Offer Situations', '19:10', 'Run a fair process as a listing agent and compete smartly as a buyer\'s agent.', VIDEO_2],
+      [
+        'Preparation Wins Negotiations',
+        '15:25',
+        "Know both sides' motivations, deadlines and alternatives before you pick up the phone.",
+        VIDEO_1,
+      ],
+      [
+        'Managing Multiple-Offer Situations',
+        '19:10',
+        "Run a fair process as a listing agent and compete smartly as a buyer's agent.",
+        VIDEO_2,
+      ],
       ['Repair Requests After Inspection', '16:40', 'Separate deal-breakers from wish lists and use credits wisely.', null],
       ['Appraisal Gap Negotiations', '14:55', 'Options and scripts when value and price disagree.', VIDEO_1],
       ['Negotiating With Difficult Agents', '17:15', 'Keep emotions out and the transaction moving.', null],
@@ -257,7 +343,7 @@ export const DEMO_COURSES: DemoCourse[] = [
     {
       title: 'Building and Leading a Real Estate Team',
       description:
-        'When to hire your first assistant, how to recruit buyer\'s agents and the systems, splits and accountability that make a team profitable.',
+        "When to hire your first assistant, how to recruit buyer's agents and the systems, splits and accountability that make a team profitable.",
       category: 'business',
       tier: 'gold',
       duration: '2h 30m',
@@ -266,7 +352,7 @@ export const DEMO_COURSES: DemoCourse[] = [
     [
       ['Are You Ready for a Team?', '12:25', 'The production and systems you need before you hire.', VIDEO_1],
       ['Hiring Your First Assistant', '15:40', 'Duties, pay and the 30-day training plan.', null],
-      ['Recruiting Buyer\'s Agents', '17:10', 'Where to find them, what to offer and how to choose.', VIDEO_2],
+      ["Recruiting Buyer's Agents", '17:10', 'Where to find them, what to offer and how to choose.', VIDEO_2],
       ['Splits, Caps and Team Economics', '19:20', 'Design compensation that is fair and keeps the team profitable.', null],
       ['Lead Distribution and Accountability', '16:35', 'Route leads fairly and coach with weekly numbers.', VIDEO_1],
       ['Culture and Retention', '14:15', 'Keep good agents for years, not months.', null],
@@ -397,7 +483,7 @@ export const DEMO_EPISODES: DemoEpisode[] = [
     id: 'ep-s1e02',
     title: 'Open Houses That Actually Produce Clients',
     description:
-      'Neighbourhood invitations, sign-in systems and the follow-up plan that turned one agent\'s Sunday open houses into half of her business.',
+      "Neighbourhood invitations, sign-in systems and the follow-up plan that turned one agent's Sunday open houses into half of her business.",
     thumbnail: '/images/podcast/ep-s1e02.svg',
     season: 1,
     episode: 2,
@@ -553,7 +639,7 @@ export const DEMO_POSTS: DemoPost[] = [
   },
   {
     id: 'post-buyer-agreements',
-    user_name: 'Kevin O\'Donnell',
+    user_name: "Kevin O'Donnell",
     title: 'How are you explaining buyer agreements?',
     content:
       'Some first-time buyers are surprised when I bring up the written agreement before showings. I now cover it at the consultation with a one-page explainer and it has gone much better. Curious how others handle it.',
@@ -604,9 +690,9 @@ export const DEMO_POSTS: DemoPost[] = [
   {
     id: 'post-team-split',
     user_name: 'Natalie Brooks',
-    title: 'First buyer\'s agent on my team: what split?',
+    title: "First buyer's agent on my team: what split?",
     content:
-      'I am about to bring on my first buyer\'s agent and provide most of the leads. Thinking 50/50 on team leads and 70/30 on their own. Team leaders, what has worked for you long term?',
+      "I am about to bring on my first buyer's agent and provide most of the leads. Thinking 50/50 on team leads and 70/30 on their own. Team leaders, what has worked for you long term?",
     created_at: '2026-10-06T15:10:00.000Z',
     likes_count: 18,
     replies_count: 25,

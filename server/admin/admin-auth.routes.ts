@@ -16,15 +16,21 @@ export async function adminAuthRoutes(app: FastifyInstance) {
   // Stricter than members: a few free tries, then each further try doubles the wait.
   app.post('/api/admin/login', async (request, reply) => {
     const input = parseInput(AdminLoginInput, request.body);
-    await limiter.check('address', request.ip, { ...STAFF_LOGIN_LIMITS.perAddress, growing: true });
-    await limiter.check('account', input.email, { ...STAFF_LOGIN_LIMITS.perAccount, growing: true });
+    const scopes = [
+      ['address', request.ip, { ...STAFF_LOGIN_LIMITS.perAddress, growing: true }],
+      ['account', input.email, { ...STAFF_LOGIN_LIMITS.perAccount, growing: true }],
+    ] as const;
+    for (const [scope, key, limit] of scopes) await limiter.ensureNotBlocked(scope, key, limit);
     const [staff] = await app.database
       .select()
       .from(staffAccounts)
       .where(eq(sql`lower(${staffAccounts.email})`, input.email.toLowerCase()))
       .limit(1);
     const valid = staff ? await verifyPassword(staff.passwordHash, input.password) : await verifyAgainstDecoy(input.password);
-    if (!staff || !valid) throw unauthorized(INVALID_CREDENTIALS);
+    if (!staff || !valid) {
+      for (const [scope, key, limit] of scopes) await limiter.recordFailure(scope, key, limit);
+      throw unauthorized(INVALID_CREDENTIALS);
+    }
     const session = await app.sessions.create(
       { kind: 'staff', staffId: staff.id },
       { userAgent: request.headers['user-agent'], ipAddress: request.ip },

@@ -13,7 +13,8 @@ function sectionOf(section: string): ContentSectionKey {
 
 /** Only the section's own fields, each plain text within the length cap. */
 function validSectionData(section: ContentSectionKey, body: unknown): ContentData {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Send the section as an object of field names and texts.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest('Send the section as an object of field names and texts.');
   const allowed: readonly string[] = CONTENT_SECTIONS[section].fields;
   const data: ContentData = {};
   for (const [field, value] of Object.entries(body)) {

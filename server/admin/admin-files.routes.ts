@@ -50,9 +50,23 @@ export async function adminFilesRoutes(app: FastifyInstance) {
     const url = app.storage.urlFor(key);
     const [stored] = await app.database
       .insert(uploadedFiles)
-      .values({ filename: name, folder: folderValue, storageKey: key, contentType: type.contentType, sizeBytes: file.content.length, url, uploadedBy: staff.email })
+      .values({
+        filename: name,
+        folder: folderValue,
+        storageKey: key,
+        contentType: type.contentType,
+        sizeBytes: file.content.length,
+        url,
+        uploadedBy: staff.email,
+      })
       .returning({ id: uploadedFiles.id });
-    await recordAudit(app.database, { actorEmail: staff.email, action: 'file.upload', target: `${folderValue}/${name}`, oldValue: null, newValue: { url, size: file.content.length } });
+    await recordAudit(app.database, {
+      actorEmail: staff.email,
+      action: 'file.upload',
+      target: `${folderValue}/${name}`,
+      oldValue: null,
+      newValue: { url, size: file.content.length },
+    });
     return reply.status(201).send({ success: true, id: stored.id, filename: name, folder: folderValue, url });
   });
 }

@@ -24,7 +24,13 @@ export async function adminMembersRoutes(app: FastifyInstance) {
       .where(needle ? or(ilike(members.name, `%${escapeLike(needle)}%`), ilike(members.email, `%${escapeLike(needle)}%`)) : undefined)
       .orderBy(desc(members.createdAt))
       .limit(500);
-    return rows.map((row) => ({ id: row.id, name: row.name, email: row.email, membership_tier: row.tier as Tier, created_at: row.createdAt.toISOString() }));
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      membership_tier: row.tier as Tier,
+      created_at: row.createdAt.toISOString(),
+    }));
   }
 
   app.get<{ Querystring: { search?: string } }>('/api/admin/members', async (request) => search(request.query.search));

@@ -29,7 +29,13 @@ export async function adminMessagesRoutes(app: FastifyInstance) {
       .where(eq(contactMessages.id, request.params.id))
       .returning({ id: contactMessages.id, subject: contactMessages.subject });
     if (!updated) throw notFound('Message not found');
-    await recordAudit(app.database, { actorEmail: staff.email, action: 'message.handled', target: updated.subject, oldValue: false, newValue: true });
+    await recordAudit(app.database, {
+      actorEmail: staff.email,
+      action: 'message.handled',
+      target: updated.subject,
+      oldValue: false,
+      newValue: true,
+    });
     return { success: true };
   });
 

@@ -18,7 +18,9 @@ const toAdminShape = (row: typeof podcastEpisodes.$inferSelect): AdminPodcastEpi
 
 export async function adminPodcastRoutes(app: FastifyInstance) {
   const list = async () =>
-    (await app.database.select().from(podcastEpisodes).orderBy(desc(podcastEpisodes.publishedAt), desc(podcastEpisodes.id))).map(toAdminShape);
+    (await app.database.select().from(podcastEpisodes).orderBy(desc(podcastEpisodes.publishedAt), desc(podcastEpisodes.id))).map(
+      toAdminShape,
+    );
 
   app.get('/api/admin/podcast/list', async () => list());
 
@@ -46,7 +48,13 @@ export async function adminPodcastRoutes(app: FastifyInstance) {
           .values({ id: episode.id, ...values })
           .onConflictDoUpdate({ target: podcastEpisodes.id, set: values });
       }
-      await recordAudit(tx, { actorEmail: staff.email, action: 'podcast.update', target: 'podcast episodes', oldValue: before, newValue: episodes });
+      await recordAudit(tx, {
+        actorEmail: staff.email,
+        action: 'podcast.update',
+        target: 'podcast episodes',
+        oldValue: before,
+        newValue: episodes,
+      });
     });
     return { success: true };
   });

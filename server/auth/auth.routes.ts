@@ -13,15 +13,17 @@ export async function authRoutes(app: FastifyInstance) {
   const auth = createAuthService(app.database);
   const limiter = new AttemptLimiter(`${app.config.redisKeyPrefix}:limit:member-auth`, app.redis);
 
-  // Brute-force protection: per client address (request.ip honours TRUST_PROXY only when set) and per account.
-  async function limit(action: string, request: FastifyRequest, email: string) {
-    await limiter.check(`${action}:address`, request.ip, MEMBER_AUTH_LIMITS.perAddress);
-    await limiter.check(`${action}:account`, email, MEMBER_AUTH_LIMITS.perAccount);
-  }
+  // Brute-force protection per client address (request.ip honours TRUST_PROXY only when set) and per account.
+  const scopes = (request: FastifyRequest, email: string) =>
+    [
+      ['address', request.ip, MEMBER_AUTH_LIMITS.perAddress],
+      ['account', email, MEMBER_AUTH_LIMITS.perAccount],
+    ] as const;
 
   app.post('/api/auth/register', async (request, reply) => {
     const input = parseInput(RegisterInput, request.body);
-    await limit('register', request, input.email);
+    // Every sign-up counts: creating accounts in bulk is the abuse here.
+    for (const [scope, key, limit] of scopes(request, input.email)) await limiter.check(`register:${scope}`, key, limit);
     const member = await auth.register(input);
     const session = await app.sessions.create({ kind: 'member', memberId: member.id }, requestInfo(request));
     setSessionCookie(request, reply, 'member', session.token, session.expiresAt);
@@ -30,8 +32,12 @@ export async function authRoutes(app: FastifyInstance) {
 
   app.post('/api/auth/login', async (request, reply) => {
     const input = parseInput(LoginInput, request.body);
-    await limit('login', request, input.email);
-    const member = await auth.authenticate(input);
+    // Only failed sign-ins count, so a member who signs in often is never locked out.
+    for (const [scope, key, limit] of scopes(request, input.email)) await limiter.ensureNotBlocked(`login:${scope}`, key, limit);
+    const member = await auth.authenticate(input).catch(async (error: unknown) => {
+      for (const [scope, key, limit] of scopes(request, input.email)) await limiter.recordFailure(`login:${scope}`, key, limit);
+      throw error;
+    });
     // A fresh token at every sign-in.
     const session = await app.sessions.create({ kind: 'member', memberId: member.id }, requestInfo(request));
     setSessionCookie(request, reply, 'member', session.token, session.expiresAt);

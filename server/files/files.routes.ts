@@ -5,7 +5,6 @@ import { notFound } from '../http/errors.ts';
 import { isSafeStorageKey, LOCAL_FILES_PREFIX } from './storage.ts';
 import { INLINE_CONTENT_TYPES } from './upload-types.ts';
 
-
 /** Serves files kept on local disk, with their recorded type, `nosniff`, and no inline scripting. */
 export async function localFilesRoutes(app: FastifyInstance) {
   app.get<{ Params: { folder: string; name: string } }>(`${LOCAL_FILES_PREFIX}:folder/:name`, async (request, reply) => {

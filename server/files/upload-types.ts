@@ -11,9 +11,24 @@ export interface AllowedType {
 
 export const ALLOWED_UPLOAD_TYPES: AllowedType[] = [
   { extensions: ['pdf'], sniffed: 'pdf', contentType: 'application/pdf', inline: true },
-  { extensions: ['docx'], sniffed: 'docx', contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', inline: false },
-  { extensions: ['xlsx'], sniffed: 'xlsx', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', inline: false },
-  { extensions: ['pptx'], sniffed: 'pptx', contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', inline: false },
+  {
+    extensions: ['docx'],
+    sniffed: 'docx',
+    contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    inline: false,
+  },
+  {
+    extensions: ['xlsx'],
+    sniffed: 'xlsx',
+    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    inline: false,
+  },
+  {
+    extensions: ['pptx'],
+    sniffed: 'pptx',
+    contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    inline: false,
+  },
   { extensions: ['png'], sniffed: 'png', contentType: 'image/png', inline: true },
   { extensions: ['jpg', 'jpeg'], sniffed: 'jpg', contentType: 'image/jpeg', inline: true },
   { extensions: ['gif'], sniffed: 'gif', contentType: 'image/gif', inline: true },

@@ -4,13 +4,19 @@ import { HttpError } from './errors.ts';
 export interface AttemptLimit {
   max: number;
   windowMs: number;
-  /** After `max`, each further attempt doubles the wait (staff sign-in). */
+  /** Past `max`, each further failure doubles the wait (staff sign-in). */
   growing?: boolean;
 }
 
+interface Count {
+  count: number;
+  ttlMs: number;
+}
+
 interface Counter {
-  /** Counts one attempt; returns the count and how long until the count resets. */
-  hit(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }>;
+  /** Counts one attempt; returns the count and how long until it resets. */
+  hit(key: string, windowMs: number): Promise<Count>;
+  peek(key: string): Promise<Count>;
   extend(key: string, ttlMs: number): Promise<void>;
 }
 
@@ -26,6 +32,11 @@ class MemoryCounter implements Counter {
     entry.count += 1;
     if (this.entries.size > 50_000) this.prune(now);
     return { count: entry.count, ttlMs: entry.resetAt - now };
+  }
+  async peek(key: string) {
+    const entry = this.entries.get(key);
+    const now = Date.now();
+    return entry && entry.resetAt > now ? { count: entry.count, ttlMs: entry.resetAt - now } : { count: 0, ttlMs: 0 };
   }
   async extend(key: string, ttlMs: number) {
     const entry = this.entries.get(key);
@@ -48,14 +59,25 @@ class RedisCounter implements Counter {
     const ttlMs = Number(results?.[2]?.[1] ?? windowMs);
     return { count, ttlMs: ttlMs > 0 ? ttlMs : windowMs };
   }
+  async peek(key: string) {
+    const results = await this.redis.multi().get(key).pttl(key).exec();
+    return { count: Number(results?.[0]?.[1] ?? 0), ttlMs: Math.max(Number(results?.[1]?.[1] ?? 0), 0) };
+  }
   async extend(key: string, ttlMs: number) {
     await this.redis.pexpire(key, ttlMs, 'GT');
   }
 }
 
+function tooMany(waitMs: number): HttpError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
+  return new HttpError(429, `Too many attempts. Please wait ${wait} and try again.`);
+}
+
 /**
  * Counts attempts per key (a client address, an account) and refuses with 429 past the limit.
- * Counts live in Redis when configured, so every server process sees the same numbers.
+ * Counts live in Redis when configured, so every server process sees the same numbers. When Redis
+ * is unreachable, requests go through rather than locking everyone out.
  */
 export class AttemptLimiter {
   private readonly counter: Counter;
@@ -66,23 +88,29 @@ export class AttemptLimiter {
     this.counter = redis ? new RedisCounter(redis) : new MemoryCounter();
   }
 
+  private key(scope: string, key: string) {
+    return `${this.prefix}:${scope}:${key.toLowerCase()}`;
+  }
+
+  /** Counts this attempt and refuses it past the limit (sign-up, contact form). */
   async check(scope: string, key: string, limit: AttemptLimit): Promise<void> {
-    const fullKey = `${this.prefix}:${scope}:${key.toLowerCase()}`;
-    let result: { count: number; ttlMs: number };
-    try {
-      result = await this.counter.hit(fullKey, limit.windowMs);
-    } catch {
-      // Redis unreachable: let the request through rather than lock everyone out.
-      return;
-    }
-    if (result.count <= limit.max) return;
-    let waitMs = result.ttlMs;
-    if (limit.growing) {
-      waitMs = Math.max(waitMs, Math.min(limit.windowMs * 2 ** (result.count - limit.max - 1), 24 * 60 * 60 * 1000));
+    const result = await this.counter.hit(this.key(scope, key), limit.windowMs).catch(() => null);
+    if (result && result.count > limit.max) throw tooMany(result.ttlMs);
+  }
+
+  /** Refuses when this key already failed `max` times (sign-in: only failures count). */
+  async ensureNotBlocked(scope: string, key: string, limit: AttemptLimit): Promise<void> {
+    const result = await this.counter.peek(this.key(scope, key)).catch(() => null);
+    if (result && result.count >= limit.max) throw tooMany(result.ttlMs);
+  }
+
+  /** Counts a failed attempt; with `growing`, each failure past the limit doubles the wait. */
+  async recordFailure(scope: string, key: string, limit: AttemptLimit): Promise<void> {
+    const fullKey = this.key(scope, key);
+    const result = await this.counter.hit(fullKey, limit.windowMs).catch(() => null);
+    if (result && limit.growing && result.count >= limit.max) {
+      const waitMs = Math.min(limit.windowMs * 2 ** (result.count - limit.max), 24 * 60 * 60 * 1000);
       await this.counter.extend(fullKey, waitMs).catch(() => {});
     }
-    const seconds = Math.ceil(waitMs / 1000);
-    const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
-    throw new HttpError(429, `Too many attempts. Please wait ${wait} and try again.`);
   }
 }

@@ -77,7 +77,13 @@ export function createLearningService(db: Database) {
         ]);
         if (completed.length >= total && !(await learning.findCertificate(member.id, lesson.courseId, tx))) {
           await learning.createCertificate(
-            { memberId: member.id, courseId: lesson.courseId, code: newCertificateCode(), memberName: member.name, courseTitle: lesson.courseTitle },
+            {
+              memberId: member.id,
+              courseId: lesson.courseId,
+              code: newCertificateCode(),
+              memberName: member.name,
+              courseTitle: lesson.courseTitle,
+            },
             tx,
           );
         }
@@ -105,7 +111,12 @@ export function createLearningService(db: Database) {
 
     async certificates(memberId: string) {
       const rows = await learning.listCertificates(memberId);
-      return rows.map((row) => ({ code: row.code, course_id: row.courseId, course_title: row.courseTitle, issued_at: row.issuedAt.toISOString() }));
+      return rows.map((row) => ({
+        code: row.code,
+        course_id: row.courseId,
+        course_title: row.courseTitle,
+        issued_at: row.issuedAt.toISOString(),
+      }));
     },
 
     certificateByCode: learning.certificateByCode,

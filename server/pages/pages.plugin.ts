@@ -11,10 +11,7 @@ import { optionalMember, STAFF_COOKIE } from '../sessions/session.plugin.ts';
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 async function resolveViewer(app: FastifyInstance, request: FastifyRequest): Promise<Viewer> {
-  const [member, staffSession] = await Promise.all([
-    optionalMember(request),
-    app.sessions.resolve(request.cookies[STAFF_COOKIE]),
-  ]);
+  const [member, staffSession] = await Promise.all([optionalMember(request), app.sessions.resolve(request.cookies[STAFF_COOKIE])]);
   return {
     member: member ? { name: member.name, email: member.email, membership_tier: member.membershipTier } : null,
     staff: staffSession?.kind === 'staff' ? { email: staffSession.staff.email } : null,

@@ -68,18 +68,14 @@ export async function optionalMember(request: FastifyRequest): Promise<(MemberId
 
 async function memberSession(request: FastifyRequest) {
   const bearer = bearerToken(request);
-  const resolved = bearer
-    ? await request.session()
-    : await request.server.sessions.resolve(request.cookies[MEMBER_COOKIE]);
+  const resolved = bearer ? await request.session() : await request.server.sessions.resolve(request.cookies[MEMBER_COOKIE]);
   return resolved?.kind === 'member' ? { ...resolved.member, sessionId: resolved.sessionId } : null;
 }
 
 /** The signed-in staff account; 401 without a session, 403 for a member's session. */
 export async function requireStaff(request: FastifyRequest): Promise<StaffIdentity & { sessionId: string }> {
   const bearer = bearerToken(request);
-  const resolved = bearer
-    ? await request.session()
-    : await request.server.sessions.resolve(request.cookies[STAFF_COOKIE]);
+  const resolved = bearer ? await request.session() : await request.server.sessions.resolve(request.cookies[STAFF_COOKIE]);
   if (resolved?.kind === 'staff') return { ...resolved.staff, sessionId: resolved.sessionId };
   if (resolved?.kind === 'member' || (!bearer && (await optionalMember(request)))) {
     throw forbidden('This needs an administrator account.');

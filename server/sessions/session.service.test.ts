@@ -35,11 +35,17 @@ describe('sessions', () => {
   it('expires a session after its idle period and after its absolute lifetime', async () => {
     const service = new SessionService(database.db, { idleMs: HOUR, maxMs: 24 * HOUR });
     const idle = await service.create({ kind: 'member', memberId });
-    await database.db.update(sessions).set({ lastSeenAt: new Date(Date.now() - 2 * HOUR) }).where(eq(sessions.id, idle.sessionId));
+    await database.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - 2 * HOUR) })
+      .where(eq(sessions.id, idle.sessionId));
     expect(await service.resolve(idle.token)).toBeNull();
 
     const old = await service.create({ kind: 'member', memberId });
-    await database.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.id, old.sessionId));
+    await database.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.id, old.sessionId));
     expect(await service.resolve(old.token)).toBeNull();
   });
 

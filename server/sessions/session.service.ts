@@ -96,7 +96,10 @@ export class SessionService {
     if (session.expiresAt.getTime() <= now) return null;
     if (session.lastSeenAt.getTime() + this.policy.idleMs <= now) return null;
     if (now - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
-      await this.db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.id, session.id));
+      await this.db
+        .update(sessions)
+        .set({ lastSeenAt: new Date(now) })
+        .where(eq(sessions.id, session.id));
     }
     if (session.kind === 'member' && row.member?.id) {
       return {

@@ -19,6 +19,9 @@ export async function ensureFirstStaffAccount(
   const email = configured?.email ?? DEFAULT_ADMIN_EMAIL;
   const generatedPassword = configured ? undefined : randomBytes(12).toString('base64url');
   const password = configured?.password ?? generatedPassword!;
-  await db.insert(staffAccounts).values({ email: email.toLowerCase(), passwordHash: await hashPassword(password) }).onConflictDoNothing();
+  await db
+    .insert(staffAccounts)
+    .values({ email: email.toLowerCase(), passwordHash: await hashPassword(password) })
+    .onConflictDoNothing();
   return { email, generatedPassword };
 }

@@ -36,7 +36,12 @@ describe('admin guard', () => {
     const anonymous = await t.app.inject({ method: method as 'GET', url, payload: method === 'POST' ? {} : undefined });
     expect(anonymous.statusCode).toBe(401);
     const member = await t.loginAs('gold');
-    const asMember = await t.app.inject({ method: method as 'GET', url, headers: member.headers, payload: method === 'POST' ? {} : undefined });
+    const asMember = await t.app.inject({
+      method: method as 'GET',
+      url,
+      headers: member.headers,
+      payload: method === 'POST' ? {} : undefined,
+    });
     expect(asMember.statusCode).toBe(403);
   });
 
@@ -48,7 +53,11 @@ describe('admin guard', () => {
 describe('POST /api/admin/login', () => {
   it('returns {token, email} and a staff cookie for the right password, and one message for any failure', async () => {
     const staff = await t.loginAsStaff({ email: `owner-${Date.now()}@example.com`, password: 'the right password' });
-    const ok = await t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { email: staff.email.toUpperCase(), password: 'the right password' } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/login',
+      payload: { email: staff.email.toUpperCase(), password: 'the right password' },
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ token: expect.any(String), email: staff.email });
     expect(ok.cookies.find((cookie) => cookie.name === 'rp_staff')?.httpOnly).toBe(true);
@@ -57,7 +66,11 @@ describe('POST /api/admin/login', () => {
     expect(wrong.json()).toEqual({ detail: 'Invalid email or password' });
     // A member's credentials never open a staff session.
     const member = await t.loginAs('gold');
-    const asMember = await t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { email: member.email, password: member.password } });
+    const asMember = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/login',
+      payload: { email: member.email, password: member.password },
+    });
     expect(asMember.statusCode).toBe(401);
   });
 
@@ -86,7 +99,12 @@ describe('podcast episodes', () => {
     const [first, , ...rest] = list;
     const edited = { ...first, title: 'Edited title', spotify_url: 'https://open.spotify.com/episode/0123456789abcdefABCDEF' };
     const added = { id: String(Date.now()), title: '', spotify_url: '', audio_url: '', description: '', duration: '45:00' };
-    const response = await t.app.inject({ method: 'POST', url: '/api/admin/podcast/update', headers: staffHeaders, payload: [edited, ...rest, added] });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/podcast/update',
+      headers: staffHeaders,
+      payload: [edited, ...rest, added],
+    });
     expect(response.json()).toEqual({ success: true });
     const stored = await t.db.select().from(podcastEpisodes);
     expect(stored).toHaveLength(list.length);
@@ -161,7 +179,10 @@ describe('uploads', () => {
 
   it.each([
     [{ name: 'setup.exe', content: Buffer.from('MZ\u0090\u0000binary') }, 'Files of this type are not accepted.'],
-    [{ name: 'page.pdf', content: Buffer.from('<html><script>alert(1)</script></html>') }, "The file's content does not match its .pdf extension."],
+    [
+      { name: 'page.pdf', content: Buffer.from('<html><script>alert(1)</script></html>') },
+      "The file's content does not match its .pdf extension.",
+    ],
     [{ name: 'photo.png', content: PDF_BYTES }, "The file's content does not match its .png extension."],
     [{ name: 'notes.txt', content: PNG_BYTES }, "The file's content does not match its .txt extension."],
     [{ name: 'page.html', content: Buffer.from('<html></html>') }, 'Files of this type are not accepted.'],
@@ -185,7 +206,12 @@ describe('uploads', () => {
       const staff = await small.loginAsStaff();
       const big = Buffer.concat([PDF_BYTES, Buffer.alloc(4096, 32)]);
       const body = multipartBody({ folder: 'ebooks' }, { name: 'big.pdf', content: big });
-      const response = await small.app.inject({ method: 'POST', url: '/api/admin/upload', payload: body.payload, headers: { ...body.headers, authorization: `Bearer ${staff.token}` } });
+      const response = await small.app.inject({
+        method: 'POST',
+        url: '/api/admin/upload',
+        payload: body.payload,
+        headers: { ...body.headers, authorization: `Bearer ${staff.token}` },
+      });
       expect(response.statusCode).toBe(413);
       expect(response.json().detail).toMatch(/too large/);
     } finally {
@@ -202,32 +228,62 @@ describe('members, messages and activity', () => {
     const lessonsBefore = (await t.app.inject({ url: '/api/courses/luxury-market/lessons', headers: member.headers })).json();
     expect(lessonsBefore.every((lesson: { video_url: string | null }) => lesson.video_url === null)).toBe(true);
 
-    const change = await t.app.inject({ method: 'POST', url: `/api/admin/members/${member.memberId}/tier`, headers: staffHeaders, payload: { membership_tier: 'gold' } });
+    const change = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/members/${member.memberId}/tier`,
+      headers: staffHeaders,
+      payload: { membership_tier: 'gold' },
+    });
     expect(change.json()).toMatchObject({ success: true, membership_tier: 'gold' });
     const [row] = await t.db.select().from(members).where(eq(members.id, member.memberId));
     expect(row.membershipTier).toBe('gold');
     const lessonsAfter = (await t.app.inject({ url: '/api/courses/luxury-market/lessons', headers: member.headers })).json();
     expect(lessonsAfter.some((lesson: { video_url: string | null }) => lesson.video_url !== null)).toBe(true);
 
-    expect((await t.app.inject({ method: 'POST', url: `/api/admin/members/${member.memberId}/tier`, headers: staffHeaders, payload: { membership_tier: 'platinum' } })).statusCode).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/admin/members/${member.memberId}/tier`,
+          headers: staffHeaders,
+          payload: { membership_tier: 'platinum' },
+        })
+      ).statusCode,
+    ).toBe(400);
     const csv = await t.app.inject({ url: '/api/admin/members/export.csv?search=tier change', headers: staffHeaders });
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.body).toContain('"Tier Change Tester"');
     expect(csv.body.split('\r\n')[0]).toBe('Name,Email,Tier,Joined');
 
     const activity = (await t.app.inject({ url: '/api/admin/activity', headers: staffHeaders })).json();
-    expect(activity[0]).toMatchObject({ actor_email: staffEmail, action: 'member.tier', target: member.email, old_value: 'free', new_value: 'gold' });
+    expect(activity[0]).toMatchObject({
+      actor_email: staffEmail,
+      action: 'member.tier',
+      target: member.email,
+      old_value: 'free',
+      new_value: 'gold',
+    });
   });
 
   it('lists contact messages newest first and marks one handled', async () => {
-    await t.app.inject({ method: 'POST', url: '/api/contact', payload: { name: 'A', email: 'a@example.com', subject: 'First', message: 'One' } });
-    await t.app.inject({ method: 'POST', url: '/api/contact', payload: { name: 'B', email: 'b@example.com', subject: 'Second', message: 'Two' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      payload: { name: 'A', email: 'a@example.com', subject: 'First', message: 'One' },
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      payload: { name: 'B', email: 'b@example.com', subject: 'Second', message: 'Two' },
+    });
     const messages = (await t.app.inject({ url: '/api/admin/messages', headers: staffHeaders })).json();
     expect(messages[0]).toMatchObject({ subject: 'Second', handled: false });
     const handled = await t.app.inject({ method: 'POST', url: `/api/admin/messages/${messages[0].id}/handled`, headers: staffHeaders });
     expect(handled.json()).toEqual({ success: true });
     const [row] = await t.db.select().from(contactMessages).where(eq(contactMessages.id, messages[0].id));
     expect(row.handled).toBe(true);
-    expect((await t.app.inject({ method: 'POST', url: '/api/admin/messages/not-a-uuid/handled', headers: staffHeaders })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: '/api/admin/messages/not-a-uuid/handled', headers: staffHeaders })).statusCode).toBe(
+      404,
+    );
   });
 });

@@ -75,7 +75,10 @@ describe('POST /api/auth/login and sessions', () => {
     expect((await t.app.inject('/api/auth/me')).statusCode).toBe(401);
     expect((await t.app.inject({ url: '/api/auth/me', headers: { authorization: 'Bearer forged' } })).statusCode).toBe(401);
     const member = await t.loginAs('gold');
-    await t.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.memberId, member.memberId));
+    await t.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.memberId, member.memberId));
     expect((await t.app.inject({ url: '/api/auth/me', headers: member.headers })).statusCode).toBe(401);
   });
 
@@ -121,7 +124,11 @@ describe('brute-force protection', () => {
       if (attempt <= 8) expect(response.statusCode).toBe(401);
     }
     expect(last).toBe(429);
-    const blocked = await post('/api/auth/login', { email: member.email, password: member.password }, { 'x-forwarded-for': '198.51.100.7' });
+    const blocked = await post(
+      '/api/auth/login',
+      { email: member.email, password: member.password },
+      { 'x-forwarded-for': '198.51.100.7' },
+    );
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().detail).toMatch(/^Too many attempts\. Please wait/);
   });
@@ -129,7 +136,10 @@ describe('brute-force protection', () => {
   it('limits attempts per client address across accounts', async () => {
     const responses = [];
     for (let attempt = 0; attempt < 32; attempt++) {
-      responses.push((await post('/api/auth/login', { email: uniqueEmail('spray'), password: 'x' }, { 'x-forwarded-for': `192.0.2.${attempt}` })).statusCode);
+      responses.push(
+        (await post('/api/auth/login', { email: uniqueEmail('spray'), password: 'x' }, { 'x-forwarded-for': `192.0.2.${attempt}` }))
+          .statusCode,
+      );
     }
     // The earlier tests in this file used the same address too, so the limit is reached within these tries.
     expect(responses).toContain(429);

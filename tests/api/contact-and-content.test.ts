@@ -11,7 +11,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const valid = { name: 'Pat Broker', email: 'pat@example.com', subject: 'Team pricing', message: 'We have 8 agents. What would team pricing look like?' };
+const valid = {
+  name: 'Pat Broker',
+  email: 'pat@example.com',
+  subject: 'Team pricing',
+  message: 'We have 8 agents. What would team pricing look like?',
+};
 const send = (payload: unknown, ip?: string) =>
   t.app.inject({ method: 'POST', url: '/api/contact', payload: payload as object, remoteAddress: ip ?? '10.0.0.1' });
 

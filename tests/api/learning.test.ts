@@ -52,7 +52,9 @@ describe('lesson progress and certificates', () => {
     expect(stored[0]).toMatchObject({ memberName: 'Casey Closer', courseTitle: 'Your First 90 Days in Real Estate' });
 
     const enrolled = (await t.app.inject({ url: '/api/me/enrolments', headers: member.headers })).json();
-    expect(enrolled).toEqual([expect.objectContaining({ id: 'first-90-days', progress_percent: 100, completed_lessons: 6, lesson_count: 6 })]);
+    expect(enrolled).toEqual([
+      expect.objectContaining({ id: 'first-90-days', progress_percent: 100, completed_lessons: 6, lesson_count: 6 }),
+    ]);
     const mine = (await t.app.inject({ url: '/api/me/certificates', headers: member.headers })).json();
     expect(mine).toEqual([expect.objectContaining({ code: done.certificate_code, course_title: 'Your First 90 Days in Real Estate' })]);
 

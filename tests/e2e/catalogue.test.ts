@@ -86,7 +86,13 @@ describe('podcast (/podcast)', () => {
     const page = await browser.newPage();
     await gotoHydrated(page, '/podcast');
     expect(await page.locator('h1').textContent()).toBe('RealtyPocket Coaching Podcast');
-    for (const text of ['FREE • All Episodes Available to Everyone', 'Latest Episodes', 'Listen to our podcast episodes on Spotify', 'Latest Episode', 'Previous Episode']) {
+    for (const text of [
+      'FREE • All Episodes Available to Everyone',
+      'Latest Episodes',
+      'Listen to our podcast episodes on Spotify',
+      'Latest Episode',
+      'Previous Episode',
+    ]) {
       expect(await page.getByText(text, { exact: true }).first().isVisible(), text).toBe(true);
     }
     const episodes = (await (await fetch(`${baseUrl()}/api/podcast/episodes`)).json()) as { spotify_url: string }[];

@@ -61,9 +61,9 @@ describe('shared layout (in the browser)', () => {
     expect(await page.locator('header a[aria-label$="home"]').getAttribute('href')).toBe('/');
 
     const footer = page.locator('footer');
-    const footerLinks = await footer.locator('a').evaluateAll((links) =>
-      links.map((link) => [link.textContent?.trim(), link.getAttribute('href')]),
-    );
+    const footerLinks = await footer
+      .locator('a')
+      .evaluateAll((links) => links.map((link) => [link.textContent?.trim(), link.getAttribute('href')]));
     expect(footerLinks).toEqual(
       expect.arrayContaining([
         ['Courses', '/courses'],

@@ -97,7 +97,13 @@ describe('a new member', () => {
     await page.getByTestId('course-progress').getByText('17%').waitFor();
     await player.getByRole('button', { name: 'Close' }).click();
 
-    const remaining = ['Announcing Your Launch', 'The Daily Hour of Power', 'Your First Buyer Consultation', 'From Contract to Closing', 'Reviewing Your First Quarter'];
+    const remaining = [
+      'Announcing Your Launch',
+      'The Daily Hour of Power',
+      'Your First Buyer Consultation',
+      'From Contract to Closing',
+      'Reviewing Your First Quarter',
+    ];
     for (const [index, title] of remaining.entries()) {
       await page.getByRole('button', { name: new RegExp(title) }).click();
       await page.getByRole('button', { name: 'Mark as complete' }).click();

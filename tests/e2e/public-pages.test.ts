@@ -17,7 +17,10 @@ describe('home (/)', () => {
     ]) {
       expect(await page.getByText(text, { exact: true }).isVisible(), text).toBe(true);
     }
-    const stats = (await (await fetch(`${baseUrl()}/api/admin/analytics/content`)).json()) as { total_users: number; total_courses: number };
+    const stats = (await (await fetch(`${baseUrl()}/api/admin/analytics/content`)).json()) as {
+      total_users: number;
+      total_courses: number;
+    };
     expect(await page.getByTestId('stat-members').textContent()).toBe(`${stats.total_users}+ Active Members`);
     expect(await page.getByTestId('stat-courses').textContent()).toBe(`${stats.total_courses}+ Courses`);
 
@@ -32,7 +35,15 @@ describe('home (/)', () => {
 
     // Sections in the spec's order.
     const headings = await page.locator('main h2').allTextContents();
-    const order = ['Real Agents, Real Results', 'Stop Guessing. Start Growing.', 'Everything You Need to Succeed', 'Latest Podcast Episodes', 'Simple, Transparent Pricing', 'Frequently Asked Questions', 'Ready to Transform Your Career?'];
+    const order = [
+      'Real Agents, Real Results',
+      'Stop Guessing. Start Growing.',
+      'Everything You Need to Succeed',
+      'Latest Podcast Episodes',
+      'Simple, Transparent Pricing',
+      'Frequently Asked Questions',
+      'Ready to Transform Your Career?',
+    ];
     expect(headings.filter((heading) => order.includes(heading))).toEqual(order);
     expect(await page.locator('main figure').count()).toBe(3);
     expect(await page.getByTestId('latest-episodes').locator('article').count()).toBe(3);
@@ -114,7 +125,9 @@ describe('contact (/contact)', () => {
     expect(await page.getByLabel('Your Name').inputValue()).toBe('');
     expect(await page.getByLabel('Message').inputValue()).toBe('');
 
-    await page.route('**/api/contact', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"down"}' }));
+    await page.route('**/api/contact', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"down"}' }),
+    );
     await fill();
     await page.getByRole('button', { name: 'Send Message' }).click();
     await page.waitForFunction(() => !document.querySelector('button[type="submit"]')?.hasAttribute('disabled'));

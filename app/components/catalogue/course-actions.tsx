@@ -38,11 +38,7 @@ export function CourseMainAction({ state, onStartLearning }: { state: EnrolState
     );
   }
   return (
-    <button
-      type="button"
-      className={primary}
-      onClick={onStartLearning ?? (() => toast.success('Enrolled successfully!'))}
-    >
+    <button type="button" className={primary} onClick={onStartLearning ?? (() => toast.success('Enrolled successfully!'))}>
       Start Learning
     </button>
   );

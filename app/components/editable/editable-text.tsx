@@ -1,12 +1,14 @@
-import { createContext, useContext, type ElementType } from 'react';
-import type { ContentSectionKey } from '../../../common/content-sections.ts';
+import { createContext, useContext, useRef, useState, type ElementType, type KeyboardEvent, type MouseEvent } from 'react';
+import { CONTENT_SAVE_RELOAD_DELAY_MS } from '../../../common/limits.ts';
+import type { ContentData, ContentSectionKey } from '../../../common/content-sections.ts';
 
 /** Whether the administrator has switched on in-place editing (SPEC 4 "Edit mode"). */
 export interface EditModeState {
   enabled: boolean;
+  toggle: () => void;
 }
 
-export const EditModeContext = createContext<EditModeState>({ enabled: false });
+export const EditModeContext = createContext<EditModeState>({ enabled: false, toggle: () => {} });
 
 export function useEditMode(): EditModeState {
   return useContext(EditModeContext);
@@ -21,14 +23,100 @@ export interface EditableTextProps {
   className?: string;
 }
 
+/** Saves one field: the current section with this field replaced (SPEC 7). Throws on any failure. */
+async function saveField(section: ContentSectionKey, field: string, text: string): Promise<void> {
+  const current = await fetch(`/api/admin/content/${section}`, { credentials: 'same-origin' });
+  if (!current.ok) throw new Error(`Loading ${section} answered ${current.status}`);
+  const { data } = (await current.json()) as { data: ContentData };
+  const saved = await fetch(`/api/admin/content/${section}`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...data, [field]: text }),
+  });
+  if (!saved.ok) throw new Error(`Saving ${section}.${field} answered ${saved.status}`);
+}
+
 /**
- * A text that comes from a content section. It always renders as plain text (React escapes it);
- * in edit mode an administrator can change it in place.
+ * A text that comes from a content section. It always renders as plain text (React escapes it).
+ * In edit mode it is outlined; a click makes it editable; leaving it or Enter saves a changed text,
+ * Escape reverts it; about 500 ms after a successful save the page reloads (SPEC 4).
  */
 export function EditableText({ section, field, value, as: Tag = 'span', className }: EditableTextProps) {
+  const { enabled } = useEditMode();
+  const [editing, setEditing] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const element = useRef<HTMLElement>(null);
+  const skipSave = useRef(false);
+
+  const common = { className, 'data-content-section': section, 'data-content-field': field };
+  if (!enabled) return <Tag {...common}>{value}</Tag>;
+
+  function startEditing(event: MouseEvent) {
+    // Editable text inside a link or button must not navigate while editing.
+    event.preventDefault();
+    event.stopPropagation();
+    if (editing || saving) return;
+    setEditing(true);
+    requestAnimationFrame(() => element.current?.focus());
+  }
+
+  function revert() {
+    if (element.current) element.current.textContent = value;
+  }
+
+  async function finish() {
+    setEditing(false);
+    if (skipSave.current) {
+      skipSave.current = false;
+      return;
+    }
+    const text = element.current?.textContent ?? '';
+    if (text === value) return;
+    setSaving(true);
+    try {
+      await saveField(section, field, text);
+      setTimeout(() => window.location.reload(), CONTENT_SAVE_RELOAD_DELAY_MS);
+    } catch (error) {
+      // SPEC 8: logged, reported as a failure, no reload and no visible message; the text goes back.
+      console.warn('In-place content save failed', error);
+      revert();
+      setSaving(false);
+    }
+  }
+
+  function onKeyDown(event: KeyboardEvent) {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      element.current?.blur();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      skipSave.current = true;
+      revert();
+      element.current?.blur();
+    }
+  }
+
   return (
-    <Tag className={className} data-content-section={section} data-content-field={field}>
-      {value}
-    </Tag>
+    <>
+      <Tag
+        {...common}
+        ref={element}
+        data-editable="true"
+        contentEditable={editing ? 'plaintext-only' : undefined}
+        suppressContentEditableWarning
+        onClick={startEditing}
+        onBlur={editing ? finish : undefined}
+        onKeyDown={editing ? onKeyDown : undefined}
+        className={`${className ?? ''} cursor-text rounded outline-2 outline-offset-2 outline-dashed outline-gold-500 ${editing ? 'outline-solid bg-white/10' : ''}`}
+      >
+        {value}
+      </Tag>
+      {saving && (
+        <span role="status" className="ml-2 rounded bg-gold-400 px-2 py-0.5 text-xs font-semibold text-brand-900">
+          Saving...
+        </span>
+      )}
+    </>
   );
 }

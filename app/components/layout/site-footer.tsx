@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { withContentDefaults, type ContentData } from '../../../common/content-sections.ts';
+import { EditableText } from '../editable/editable-text.tsx';
 import { Logo } from './site-nav.tsx';
 
 // SPEC 2 Shared layout: footer link groups.
@@ -46,9 +47,9 @@ function AppPlaceholderLink({ label }: { label: string }) {
   );
 }
 
-export function SiteFooter({ footerText, renderText }: { footerText: ContentData; renderText?: (field: 'copyright' | 'tagline', text: string) => React.ReactNode }) {
+export function SiteFooter({ footerText }: { footerText: ContentData }) {
   const text = withContentDefaults('footer_text', footerText);
-  const show = (field: 'copyright' | 'tagline') => (renderText ? renderText(field, text[field]) : text[field]);
+  const show = (field: 'copyright' | 'tagline') => <EditableText section="footer_text" field={field} value={text[field]} />;
   return (
     <footer className="bg-gray-950 text-gray-300">
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">

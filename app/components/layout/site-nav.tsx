@@ -13,7 +13,6 @@ export const SECTION_LINKS = [
   { to: '/pricing', label: 'Pricing' },
 ] as const;
 
-
 export function Logo() {
   return (
     <Link to="/" className="flex items-center gap-2 font-extrabold tracking-tight" aria-label={`${BRAND_NAME} home`}>
@@ -84,9 +83,7 @@ export function SiteNav({ viewer, editControl }: { viewer: Viewer; editControl?:
   return (
     <header
       data-scrolled={scrolled ? 'true' : 'false'}
-      className={`fixed inset-x-0 top-0 z-40 transition-all ${
-        scrolled ? 'bg-white/95 shadow-md backdrop-blur' : 'bg-white/80'
-      }`}
+      className={`fixed inset-x-0 top-0 z-40 transition-all ${scrolled ? 'bg-white/95 shadow-md backdrop-blur' : 'bg-white/80'}`}
     >
       <nav aria-label="Main" className={`mx-auto flex max-w-7xl items-center justify-between px-4 ${scrolled ? 'h-14' : 'h-16'}`}>
         <Logo />
@@ -95,9 +92,7 @@ export function SiteNav({ viewer, editControl }: { viewer: Viewer; editControl?:
             <li key={link.to}>
               <NavLink
                 to={link.to}
-                className={({ isActive }) =>
-                  `text-sm font-medium ${isActive ? 'text-brand-800' : 'text-gray-700 hover:text-brand-800'}`
-                }
+                className={({ isActive }) => `text-sm font-medium ${isActive ? 'text-brand-800' : 'text-gray-700 hover:text-brand-800'}`}
               >
                 {link.label}
               </NavLink>

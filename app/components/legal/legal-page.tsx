@@ -6,7 +6,17 @@ export interface LegalSection {
 }
 
 /** A legal document: title, last-updated date, numbered sections and 'Back to Home'. */
-export function LegalPage({ title, updated, intro, sections }: { title: string; updated: string; intro: string; sections: LegalSection[] }) {
+export function LegalPage({
+  title,
+  updated,
+  intro,
+  sections,
+}: {
+  title: string;
+  updated: string;
+  intro: string;
+  sections: LegalSection[];
+}) {
   return (
     <article className="mx-auto max-w-3xl px-4 py-12">
       <h1 className="text-3xl font-extrabold text-brand-800 sm:text-4xl">{title}</h1>

@@ -1,15 +1,7 @@
 import { Link } from 'react-router';
 
 /** A closing banner with one or two buttons, used at the bottom of the list pages. */
-export function CallToAction({
-  title,
-  text,
-  actions,
-}: {
-  title: string;
-  text: string;
-  actions: { to: string; label: string }[];
-}) {
+export function CallToAction({ title, text, actions }: { title: string; text: string; actions: { to: string; label: string }[] }) {
   return (
     <section className="mx-auto my-16 max-w-5xl rounded-3xl bg-gradient-to-br from-brand-900 to-brand-700 px-6 py-12 text-center text-white">
       <h2 className="text-2xl font-extrabold sm:text-3xl">{title}</h2>

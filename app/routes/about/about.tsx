@@ -49,11 +49,35 @@ export default function AboutPage({ loaderData }: Route.ComponentProps) {
     <>
       <PageHeader title={`About ${BRAND_NAME}`} subtitle="Coaching and training for real estate professionals, from your pocket." />
       <section className="mx-auto max-w-4xl px-4 py-14">
-        <EditableText section="about_mission" field="title" value={mission.title} as="h2" className="text-3xl font-extrabold text-gray-900" />
-        <EditableText section="about_mission" field="content" value={mission.content} as="p" className="mt-4 whitespace-pre-line text-lg text-gray-700" />
+        <EditableText
+          section="about_mission"
+          field="title"
+          value={mission.title}
+          as="h2"
+          className="text-3xl font-extrabold text-gray-900"
+        />
+        <EditableText
+          section="about_mission"
+          field="content"
+          value={mission.content}
+          as="p"
+          className="mt-4 whitespace-pre-line text-lg text-gray-700"
+        />
         <div className="mt-6 rounded-2xl bg-brand-50 p-5">
-          <EditableText section="about_mission" field="founder_name" value={mission.founder_name} as="p" className="font-bold text-brand-900" />
-          <EditableText section="about_mission" field="founder_title" value={mission.founder_title} as="p" className="text-sm text-gray-700" />
+          <EditableText
+            section="about_mission"
+            field="founder_name"
+            value={mission.founder_name}
+            as="p"
+            className="font-bold text-brand-900"
+          />
+          <EditableText
+            section="about_mission"
+            field="founder_title"
+            value={mission.founder_title}
+            as="p"
+            className="text-sm text-gray-700"
+          />
         </div>
       </section>
 

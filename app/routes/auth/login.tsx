@@ -53,7 +53,11 @@ export default function LoginPage() {
         </label>
         <div className="text-right">
           {/* SPEC 2: the link has no destination yet. */}
-          <a href="#forgot-password" onClick={(event) => event.preventDefault()} className="text-sm font-medium text-brand-800 hover:text-brand-600">
+          <a
+            href="#forgot-password"
+            onClick={(event) => event.preventDefault()}
+            className="text-sm font-medium text-brand-800 hover:text-brand-600"
+          >
             Forgot password?
           </a>
         </div>

@@ -13,7 +13,9 @@ interface VerifiedCertificate {
 }
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const response = await context.get(requestServicesContext).api<VerifiedCertificate>(`/api/certificates/${encodeURIComponent(params.code)}`);
+  const response = await context
+    .get(requestServicesContext)
+    .api<VerifiedCertificate>(`/api/certificates/${encodeURIComponent(params.code)}`);
   if (!response.ok) return data({ certificate: null }, { status: 404 });
   return { certificate: response.data };
 }
@@ -32,8 +34,14 @@ export default function CertificateVerificationPage({ loaderData }: Route.Compon
           <p className="mt-3 text-gray-700">completed every lesson of</p>
           <p className="mt-1 text-xl font-bold text-gray-900">{certificate.course_title}</p>
           <p className="mt-4 text-gray-600">
-            Issued {new Date(certificate.issued_at).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })} by{' '}
-            {BRAND_NAME}
+            Issued{' '}
+            {new Date(certificate.issued_at).toLocaleDateString('en-US', {
+              year: 'numeric',
+              month: 'long',
+              day: 'numeric',
+              timeZone: 'UTC',
+            })}{' '}
+            by {BRAND_NAME}
           </p>
           <p className="mt-2 font-mono text-sm text-gray-500">{certificate.code}</p>
         </div>

@@ -18,7 +18,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { posts: await loadList<CommunityPost>(context.get(requestServicesContext), '/api/community/posts') };
 }
 
-const formatDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+const formatDate = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 
 function PostCard({ post }: { post: CommunityPost }) {
   // The API leaves out the content of posts a visitor may not read, so the blur hides nothing real.
@@ -27,7 +28,9 @@ function PostCard({ post }: { post: CommunityPost }) {
     <article className="relative overflow-hidden rounded-2xl border border-gray-200 bg-white p-5 shadow-sm" data-locked={locked}>
       <div className={locked ? 'select-none blur-sm' : ''} aria-hidden={locked}>
         <div className="flex items-center gap-3">
-          <span className="grid h-10 w-10 place-items-center rounded-full bg-brand-800 font-bold text-gold-400">{post.user_name.charAt(0)}</span>
+          <span className="grid h-10 w-10 place-items-center rounded-full bg-brand-800 font-bold text-gold-400">
+            {post.user_name.charAt(0)}
+          </span>
           <div>
             <p className="font-semibold text-gray-900">{post.user_name}</p>
             <p className="text-xs text-gray-500">{formatDate(post.created_at)}</p>

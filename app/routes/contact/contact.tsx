@@ -10,7 +10,12 @@ import { postJson } from '../../lib/api-client.ts';
 import { pageMeta } from '../../lib/meta.ts';
 import type { Route } from './+types/contact';
 
-export const meta = () => pageMeta({ title: 'Contact Us', description: 'Questions about courses, coaching or your membership? Contact the RealtyPocket team.', path: '/contact' });
+export const meta = () =>
+  pageMeta({
+    title: 'Contact Us',
+    description: 'Questions about courses, coaching or your membership? Contact the RealtyPocket team.',
+    path: '/contact',
+  });
 
 export async function loader({ context }: Route.LoaderArgs) {
   const info = await context.get(requestServicesContext).api<{ data: ContentData }>('/api/content/contact_info');
@@ -99,7 +104,10 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
           <div className="rounded-2xl bg-brand-50 p-5">
             <h3 className="font-semibold text-gray-900">Need Immediate Help?</h3>
             <p className="mt-1 text-sm text-gray-700">Check out our Help Center for instant answers to common questions.</p>
-            <Link to="/#faq" className="mt-3 inline-block rounded-lg bg-brand-800 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+            <Link
+              to="/#faq"
+              className="mt-3 inline-block rounded-lg bg-brand-800 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+            >
               Visit Help Center
             </Link>
           </div>

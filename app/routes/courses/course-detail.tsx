@@ -63,7 +63,12 @@ function LessonPlayer({
   onComplete?: () => void;
 }) {
   return (
-    <div role="dialog" aria-modal="true" aria-label={lesson.title} className="fixed inset-0 z-50 flex items-center justify-center bg-black/80 p-4">
+    <div
+      role="dialog"
+      aria-modal="true"
+      aria-label={lesson.title}
+      className="fixed inset-0 z-50 flex items-center justify-center bg-black/80 p-4"
+    >
       <div className="w-full max-w-3xl rounded-2xl bg-white p-4">
         <div className="mb-3 flex items-center justify-between gap-4">
           <h2 className="font-bold text-gray-900">{lesson.title}</h2>
@@ -77,7 +82,11 @@ function LessonPlayer({
             <span className="text-sm font-semibold text-green-700">✓ Completed</span>
           ) : (
             onComplete && (
-              <button type="button" onClick={onComplete} className="rounded-lg bg-brand-800 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+              <button
+                type="button"
+                onClick={onComplete}
+                className="rounded-lg bg-brand-800 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+              >
                 Mark as complete
               </button>
             )
@@ -157,7 +166,10 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
                   <div className="h-2 rounded-full bg-gold-400" style={{ width: `${progress.progress_percent}%` }} />
                 </div>
                 {progress.certificate_code && (
-                  <Link to={`/certificates/${progress.certificate_code}`} className="mt-2 inline-block text-sm font-semibold text-gold-300 underline">
+                  <Link
+                    to={`/certificates/${progress.certificate_code}`}
+                    className="mt-2 inline-block text-sm font-semibold text-gold-300 underline"
+                  >
                     View your certificate
                   </Link>
                 )}

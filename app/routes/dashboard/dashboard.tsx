@@ -50,9 +50,18 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { profile: me.data, enrolments, certificates, episodes, posts };
 }
 
-const formatDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+const formatDate = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 
-function Panel({ title, link, children }: { title: string; link?: { to: string; label: string; external?: boolean }; children: React.ReactNode }) {
+function Panel({
+  title,
+  link,
+  children,
+}: {
+  title: string;
+  link?: { to: string; label: string; external?: boolean };
+  children: React.ReactNode;
+}) {
   return (
     <section className="rounded-2xl border border-gray-200 bg-white p-5 shadow-sm">
       <div className="flex items-center justify-between gap-4">
@@ -117,7 +126,10 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
           {enrolments.length === 0 ? (
             <div className="py-6 text-center">
               <p className="text-gray-600">You haven't enrolled in any courses yet</p>
-              <Link to="/courses" className="mt-3 inline-block rounded-lg bg-brand-800 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+              <Link
+                to="/courses"
+                className="mt-3 inline-block rounded-lg bg-brand-800 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+              >
                 Browse Courses
               </Link>
             </div>
@@ -185,7 +197,13 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
           <ul className="space-y-4">
             {episodes.slice(0, DASHBOARD_MAX_ITEMS).map((episode) => (
               <li key={episode.id} className="flex gap-3">
-                <img src={episode.thumbnail} alt="" width={112} height={63} className="h-16 w-28 shrink-0 rounded-lg bg-gray-200 object-cover" />
+                <img
+                  src={episode.thumbnail}
+                  alt=""
+                  width={112}
+                  height={63}
+                  className="h-16 w-28 shrink-0 rounded-lg bg-gray-200 object-cover"
+                />
                 <div className="min-w-0 flex-1">
                   <p className="text-xs text-gray-500">
                     Season {episode.season} • Episode {episode.episode} • {episode.duration}
@@ -235,10 +253,18 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
           <p className="mt-1 text-sm text-gray-300">Learn on the go: courses, podcast and community in your pocket.</p>
         </div>
         <div className="mt-4 flex gap-3 sm:mt-0">
-          <a href="#download-app" onClick={(event) => event.preventDefault()} className="rounded-lg border border-gray-600 px-4 py-2 text-sm font-semibold hover:border-gold-400">
+          <a
+            href="#download-app"
+            onClick={(event) => event.preventDefault()}
+            className="rounded-lg border border-gray-600 px-4 py-2 text-sm font-semibold hover:border-gold-400"
+          >
             iOS
           </a>
-          <a href="#download-app" onClick={(event) => event.preventDefault()} className="rounded-lg border border-gray-600 px-4 py-2 text-sm font-semibold hover:border-gold-400">
+          <a
+            href="#download-app"
+            onClick={(event) => event.preventDefault()}
+            className="rounded-lg border border-gray-600 px-4 py-2 text-sm font-semibold hover:border-gold-400"
+          >
             Android
           </a>
         </div>

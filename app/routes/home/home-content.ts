@@ -50,13 +50,22 @@ export const HOME_FAQS = [
     q: 'What is RealtyPocket?',
     a: 'A membership coaching platform for real estate agents and brokers: self-paced video courses, daily tips, live coaching, a private community, a podcast and a resources library, all from your phone.',
   },
-  { q: 'Is there a free plan?', a: 'Yes. A free account includes free courses, the podcast, daily tips and a preview of the community. Upgrade whenever you are ready.' },
+  {
+    q: 'Is there a free plan?',
+    a: 'Yes. A free account includes free courses, the podcast, daily tips and a preview of the community. Upgrade whenever you are ready.',
+  },
   {
     q: 'Who are the coaches?',
     a: 'RealtyPocket was founded by a mortgage expert and veteran lending specialist with more than 16 years of experience, and our coaches are working agents, brokers and team leaders.',
   },
-  { q: 'Do I get a certificate?', a: 'Yes. Finish every lesson of a course and you earn a certificate of completion with a verification code.' },
-  { q: 'Can I learn on my phone?', a: 'Absolutely. The site is built for phones first, and the mobile app for iOS and Android lets members download content for offline use.' },
+  {
+    q: 'Do I get a certificate?',
+    a: 'Yes. Finish every lesson of a course and you earn a certificate of completion with a verification code.',
+  },
+  {
+    q: 'Can I learn on my phone?',
+    a: 'Absolutely. The site is built for phones first, and the mobile app for iOS and Android lets members download content for offline use.',
+  },
   { q: 'How often is new content added?', a: 'We add new courses, tips and resources every month, and a new podcast episode most weeks.' },
   {
     q: 'Can I cancel anytime?',

@@ -54,7 +54,17 @@ function EpisodeImage({ src }: { src: string }) {
     if (element?.complete && element.naturalWidth === 0) setFailed(true);
   }, []);
   if (failed || !src) return <div className="aspect-video w-full bg-gray-300" data-testid="image-placeholder" />;
-  return <img ref={image} src={src} alt="" width={640} height={360} onError={() => setFailed(true)} className="aspect-video w-full object-cover" />;
+  return (
+    <img
+      ref={image}
+      src={src}
+      alt=""
+      width={640}
+      height={360}
+      onError={() => setFailed(true)}
+      className="aspect-video w-full object-cover"
+    />
+  );
 }
 
 export default function HomePage({ loaderData }: Route.ComponentProps) {
@@ -75,8 +85,20 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
       {/* 1. Hero */}
       <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 px-4 py-16 text-white sm:py-24">
         <div className="mx-auto max-w-4xl text-center">
-          <EditableText section="homepage_hero" field="headline" value={hero.headline} as="h1" className="text-4xl font-extrabold tracking-tight sm:text-6xl" />
-          <EditableText section="homepage_hero" field="subheadline" value={hero.subheadline} as="p" className="mx-auto mt-6 max-w-2xl text-lg text-gold-100" />
+          <EditableText
+            section="homepage_hero"
+            field="headline"
+            value={hero.headline}
+            as="h1"
+            className="text-4xl font-extrabold tracking-tight sm:text-6xl"
+          />
+          <EditableText
+            section="homepage_hero"
+            field="subheadline"
+            value={hero.subheadline}
+            as="p"
+            className="mx-auto mt-6 max-w-2xl text-lg text-gold-100"
+          />
           <div className="mt-8 flex flex-wrap justify-center gap-3">
             <Link to="/signup" className={primaryButton}>
               <EditableText section="homepage_hero" field="cta_text" value={hero.cta_text} />
@@ -125,7 +147,9 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
               <ul className="mt-4 space-y-3 text-gray-700">
                 {WITHOUT_POINTS.map((point) => (
                   <li key={point} className="flex gap-2">
-                    <span className="text-red-600" aria-hidden="true">✗</span>
+                    <span className="text-red-600" aria-hidden="true">
+                      ✗
+                    </span>
                     {point}
                   </li>
                 ))}
@@ -136,7 +160,9 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
               <ul className="mt-4 space-y-3 text-gray-700">
                 {WITH_POINTS.map((point) => (
                   <li key={point} className="flex gap-2">
-                    <span className="text-green-700" aria-hidden="true">✓</span>
+                    <span className="text-green-700" aria-hidden="true">
+                      ✓
+                    </span>
                     {point}
                   </li>
                 ))}
@@ -157,8 +183,20 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
         <div className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {featureCards.map((card) => (
             <article key={card.field} className="rounded-2xl border border-gray-200 bg-white p-6 shadow-sm">
-              <EditableText section="homepage_features" field={`feature${card.field}_title`} value={card.title} as="h3" className="text-lg font-bold text-gray-900" />
-              <EditableText section="homepage_features" field={`feature${card.field}_desc`} value={card.description} as="p" className="mt-2 text-gray-600" />
+              <EditableText
+                section="homepage_features"
+                field={`feature${card.field}_title`}
+                value={card.title}
+                as="h3"
+                className="text-lg font-bold text-gray-900"
+              />
+              <EditableText
+                section="homepage_features"
+                field={`feature${card.field}_desc`}
+                value={card.description}
+                as="p"
+                className="mt-2 text-gray-600"
+              />
             </article>
           ))}
           {FIXED_FEATURES.map((card) => (
@@ -169,7 +207,10 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
           ))}
         </div>
         <div className="mt-10 text-center">
-          <Link to="/courses" className="inline-flex rounded-lg border border-brand-800 px-6 py-3 font-semibold text-brand-800 hover:bg-brand-50">
+          <Link
+            to="/courses"
+            className="inline-flex rounded-lg border border-brand-800 px-6 py-3 font-semibold text-brand-800 hover:bg-brand-50"
+          >
             Explore Courses
           </Link>
         </div>
@@ -226,7 +267,9 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
       {/* 8. Final call to action */}
       <section className="bg-gradient-to-br from-brand-900 to-brand-700 px-4 py-16 text-center text-white">
         <h2 className="text-3xl font-extrabold">Ready to Transform Your Career?</h2>
-        <p className="mx-auto mt-3 max-w-2xl text-gold-100">Join thousands of real estate professionals learning, growing and closing more deals with {BRAND_NAME}.</p>
+        <p className="mx-auto mt-3 max-w-2xl text-gold-100">
+          Join thousands of real estate professionals learning, growing and closing more deals with {BRAND_NAME}.
+        </p>
         <Link to="/signup" className={`mt-8 ${primaryButton}`}>
           Get Started Today Today
         </Link>

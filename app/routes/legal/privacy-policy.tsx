@@ -3,7 +3,11 @@ import { LEGAL_LAST_UPDATED, LegalPage, type LegalSection } from '../../componen
 import { pageMeta } from '../../lib/meta.ts';
 
 export const meta = () =>
-  pageMeta({ title: 'Privacy Policy', description: `How ${BRAND_NAME} collects, uses and protects your information.`, path: '/privacy-policy' });
+  pageMeta({
+    title: 'Privacy Policy',
+    description: `How ${BRAND_NAME} collects, uses and protects your information.`,
+    path: '/privacy-policy',
+  });
 
 // SPEC 2: ten sections; the claims agree with SPEC 9 (18+, 90-day retention, card payment provider, cloud storage).
 const SECTIONS: LegalSection[] = [

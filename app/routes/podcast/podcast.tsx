@@ -29,7 +29,13 @@ function EpisodePlayer({ episode, label, field }: { episode: PodcastEpisode; lab
   const embed = spotifyEmbedUrl(episode.spotify_url);
   return (
     <article className="rounded-2xl border border-gray-200 bg-white p-5 shadow-sm">
-      <EditableText section="podcast_labels" field={field} value={label} as="p" className="text-sm font-semibold uppercase tracking-wide text-gold-600" />
+      <EditableText
+        section="podcast_labels"
+        field={field}
+        value={label}
+        as="p"
+        className="text-sm font-semibold uppercase tracking-wide text-gold-600"
+      />
       <h3 className="mt-1 text-lg font-bold text-gray-900">{episode.title}</h3>
       <p className="mt-1 text-sm text-gray-600">{episode.description}</p>
       {embed ? (
@@ -55,12 +61,20 @@ export default function PodcastPage({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 px-4 py-14 text-center text-white sm:py-20">
-        <span className="inline-block rounded-full bg-gold-400 px-4 py-1 text-xs font-bold text-brand-900">FREE • All Episodes Available to Everyone</span>
+        <span className="inline-block rounded-full bg-gold-400 px-4 py-1 text-xs font-bold text-brand-900">
+          FREE • All Episodes Available to Everyone
+        </span>
         <h1 className="mt-4 text-3xl font-extrabold sm:text-5xl">{BRAND_NAME} Coaching Podcast</h1>
       </section>
       <section className="mx-auto max-w-5xl px-4 py-12">
         <div className="text-center">
-          <EditableText section="podcast_labels" field="page_title" value={labels.page_title} as="h2" className="text-2xl font-bold text-gray-900 sm:text-3xl" />
+          <EditableText
+            section="podcast_labels"
+            field="page_title"
+            value={labels.page_title}
+            as="h2"
+            className="text-2xl font-bold text-gray-900 sm:text-3xl"
+          />
           <EditableText section="podcast_labels" field="page_subtitle" value={labels.page_subtitle} as="p" className="mt-2 text-gray-600" />
         </div>
         <div className="mt-8 grid gap-6 md:grid-cols-2">
@@ -68,7 +82,12 @@ export default function PodcastPage({ loaderData }: Route.ComponentProps) {
           {previous && <EpisodePlayer episode={previous} label={labels.episode2_label} field="episode2_label" />}
         </div>
         <div className="mt-8 text-center">
-          <a href={SPOTIFY_SHOW_URL} target="_blank" rel="noopener noreferrer" className="inline-block rounded-lg bg-green-600 px-6 py-3 font-semibold text-white hover:bg-green-700">
+          <a
+            href={SPOTIFY_SHOW_URL}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="inline-block rounded-lg bg-green-600 px-6 py-3 font-semibold text-white hover:bg-green-700"
+          >
             View All Episodes on Spotify
           </a>
         </div>

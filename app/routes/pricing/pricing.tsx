@@ -8,7 +8,8 @@ import { pageMeta } from '../../lib/meta.ts';
 export const meta = () =>
   pageMeta({
     title: 'Pricing',
-    description: 'Bronze, Silver and Gold membership plans for real estate professionals, monthly or yearly, with a 30-day money-back guarantee.',
+    description:
+      'Bronze, Silver and Gold membership plans for real estate professionals, monthly or yearly, with a 30-day money-back guarantee.',
     path: '/pricing',
   });
 
@@ -44,7 +45,10 @@ export default function PricingPage() {
   const [period, setPeriod] = useState<BillingPeriod>('monthly');
   return (
     <>
-      <PageHeader title="Choose Your Plan" subtitle="Invest in your real estate career with the training, coaching and community you need to grow." />
+      <PageHeader
+        title="Choose Your Plan"
+        subtitle="Invest in your real estate career with the training, coaching and community you need to grow."
+      />
       <section className="mx-auto max-w-6xl px-4 py-12">
         <div className="mb-10 text-center">
           <BillingToggle period={period} onChange={setPeriod} />
@@ -90,8 +94,8 @@ export default function PricingPage() {
         <div className="rounded-3xl bg-gradient-to-br from-gold-100 to-white p-8 text-center ring-1 ring-gold-300">
           <h2 className="text-2xl font-bold text-gray-900">30-Day Money-Back Guarantee</h2>
           <p className="mx-auto mt-3 max-w-2xl text-gray-700">
-            Try any plan risk-free. If you are a first-time subscriber and not completely satisfied within 30 days, we will refund your payment in
-            full. No questions asked.
+            Try any plan risk-free. If you are a first-time subscriber and not completely satisfied within 30 days, we will refund your
+            payment in full. No questions asked.
           </p>
         </div>
       </section>

@@ -57,8 +57,8 @@ function ResourceCard({ resource, signedIn }: { resource: Resource; signedIn: bo
         <div className="mt-3 rounded-lg bg-gray-50 p-3 text-sm text-gray-700">
           {resource.has_download ? (
             <>
-              This {RESOURCE_TYPE_LABEL[resource.resource_type].toLowerCase()} is included with {TIER_LABEL[resource.tier_required]} membership and
-              above.{' '}
+              This {RESOURCE_TYPE_LABEL[resource.resource_type].toLowerCase()} is included with {TIER_LABEL[resource.tier_required]}{' '}
+              membership and above.{' '}
               <Link to={signedIn ? '/pricing' : '/signup'} className="font-semibold text-brand-800 underline">
                 {signedIn ? 'Upgrade your plan' : 'Create a free account'}
               </Link>
@@ -84,7 +84,10 @@ export default function ResourcesPage({ loaderData }: Route.ComponentProps) {
 
   return (
     <>
-      <PageHeader title="Resources & Tools" subtitle="Scripts, templates, guides and market reports to put to work in your business today." />
+      <PageHeader
+        title="Resources & Tools"
+        subtitle="Scripts, templates, guides and market reports to put to work in your business today."
+      />
       <section className="mx-auto max-w-7xl px-4 py-10">
         <SearchFilters
           search={search}
