@@ -58,7 +58,16 @@ export function EditableText({ section, field, value, as: Tag = 'span', classNam
     event.stopPropagation();
     if (editing || saving) return;
     setEditing(true);
-    requestAnimationFrame(() => element.current?.focus());
+    requestAnimationFrame(() => {
+      const target = element.current;
+      if (!target) return;
+      target.focus();
+      // Start with the whole text selected, ready to be replaced or adjusted.
+      const range = document.createRange();
+      range.selectNodeContents(target);
+      window.getSelection()?.removeAllRanges();
+      window.getSelection()?.addRange(range);
+    });
   }
 
   function revert() {

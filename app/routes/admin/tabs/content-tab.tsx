@@ -46,7 +46,12 @@ export function ContentTab() {
         <form onSubmit={save} className="space-y-4">
           <label className="block text-sm font-medium text-gray-700">
             Section
-            <select value={section} onChange={(event) => setSection(event.target.value as ContentSectionKey)} className={adminInput}>
+            <select
+              id="content-section"
+              value={section}
+              onChange={(event) => setSection(event.target.value as ContentSectionKey)}
+              className={adminInput}
+            >
               {CONTENT_SECTION_KEYS.map((key) => (
                 <option key={key} value={key}>
                   {CONTENT_SECTIONS[key].label}

@@ -1,0 +1,255 @@
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { baseUrl, gotoHydrated, pageProblems, useBrowser } from './browser.ts';
+
+const browser = useBrowser();
+
+/** Signs the staff account in through the admin login page; returns its page. */
+async function adminPage(): Promise<Page> {
+  const page = await browser.newPage();
+  await gotoHydrated(page, '/admin/login');
+  await page.getByLabel('Email').fill(inject('adminEmail'));
+  await page.getByLabel('Password').fill(inject('adminPassword'));
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+  return page;
+}
+
+/** Clicks an editable text and waits until it has the focus, ready for typing. */
+async function startEditing(page: Page, selector: string) {
+  await page.locator(selector).click();
+  await page.waitForFunction((css) => document.activeElement === document.querySelector(css), selector);
+}
+
+/** Collects window.alert texts and accepts them. */
+function collectAlerts(page: Page): string[] {
+  const alerts: string[] = [];
+  page.on('dialog', (dialog) => {
+    alerts.push(dialog.message());
+    void dialog.accept();
+  });
+  return alerts;
+}
+
+// Browser test files share one server: whatever a test changes is put back afterwards.
+const restorers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (restorers.length) await restorers.pop()!();
+});
+
+async function snapshotContent(page: Page, section: string) {
+  const original = (await (await page.request.get(`/api/admin/content/${section}`)).json()).data;
+  restorers.push(async () => {
+    await page.request.post(`/api/admin/content/${section}`, { data: original });
+  });
+  return original as Record<string, string>;
+}
+
+describe('staff sign-in', () => {
+  it('shows the login screen, refuses a wrong password inline, and guards the dashboard', async () => {
+    const page = await browser.newPage();
+    await page.goto('/admin/dashboard');
+    await page.waitForURL('**/admin/login');
+    await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+    expect(await page.getByRole('heading', { name: 'Admin Login' }).isVisible()).toBe(true);
+    expect(await page.getByText('RealtyPocket Coaching Admin Panel').isVisible()).toBe(true);
+    await page.getByLabel('Email').fill(inject('adminEmail'));
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Login' }).click();
+    expect(await page.getByRole('alert').textContent()).toBe('Invalid email or password');
+    expect(page.url()).toMatch(/\/admin\/login$/);
+
+    const admin = await adminPage();
+    for (const tab of ['Podcasts', 'File Upload', 'Content', 'Members', 'Messages', 'Activity']) {
+      expect(await admin.getByRole('tab', { name: tab }).isVisible(), tab).toBe(true);
+    }
+    expect(await admin.getByRole('tab', { name: 'Podcasts' }).getAttribute('aria-selected')).toBe('true');
+    await admin.getByRole('button', { name: 'Logout' }).click();
+    await admin.waitForURL('**/admin/login');
+    await admin.goto('/admin/dashboard');
+    await admin.waitForURL('**/admin/login');
+  });
+});
+
+describe('podcasts tab', () => {
+  it('adds, edits and deletes episodes with Save All Changes, and the podcast page shows the result', async () => {
+    const page = await adminPage();
+    const alerts = collectAlerts(page);
+    const original = await (await page.request.get('/api/admin/podcast/list')).json();
+    restorers.push(async () => {
+      await page.request.post('/api/admin/podcast/update', { data: original });
+    });
+    expect(await page.getByRole('heading', { name: 'Manage Podcast Episodes' }).isVisible()).toBe(true);
+    const items = page.locator('[data-episode-id]');
+    expect(await items.count()).toBe(original.length);
+
+    await items.nth(0).getByLabel('Title').fill('Negotiating in a Buyer’s Market');
+    await items
+      .nth(original.length - 1)
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    const form = page.locator('form', { hasText: 'Add New Episode' });
+    await form.getByLabel('Title').fill('Brand New Episode');
+    await form.getByLabel('Spotify Episode URL').fill('https://open.spotify.com/episode/1A2b3C4d5E6f7G8h9I0jKl');
+    await form.getByLabel('Description').fill('Fresh from the studio.');
+    await form.getByRole('button', { name: 'Add Episode' }).click();
+    await page.getByRole('button', { name: 'Save All Changes' }).click();
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-episode-id]').length > 0 && !document.body.textContent?.includes('Saving...'),
+    );
+    await expect.poll(() => alerts).toEqual(['Podcasts updated successfully!']);
+
+    const saved = (await (await page.request.get('/api/admin/podcast/list')).json()) as {
+      id: string;
+      title: string;
+      duration: string;
+      audio_url: string;
+      spotify_url: string;
+    }[];
+    expect(saved).toHaveLength(original.length);
+    const added = saved.find((episode) => episode.title === 'Brand New Episode')!;
+    expect(added).toMatchObject({ duration: '45:00', audio_url: added.spotify_url });
+    expect(Number(added.id)).toBeGreaterThan(1_700_000_000_000);
+    expect(saved.some((episode) => episode.title === 'Negotiating in a Buyer’s Market')).toBe(true);
+    expect(saved.some((episode) => episode.id === original[original.length - 1].id)).toBe(false);
+
+    const site = await browser.newPage();
+    await gotoHydrated(site, '/podcast');
+    expect(await site.getByRole('heading', { name: 'Brand New Episode' }).isVisible()).toBe(true);
+    expect(await site.locator('iframe').first().getAttribute('src')).toBe('https://open.spotify.com/embed/episode/1A2b3C4d5E6f7G8h9I0jKl');
+  });
+});
+
+describe('file upload tab', () => {
+  it('uploads a file into a folder, lists it, and its View link serves it', async () => {
+    const page = await adminPage();
+    const alerts = collectAlerts(page);
+    await page.getByRole('tab', { name: 'File Upload' }).click();
+    expect(await page.getByRole('heading', { name: 'Upload Files to Local Storage' }).isVisible()).toBe(true);
+    const button = page.getByRole('button', { name: 'Upload File' });
+    expect(await button.isDisabled()).toBe(true);
+    expect(await page.getByLabel('Folder').inputValue()).toBe('course-materials');
+    await page.getByLabel('Folder').selectOption('templates');
+    await page
+      .getByLabel('File')
+      .setInputFiles({ name: 'Open House Sign-In.csv', mimeType: 'text/csv', buffer: Buffer.from('Name,Email,Phone\n') });
+    await button.click();
+    await expect.poll(() => alerts.length).toBe(1);
+    expect(alerts[0]).toMatch(/^File uploaded successfully! URL: \/files\/templates\/[0-9a-f]{32}\.csv$/);
+    const list = page.getByTestId('uploaded-files');
+    await list.getByText('Open House Sign-In.csv').waitFor();
+    expect(await button.isDisabled()).toBe(true);
+    const link = list.locator('li', { hasText: 'Open House Sign-In.csv' }).getByRole('link', { name: 'View' });
+    expect(await link.getAttribute('target')).toBe('_blank');
+    const served = await fetch(`${baseUrl()}${await link.getAttribute('href')}`);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toBe('Name,Email,Phone\n');
+  });
+});
+
+const SECTION_CHECKS: { section: string; label: string; field: string; page: string }[] = [
+  { section: 'homepage_hero', label: 'Homepage - Hero Section', field: 'headline', page: '/' },
+  { section: 'homepage_features', label: 'Homepage - Features', field: 'feature2_title', page: '/' },
+  { section: 'about_mission', label: 'About - Mission', field: 'founder_name', page: '/about' },
+  { section: 'contact_info', label: 'Contact Information', field: 'phone', page: '/contact' },
+  { section: 'footer_text', label: 'Footer', field: 'tagline', page: '/pricing' },
+  { section: 'podcast_labels', label: 'Podcast - Labels', field: 'page_title', page: '/podcast' },
+];
+
+describe('content tab', () => {
+  it('edits every section, previews it as JSON, and the public page shows the new text', async () => {
+    const page = await adminPage();
+    const alerts = collectAlerts(page);
+    await page.getByRole('tab', { name: 'Content' }).click();
+    expect(await page.getByRole('heading', { name: 'Edit Page Content' }).isVisible()).toBe(true);
+    for (const check of SECTION_CHECKS) {
+      await snapshotContent(page, check.section);
+      await page.locator('#content-section').selectOption({ label: check.label });
+      const input = page.locator(`[name="${check.field}"]`);
+      await expect.poll(() => input.inputValue()).not.toBe('');
+      const text = `Edited ${check.field} ${Date.now()}`;
+      await input.fill(text);
+      expect(await page.getByTestId('content-preview').textContent()).toContain(`"${check.field}": "${text}"`);
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await expect.poll(() => alerts.at(-1)).toBe('Content saved successfully!');
+      alerts.length = 0;
+      const site = await browser.newPage();
+      await gotoHydrated(site, check.page);
+      expect(await site.getByText(text, { exact: true }).count(), check.section).toBe(1);
+      await site.close();
+    }
+    // Field labels turn underscores into spaces; 'desc' and 'content' fields are 4-row text areas.
+    await page.locator('#content-section').selectOption({ label: 'Homepage - Features' });
+    expect(await page.locator('textarea[name="feature1_desc"]').getAttribute('rows')).toBe('4');
+    expect(await page.getByText('feature1 title', { exact: true }).count()).toBe(1);
+  });
+});
+
+describe('in-place editing', () => {
+  it('offers Edit Site to staff only, saves with Enter and on blur, reverts with Escape, and stores plain text', async () => {
+    const visitor = await browser.newPage();
+    await gotoHydrated(visitor, '/');
+    expect(await visitor.getByRole('button', { name: 'Edit Site' }).count()).toBe(0);
+
+    const page = await adminPage();
+    const original = await snapshotContent(page, 'homepage_hero');
+    await gotoHydrated(page, '/');
+    await page.locator('header').getByRole('button', { name: 'Edit Site' }).click();
+    const headline = page.locator('h1[data-content-field="headline"]');
+    await startEditing(page, 'h1[data-content-field="headline"]');
+    await page.keyboard.type('<em>Sell</em> More Homes');
+    await page.keyboard.press('Escape');
+    expect(await headline.textContent()).toBe(original.headline);
+
+    await startEditing(page, 'h1[data-content-field="headline"]');
+    await page.keyboard.type('<em>Sell</em> More Homes');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText('Saving...').waitFor();
+    await page.waitForEvent('load');
+    await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+    expect(await page.locator('h1').textContent()).toBe('<em>Sell</em> More Homes');
+    expect(await page.locator('h1 em').count()).toBe(0);
+
+    await page.locator('header').getByRole('button', { name: 'Edit Site' }).click();
+    await startEditing(page, '[data-content-field="subheadline"]');
+    await page.keyboard.type('Saved when you click away');
+    await page.locator('footer').click({ position: { x: 5, y: 5 } });
+    await page.waitForEvent('load');
+    await page.getByText('Saved when you click away').waitFor();
+    expect(await page.getByRole('button', { name: 'Edit Site' }).count()).toBe(1);
+    expect(pageProblems(page)).toEqual([]);
+  });
+});
+
+describe('members and activity tabs', () => {
+  it("changes a member's tier, which changes what the member may open, and the activity log shows it", async () => {
+    const member = await browser.newPage();
+    const email = `tier-${Date.now()}@example.com`;
+    const registered = await member.request.post('/api/auth/register', { data: { name: 'Tier Member', email, password: 'secret12' } });
+    expect(registered.status()).toBe(201);
+    await gotoHydrated(member, '/courses/luxury-market');
+    expect(await member.getByRole('link', { name: 'Upgrade to Access' }).isVisible()).toBe(true);
+
+    const page = await adminPage();
+    await page.getByRole('tab', { name: 'Members' }).click();
+    await page.getByPlaceholder('Search by name or email').fill(email);
+    const select = page.getByLabel(`Tier of ${email}`);
+    await select.waitFor();
+    await select.selectOption('gold');
+    await expect
+      .poll(async () => (await (await page.request.get(`/api/admin/members?search=${email}`)).json())[0].membership_tier)
+      .toBe('gold');
+
+    await gotoHydrated(member, '/courses/luxury-market');
+    expect(await member.getByRole('button', { name: 'Start Learning' }).isVisible()).toBe(true);
+
+    await page.getByRole('tab', { name: 'Activity' }).click();
+    const entry = page.getByTestId('activity').locator('li', { hasText: `member.tier · ${email}` });
+    await entry.waitFor();
+    expect(await entry.textContent()).toContain(inject('adminEmail'));
+    await entry.getByText('Old and new value').click();
+    expect(await entry.getByText('Old: free').isVisible()).toBe(true);
+    expect(await entry.getByText('New: gold').isVisible()).toBe(true);
+  });
+});
