@@ -58,7 +58,8 @@ describe('shared layout (in the browser)', () => {
     const nav = page.locator('header');
     await expect(page.getByRole('link', { name: 'Login' }).first().getAttribute('href')).resolves.toBe('/login');
     await expect(page.getByRole('link', { name: 'Get Started Today' }).first().getAttribute('href')).resolves.toBe('/signup');
-    expect(await page.locator('header a[aria-label$="home"]').getAttribute('href')).toBe('/');
+    expect(await page.locator('header nav a').first().textContent()).toContain('RealtyPocket');
+    expect(await page.locator('header nav a').first().getAttribute('href')).toBe('/');
 
     const footer = page.locator('footer');
     const footerLinks = await footer

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';
-import { BRAND_NAME } from '../../../common/brand.ts';
 import { NAV_SCROLL_THRESHOLD_PX } from '../../../common/limits.ts';
 import type { Viewer } from '#request-context';
 
@@ -15,12 +14,12 @@ export const SECTION_LINKS = [
 
 export function Logo() {
   return (
-    <Link to="/" className="flex items-center gap-2 font-extrabold tracking-tight" aria-label={`${BRAND_NAME} home`}>
+    <Link to="/" className="flex items-center gap-2 font-extrabold tracking-tight">
       <span className="grid h-9 w-9 place-items-center rounded-lg bg-brand-800 text-lg text-gold-400" aria-hidden="true">
         R
       </span>
       <span className="text-lg text-brand-800">
-        Realty<span className="text-gold-500">Pocket</span>
+        Realty<span className="text-gold-600">Pocket</span>
       </span>
     </Link>
   );

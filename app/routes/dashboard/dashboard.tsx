@@ -3,6 +3,7 @@ import { requestServicesContext, type RequestServices } from '#request-context';
 import type { CommunityPost, PodcastEpisode } from '../../../common/catalogue.ts';
 import { DASHBOARD_MAX_ITEMS } from '../../../common/limits.ts';
 import { TIER_LABEL, type Tier } from '../../../common/tiers.ts';
+import { SignOutOtherDevices } from '../../components/auth/sign-out-others.tsx';
 import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
 import { loadList } from '../../lib/load-list.ts';
 import { pageMeta } from '../../lib/meta.ts';
@@ -94,7 +95,10 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <h1 className="text-2xl font-extrabold text-gray-900 sm:text-3xl">Welcome back, {profile.name}!</h1>
-      <p className="mt-1 text-gray-600">Here is where you left off.</p>
+      <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
+        <p className="text-gray-600">Here is where you left off.</p>
+        <SignOutOtherDevices />
+      </div>
 
       <div className="mt-6 grid gap-4 lg:grid-cols-3">
         <section className="rounded-2xl bg-gradient-to-br from-brand-900 to-brand-700 p-5 text-white shadow lg:col-span-1">

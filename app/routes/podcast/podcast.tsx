@@ -86,7 +86,7 @@ export default function PodcastPage({ loaderData }: Route.ComponentProps) {
             href={SPOTIFY_SHOW_URL}
             target="_blank"
             rel="noopener noreferrer"
-            className="inline-block rounded-lg bg-green-600 px-6 py-3 font-semibold text-white hover:bg-green-700"
+            className="inline-block rounded-lg bg-green-700 px-6 py-3 font-semibold text-white hover:bg-green-800"
           >
             View All Episodes on Spotify
           </a>
