@@ -85,3 +85,53 @@ describe('server process', () => {
     expect(again.output()).not.toContain('First staff account created');
   }, 120_000);
 });
+
+describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('server process on PostgreSQL', () => {
+  it('starts on an empty PostgreSQL database with the demo catalogue and keeps its data across a restart', async () => {
+    const { default: pg } = await import('pg');
+    const adminUrl = process.env.TEST_DATABASE_URL!;
+    const name = `rp_start_${process.pid}_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    try {
+      const port = await freePort();
+      const env = {
+        PORT: String(port),
+        DATA_DIR: tempDataDir(),
+        DATABASE_URL: url.toString(),
+        ADMIN_EMAIL: 'owner@example.com',
+        ADMIN_PASSWORD: 'owner password',
+      };
+      const first = startServer(env);
+      expect(await waitHealthy(`http://127.0.0.1:${port}`, first.exited)).toBe(true);
+      const courses = (await (await fetch(`http://127.0.0.1:${port}/api/courses`)).json()) as unknown[];
+      expect(courses.length).toBeGreaterThanOrEqual(12);
+      const signup = await fetch(`http://127.0.0.1:${port}/api/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Kept Member', email: 'kept@example.com', password: 'secret12' }),
+      });
+      expect(signup.status).toBe(201);
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+
+      const second = startServer(env);
+      expect(await waitHealthy(`http://127.0.0.1:${port}`, second.exited)).toBe(true);
+      expect(((await (await fetch(`http://127.0.0.1:${port}/api/courses`)).json()) as unknown[]).length).toBe(courses.length);
+      const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'kept@example.com', password: 'secret12' }),
+      });
+      expect(login.status).toBe(200);
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  }, 120_000);
+});
