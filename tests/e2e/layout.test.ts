@@ -1,23 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { baseUrl, gotoHydrated, pageProblems, useBrowser } from './browser.ts';
+import { PUBLIC_PAGES } from './routes.ts';
 
 const browser = useBrowser();
 
-const SITE_ROUTES = [
-  '/',
-  '/courses',
-  '/podcast',
-  '/resources',
-  '/community',
-  '/pricing',
-  '/login',
-  '/signup',
-  '/dashboard',
-  '/privacy-policy',
-  '/terms-of-service',
-  '/about',
-  '/contact',
-];
+// Every route of the site layout: the public pages and the member dashboard.
+const SITE_ROUTES = [...PUBLIC_PAGES.filter((path) => !path.startsWith('/courses/')), '/dashboard'];
 
 describe('shared layout (server-rendered)', () => {
   it('answers every route in the route table with the layout in the HTML itself', async () => {

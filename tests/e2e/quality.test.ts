@@ -1,25 +1,10 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { gotoHydrated, useBrowser } from './browser.ts';
+import { PUBLIC_PAGES } from './routes.ts';
 
 const browser = useBrowser();
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-const PUBLIC_PAGES = [
-  '/',
-  '/courses',
-  '/courses/first-90-days',
-  '/podcast',
-  '/resources',
-  '/community',
-  '/pricing',
-  '/login',
-  '/signup',
-  '/about',
-  '/contact',
-  '/privacy-policy',
-  '/terms-of-service',
-];
 
 describe('page quality', () => {
   it('renders every public page on a 360 px phone without sideways scrolling', async () => {
@@ -52,7 +37,9 @@ describe('page quality', () => {
         const axe = (window as unknown as { axe: { run: (options: object) => Promise<{ violations: { id: string; impact: string }[] }> } })
           .axe;
         const result = await axe.run({ resultTypes: ['violations'] });
-        return result.violations.filter((violation) => violation.impact === 'critical' || violation.impact === 'serious').map((violation) => violation.id);
+        return result.violations
+          .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
+          .map((violation) => violation.id);
       });
       expect(violations, path).toEqual([]);
     }

@@ -1,44 +1,22 @@
-import { useState, type FormEvent } from 'react';
-import { Link, redirect, useNavigate } from 'react-router';
-import { toast } from 'sonner';
-import { requestServicesContext } from '#request-context';
-import { AuthCard, inputClass, submitClass } from '../../components/auth/auth-card.tsx';
+import { Link } from 'react-router';
+import { AuthCard, inputClass, OrDivider, submitClass } from '../../components/auth/auth-card.tsx';
 import { GoogleButton } from '../../components/auth/google-button.tsx';
-import { postJson } from '../../lib/api-client.ts';
+import { useAuthSubmit } from '../../components/auth/use-auth-submit.ts';
+import { redirectSignedInMember } from '../../lib/guards.ts';
 import { pageMeta } from '../../lib/meta.ts';
 import type { Route } from './+types/login';
 
 export const meta = () => pageMeta({ title: 'Login', description: 'Sign in to your RealtyPocket account.', path: '/login' });
 
-// A member who is already signed in goes straight to the dashboard.
-export function loader({ context }: Route.LoaderArgs) {
-  if (context.get(requestServicesContext).viewer.member) throw redirect('/dashboard');
-  return null;
-}
+export const loader = ({ context }: Route.LoaderArgs) => redirectSignedInMember(context);
 
 export default function LoginPage() {
-  const [busy, setBusy] = useState(false);
-  const navigate = useNavigate();
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
-    try {
-      const result = await postJson<{ token: string }>('/api/auth/login', { email: form.get('email'), password: form.get('password') });
-      if (!result.ok) {
-        toast.error(result.data.detail || 'Invalid credentials');
-        setBusy(false);
-        return;
-      }
-      toast.success('Welcome back!');
-      // The root loader runs again after leaving this page (root shouldRevalidate), so the nav greets the member.
-      await navigate('/dashboard');
-    } catch {
-      toast.error('Invalid credentials');
-      setBusy(false);
-    }
-  }
+  const { busy, onSubmit } = useAuthSubmit({
+    path: '/api/auth/login',
+    fields: ['email', 'password'],
+    success: 'Welcome back!',
+    fallbackError: 'Invalid credentials',
+  });
 
   return (
     <AuthCard title="Welcome Back" subtitle="Sign in to continue your learning journey">
@@ -65,11 +43,7 @@ export default function LoginPage() {
           {busy ? 'Signing in...' : 'Sign In'}
         </button>
       </form>
-      <div className="my-6 flex items-center gap-3 text-sm text-gray-500">
-        <span className="h-px flex-1 bg-gray-200" />
-        or
-        <span className="h-px flex-1 bg-gray-200" />
-      </div>
+      <OrDivider />
       <GoogleButton label="Sign in with Google" />
       <p className="mt-6 text-center text-sm text-gray-600">
         Don't have an account?{' '}

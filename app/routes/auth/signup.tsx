@@ -1,47 +1,23 @@
-import { useState, type FormEvent } from 'react';
-import { Link, redirect, useNavigate } from 'react-router';
-import { toast } from 'sonner';
-import { requestServicesContext } from '#request-context';
+import { Link } from 'react-router';
 import { PASSWORD_MIN_LENGTH } from '../../../common/limits.ts';
-import { AuthCard, inputClass, submitClass } from '../../components/auth/auth-card.tsx';
+import { AuthCard, inputClass, OrDivider, submitClass } from '../../components/auth/auth-card.tsx';
 import { GoogleButton } from '../../components/auth/google-button.tsx';
-import { postJson } from '../../lib/api-client.ts';
+import { useAuthSubmit } from '../../components/auth/use-auth-submit.ts';
+import { redirectSignedInMember } from '../../lib/guards.ts';
 import { pageMeta } from '../../lib/meta.ts';
 import type { Route } from './+types/signup';
 
 export const meta = () => pageMeta({ title: 'Sign Up', description: 'Create your free RealtyPocket account.', path: '/signup' });
 
-export function loader({ context }: Route.LoaderArgs) {
-  if (context.get(requestServicesContext).viewer.member) throw redirect('/dashboard');
-  return null;
-}
+export const loader = ({ context }: Route.LoaderArgs) => redirectSignedInMember(context);
 
 export default function SignupPage() {
-  const [busy, setBusy] = useState(false);
-  const navigate = useNavigate();
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
-    try {
-      const result = await postJson<{ token: string }>('/api/auth/register', {
-        name: form.get('name'),
-        email: form.get('email'),
-        password: form.get('password'),
-      });
-      if (!result.ok) {
-        toast.error(result.data.detail || 'Failed to create account');
-        setBusy(false);
-        return;
-      }
-      toast.success('Account created successfully!');
-      await navigate('/dashboard');
-    } catch {
-      toast.error('Failed to create account');
-      setBusy(false);
-    }
-  }
+  const { busy, onSubmit } = useAuthSubmit({
+    path: '/api/auth/register',
+    fields: ['name', 'email', 'password'],
+    success: 'Account created successfully!',
+    fallbackError: 'Failed to create account',
+  });
 
   return (
     <AuthCard title="Start Your Journey" subtitle="Create your free account and start learning today">
@@ -85,11 +61,7 @@ export default function SignupPage() {
           {busy ? 'Creating account...' : 'Create Free Account'}
         </button>
       </form>
-      <div className="my-6 flex items-center gap-3 text-sm text-gray-500">
-        <span className="h-px flex-1 bg-gray-200" />
-        or
-        <span className="h-px flex-1 bg-gray-200" />
-      </div>
+      <OrDivider />
       <GoogleButton label="Sign up with Google" />
       <p className="mt-6 text-center text-sm text-gray-600">
         Already have an account?{' '}

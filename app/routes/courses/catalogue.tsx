@@ -4,6 +4,7 @@ import { COURSE_CATEGORIES, type Course } from '../../../common/catalogue.ts';
 import { matchesSearch } from '../../../common/search.ts';
 import { TIER_LABEL, TIERS } from '../../../common/tiers.ts';
 import { CourseCard } from '../../components/catalogue/course-card.tsx';
+import { ListResults } from '../../components/catalogue/list-results.tsx';
 import { SearchFilters } from '../../components/catalogue/search-filters.tsx';
 import { CallToAction } from '../../components/ui/call-to-action.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
@@ -69,24 +70,17 @@ export default function CoursesPage({ loaderData }: Route.ComponentProps) {
             },
           ]}
         />
-        {loading ? (
-          <p className="py-16 text-center text-gray-500">Loading courses...</p>
-        ) : (
-          <>
-            <p className="mt-6 text-sm text-gray-600" aria-live="polite">
-              Showing {visible.length} course(s)
-            </p>
-            {visible.length === 0 ? (
-              <p className="py-16 text-center text-gray-500">No courses found matching your criteria</p>
-            ) : (
-              <div className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-                {visible.map((course) => (
-                  <CourseCard key={course.id} course={course} />
-                ))}
-              </div>
-            )}
-          </>
-        )}
+        <ListResults
+          loading={loading}
+          loadingText="Loading courses..."
+          count={visible.length}
+          noun="course"
+          emptyText="No courses found matching your criteria"
+        >
+          {visible.map((course) => (
+            <CourseCard key={course.id} course={course} />
+          ))}
+        </ListResults>
       </section>
       <CallToAction
         title="Want Access to ALL Courses?"

@@ -4,6 +4,7 @@ import { requestServicesContext } from '#request-context';
 import { RESOURCE_TYPE_LABEL, RESOURCE_TYPES, type Resource } from '../../../common/catalogue.ts';
 import { matchesSearch } from '../../../common/search.ts';
 import { TIER_LABEL } from '../../../common/tiers.ts';
+import { ListResults } from '../../components/catalogue/list-results.tsx';
 import { SearchFilters } from '../../components/catalogue/search-filters.tsx';
 import { CallToAction } from '../../components/ui/call-to-action.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
@@ -103,24 +104,17 @@ export default function ResourcesPage({ loaderData }: Route.ComponentProps) {
             },
           ]}
         />
-        {loading ? (
-          <p className="py-16 text-center text-gray-500">Loading resources...</p>
-        ) : (
-          <>
-            <p className="mt-6 text-sm text-gray-600" aria-live="polite">
-              Showing {visible.length} resource(s)
-            </p>
-            {visible.length === 0 ? (
-              <p className="py-16 text-center text-gray-500">No resources found</p>
-            ) : (
-              <div className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-                {visible.map((resource) => (
-                  <ResourceCard key={resource.id} resource={resource} signedIn={signedIn} />
-                ))}
-              </div>
-            )}
-          </>
-        )}
+        <ListResults
+          loading={loading}
+          loadingText="Loading resources..."
+          count={visible.length}
+          noun="resource"
+          emptyText="No resources found"
+        >
+          {visible.map((resource) => (
+            <ResourceCard key={resource.id} resource={resource} signedIn={signedIn} />
+          ))}
+        </ListResults>
       </section>
       <CallToAction
         title="Want Access to Premium Resources?"

@@ -1,0 +1,16 @@
+/** The public screens of the route table (SPEC 2), for tests that visit every page. */
+export const PUBLIC_PAGES = [
+  '/',
+  '/courses',
+  '/courses/first-90-days',
+  '/podcast',
+  '/resources',
+  '/community',
+  '/pricing',
+  '/login',
+  '/signup',
+  '/about',
+  '/contact',
+  '/privacy-policy',
+  '/terms-of-service',
+];
