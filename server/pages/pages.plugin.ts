@@ -2,16 +2,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fastifyReactRouter } from '@mcansh/react-router-fastify';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RouterContextProvider } from 'react-router';
 import type { ViteDevServer } from 'vite';
 import { requestServicesContext, type RequestServices, type Viewer } from '#request-context';
-import { optionalMember, STAFF_COOKIE } from '../sessions/session.plugin.ts';
+import { clearSessionCookie } from '../sessions/session-cookies.ts';
+import { MEMBER_COOKIE, optionalMember, STAFF_COOKIE } from '../sessions/session.plugin.ts';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-async function resolveViewer(app: FastifyInstance, request: FastifyRequest): Promise<Viewer> {
+async function resolveViewer(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<Viewer> {
   const [member, staffSession] = await Promise.all([optionalMember(request), app.sessions.resolve(request.cookies[STAFF_COOKIE])]);
+  // SPEC 8: a session that no longer works is forgotten silently; the visitor is simply signed out.
+  if (!member && request.cookies[MEMBER_COOKIE]) clearSessionCookie(reply, 'member');
+  if (staffSession?.kind !== 'staff' && request.cookies[STAFF_COOKIE]) clearSessionCookie(reply, 'staff');
   return {
     member: member ? { name: member.name, email: member.email, membership_tier: member.membershipTier } : null,
     staff: staffSession?.kind === 'staff' ? { email: staffSession.staff.email } : null,
@@ -35,12 +39,12 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
     clientBuildDirectory: path.join(projectRoot, 'build/client'),
     assetCacheControl: 'public, max-age=31536000, immutable',
     fileCacheControl: 'public, max-age=3600',
-    async getLoadContext(request) {
+    async getLoadContext(request, reply) {
       const forwarded: Record<string, string> = {};
       if (request.headers.cookie) forwarded.cookie = request.headers.cookie;
       if (request.headers.authorization) forwarded.authorization = request.headers.authorization;
       const services: RequestServices = {
-        viewer: await resolveViewer(app, request),
+        viewer: await resolveViewer(app, request, reply),
         async api<T>(apiPath: string) {
           const response = await app.inject({ method: 'GET', url: apiPath, headers: forwarded });
           let data: unknown;

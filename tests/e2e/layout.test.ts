@@ -29,6 +29,13 @@ describe('shared layout (server-rendered)', () => {
     }
   });
 
+  it('forgets a session cookie that no longer works, leaving a signed-out visitor', async () => {
+    const response = await fetch(`${baseUrl()}/`, { headers: { cookie: 'rp_session=forged-or-expired' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('set-cookie')).toMatch(/^rp_session=; Max-Age=0; Path=\//);
+    expect(await response.text()).toContain('Get Started Today');
+  });
+
   it('answers an unknown path with 404 and a not-found page inside the layout', async () => {
     const response = await fetch(`${baseUrl()}/no/such/page`);
     expect(response.status).toBe(404);
