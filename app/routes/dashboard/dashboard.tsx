@@ -2,6 +2,7 @@ import { Link, redirect } from 'react-router';
 import { requestServicesContext, type RequestServices } from '#request-context';
 import type { CommunityPost, PodcastEpisode } from '../../../common/catalogue.ts';
 import { DASHBOARD_MAX_ITEMS } from '../../../common/limits.ts';
+import { spotifyEpisodeId } from '../../../common/spotify.ts';
 import { TIER_LABEL, type Tier } from '../../../common/tiers.ts';
 import { SignOutOtherDevices } from '../../components/auth/sign-out-others.tsx';
 import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
@@ -214,7 +215,8 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
                   </p>
                   <p className="font-semibold text-gray-900">{episode.title}</p>
                   <a
-                    href={episode.spotify_url}
+                    // Only a Spotify episode opens directly; anything else goes to the podcast page.
+                    href={spotifyEpisodeId(episode.spotify_url) ? episode.spotify_url : '/podcast'}
                     target="_blank"
                     rel="noopener noreferrer"
                     className="mt-1 inline-block text-sm font-semibold text-brand-800 hover:text-brand-600"
