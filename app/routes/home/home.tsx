@@ -67,6 +67,25 @@ function EpisodeImage({ src }: { src: string }) {
   );
 }
 
+/** One side of the problem/solution comparison (SPEC 2 Home, section 3). */
+function PointList({ title, points, mark, tone }: { title: string; points: string[]; mark: string; tone: 'with' | 'without' }) {
+  return (
+    <div className={`rounded-2xl bg-white p-6 ${tone === 'with' ? 'ring-2 ring-gold-400' : 'ring-1 ring-gray-200'}`}>
+      <h3 className="text-lg font-bold text-gray-900">{title}</h3>
+      <ul className="mt-4 space-y-3 text-gray-700">
+        {points.map((point) => (
+          <li key={point} className="flex gap-2">
+            <span className={tone === 'with' ? 'text-green-700' : 'text-red-600'} aria-hidden="true">
+              {mark}
+            </span>
+            {point}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 export default function HomePage({ loaderData }: Route.ComponentProps) {
   const hero = withContentDefaults('homepage_hero', loaderData.hero);
   const features = withContentDefaults('homepage_features', loaderData.features);
@@ -142,32 +161,8 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
         <div className="mx-auto max-w-5xl">
           <h2 className="text-center text-3xl font-extrabold text-gray-900">Stop Guessing. Start Growing.</h2>
           <div className="mt-10 grid gap-6 md:grid-cols-2">
-            <div className="rounded-2xl bg-white p-6 ring-1 ring-gray-200">
-              <h3 className="text-lg font-bold text-gray-900">Without {BRAND_NAME}</h3>
-              <ul className="mt-4 space-y-3 text-gray-700">
-                {WITHOUT_POINTS.map((point) => (
-                  <li key={point} className="flex gap-2">
-                    <span className="text-red-600" aria-hidden="true">
-                      ✗
-                    </span>
-                    {point}
-                  </li>
-                ))}
-              </ul>
-            </div>
-            <div className="rounded-2xl bg-white p-6 ring-2 ring-gold-400">
-              <h3 className="text-lg font-bold text-gray-900">With {BRAND_NAME}</h3>
-              <ul className="mt-4 space-y-3 text-gray-700">
-                {WITH_POINTS.map((point) => (
-                  <li key={point} className="flex gap-2">
-                    <span className="text-green-700" aria-hidden="true">
-                      ✓
-                    </span>
-                    {point}
-                  </li>
-                ))}
-              </ul>
-            </div>
+            <PointList title={`Without ${BRAND_NAME}`} points={WITHOUT_POINTS} mark="✗" tone="without" />
+            <PointList title={`With ${BRAND_NAME}`} points={WITH_POINTS} mark="✓" tone="with" />
           </div>
           <div className="mt-10 text-center">
             <Link to="/signup" className="inline-flex rounded-lg bg-brand-800 px-6 py-3 font-semibold text-white hover:bg-brand-700">
