@@ -29,8 +29,23 @@ function lessons(courseId: string, items: [title: string, duration: string, desc
   }));
 }
 
-function course(id: string, fields: Omit<DemoCourse, 'id' | 'thumbnail' | 'lessons'>, items: Parameters<typeof lessons>[1]): DemoCourse {
-  return { id, ...fields, thumbnail: `/images/courses/${id}.svg`, lessons: lessons(id, items) };
+/** A course's duration is the sum of its lessons ('mm:ss'), rounded to five minutes, as '1h 35m'. */
+function totalDuration(items: DemoLesson[]): string {
+  const seconds = items.reduce((sum, lesson) => {
+    const [minutes, secs] = lesson.duration.split(':').map(Number);
+    return sum + minutes * 60 + secs;
+  }, 0);
+  const minutes = Math.round(seconds / 300) * 5;
+  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+function course(
+  id: string,
+  fields: Omit<DemoCourse, 'id' | 'thumbnail' | 'duration' | 'lessons'>,
+  items: Parameters<typeof lessons>[1],
+): DemoCourse {
+  const courseLessons = lessons(id, items);
+  return { id, ...fields, thumbnail: `/images/courses/${id}.svg`, duration: totalDuration(courseLessons), lessons: courseLessons };
 }
 
 export const DEMO_COURSES: DemoCourse[] = [
@@ -42,7 +57,6 @@ export const DEMO_COURSES: DemoCourse[] = [
         'A day-by-day launch plan for newly licensed agents: set up your business, tell your sphere, book your first appointments and close your first deal within a quarter.',
       category: 'business',
       tier: 'free',
-      duration: '1h 35m',
       instructor: FOUNDER,
     },
     [
@@ -87,7 +101,6 @@ export const DEMO_COURSES: DemoCourse[] = [
         'Turn the people who already know you into a steady source of referrals with a 33-touch annual plan, pop-bys and a database you actually use.',
       category: 'marketing',
       tier: 'free',
-      duration: '1h 10m',
       instructor: 'Danielle Brooks',
     },
     [
@@ -121,7 +134,6 @@ export const DEMO_COURSES: DemoCourse[] = [
         'Our founder, a lending specialist with 16+ years of experience, explains pre-approvals, loan programs and closing costs so you can guide buyers and protect your deals.',
       category: 'specialization',
       tier: 'free',
-      duration: '1h 20m',
       instructor: FOUNDER,
     },
     [
@@ -155,7 +167,6 @@ export const DEMO_COURSES: DemoCourse[] = [
         'Win more listings at the right price: pre-listing packages, a pricing conversation built on data, and a marketing plan sellers can see.',
       category: 'sales',
       tier: 'bronze',
-      duration: '2h 05m',
       instructor: 'Sarah Whitfield',
     },
     [
@@ -186,7 +197,6 @@ export const DEMO_COURSES: DemoCourse[] = [
         'Turn every open house into five new conversations: neighbourhood invitations, sign-in systems that work and a follow-up plan for visitors.',
       category: 'marketing',
       tier: 'bronze',
-      duration: '1h 30m',
       instructor: 'Danielle Brooks',
     },
     [
@@ -210,7 +220,6 @@ export const DEMO_COURSES: DemoCourse[] = [
         'Word-for-word responses to the objections you hear every week, from "we want to wait until spring" to "another agent will do it for less".',
       category: 'negotiation',
       tier: 'bronze',
-      duration: '1h 45m',
       instructor: 'Marcus Greene',
     },
     [
@@ -235,7 +244,6 @@ export const DEMO_COURSES: DemoCourse[] = [
         'Run a buyer consultation that explains your value, sets expectations about compensation and turns browsers into committed clients.',
       category: 'sales',
       tier: 'bronze',
-      duration: '1h 25m',
       instructor: 'Sarah Whitfield',
     },
     [
@@ -258,7 +266,6 @@ export const DEMO_COURSES: DemoCourse[] = [
         'Negotiate repairs, appraisal gaps and multiple offers with a calm, prepared approach that protects your client and keeps the deal together.',
       category: 'negotiation',
       tier: 'silver',
-      duration: '2h 15m',
       instructor: 'Marcus Greene',
     },
     [
@@ -288,7 +295,6 @@ export const DEMO_COURSES: DemoCourse[] = [
         'A content system for Instagram, Facebook and short video that builds your local brand in 30 minutes a day and brings in real leads.',
       category: 'marketing',
       tier: 'silver',
-      duration: '1h 50m',
       instructor: 'Priya Nair',
     },
     [
@@ -307,7 +313,6 @@ export const DEMO_COURSES: DemoCourse[] = [
         'Speak the language of investors: cap rates, cash-on-cash returns and the 1% rule, and build a repeat-business niche with rental property buyers.',
       category: 'specialization',
       tier: 'silver',
-      duration: '2h 00m',
       instructor: 'Jonathan Cole',
     },
     [
@@ -326,7 +331,6 @@ export const DEMO_COURSES: DemoCourse[] = [
         'Position yourself for high-end listings: luxury marketing standards, discreet client service and the networks that bring million-dollar referrals.',
       category: 'specialization',
       tier: 'gold',
-      duration: '2h 20m',
       instructor: 'Victoria Hale',
     },
     [
@@ -346,7 +350,6 @@ export const DEMO_COURSES: DemoCourse[] = [
         "When to hire your first assistant, how to recruit buyer's agents and the systems, splits and accountability that make a team profitable.",
       category: 'business',
       tier: 'gold',
-      duration: '2h 30m',
       instructor: FOUNDER,
     },
     [
@@ -368,7 +371,6 @@ export const DEMO_COURSES: DemoCourse[] = [
         'Work backwards from your income goal to daily activities, set a marketing budget, plan for taxes and track the numbers that predict your year.',
       category: 'business',
       tier: 'silver',
-      duration: '1h 40m',
       instructor: 'Jonathan Cole',
     },
     [
@@ -386,7 +388,6 @@ export const DEMO_COURSES: DemoCourse[] = [
         'Serve families and professionals moving into your market: corporate relocation programs, virtual tours and remote closings.',
       category: 'specialization',
       tier: 'gold',
-      duration: '1h 35m',
       instructor: 'Victoria Hale',
     },
     [
@@ -394,6 +395,12 @@ export const DEMO_COURSES: DemoCourse[] = [
       ['Virtual Tours and Remote Buyers', '15:55', 'Show homes by video and help buyers decide from a distance.', VIDEO_2],
       ['Area Guides That Win Relocating Clients', '12:30', 'Schools, commutes and neighbourhoods explained for newcomers.', null],
       ['Remote Closings and Timelines', '13:35', 'Coordinate inspections, mobile notaries and move dates.', null],
+      [
+        'Building a Relocation Referral Pipeline',
+        '14:45',
+        'Join relocation company networks, partner with local HR managers and earn repeat transferee referrals.',
+        VIDEO_2,
+      ],
     ],
   ),
   course(
@@ -404,7 +411,6 @@ export const DEMO_COURSES: DemoCourse[] = [
         'Expired listings, for-sale-by-owners and circle prospecting: scripts, call blocks and a follow-up system that turns conversations into appointments.',
       category: 'sales',
       tier: 'gold',
-      duration: '1h 55m',
       instructor: 'Marcus Greene',
     },
     [
@@ -441,7 +447,7 @@ export const DEMO_EPISODES: DemoEpisode[] = [
     episode: 3,
     duration: '38:05',
     spotify_url: 'https://open.spotify.com/episode/7bnHDqHDY8Z3HEJ8MdSG4s',
-    published_at: '2026-10-27T13:00:00.000Z',
+    published_at: '2026-08-18T13:00:00.000Z',
   },
   {
     id: 'ep-s2e02',
@@ -453,7 +459,7 @@ export const DEMO_EPISODES: DemoEpisode[] = [
     episode: 2,
     duration: '45:40',
     spotify_url: 'https://open.spotify.com/episode/1k9XrWqD3vUj5LhT8pYcQe',
-    published_at: '2026-10-13T13:00:00.000Z',
+    published_at: '2026-05-12T13:00:00.000Z',
   },
   {
     id: 'ep-s2e01',
@@ -465,7 +471,7 @@ export const DEMO_EPISODES: DemoEpisode[] = [
     episode: 1,
     duration: '36:22',
     spotify_url: 'https://open.spotify.com/episode/3nGtK8wZr6YbVq2LmPxA9d',
-    published_at: '2026-09-29T13:00:00.000Z',
+    published_at: '2026-02-10T13:00:00.000Z',
   },
   {
     id: 'ep-s1e03',
@@ -477,7 +483,7 @@ export const DEMO_EPISODES: DemoEpisode[] = [
     episode: 3,
     duration: '33:47',
     spotify_url: 'https://open.spotify.com/episode/6yRkP2sJd8QwLmN4vBc7Ht',
-    published_at: '2026-06-16T13:00:00.000Z',
+    published_at: '2025-10-14T13:00:00.000Z',
   },
   {
     id: 'ep-s1e02',
@@ -489,7 +495,7 @@ export const DEMO_EPISODES: DemoEpisode[] = [
     episode: 2,
     duration: '40:12',
     spotify_url: 'https://open.spotify.com/episode/2fHx9LqT5mWc3ZpR7sKd1V',
-    published_at: '2026-06-02T13:00:00.000Z',
+    published_at: '2025-07-08T13:00:00.000Z',
   },
   {
     id: 'ep-s1e01',
@@ -501,7 +507,7 @@ export const DEMO_EPISODES: DemoEpisode[] = [
     episode: 1,
     duration: '29:55',
     spotify_url: 'https://open.spotify.com/episode/5aQm8TzV1rYk4NwC6hJp2X',
-    published_at: '2026-05-19T13:00:00.000Z',
+    published_at: '2025-04-15T13:00:00.000Z',
   },
 ];
 
