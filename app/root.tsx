@@ -1,34 +1,24 @@
 import { useEffect } from 'react';
-import {
-  type ShouldRevalidateFunctionArgs,
-  isRouteErrorResponse,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteLoaderData,
-} from 'react-router';
-import { Toaster } from 'sonner';
-import { requestServicesContext } from '#request-context';
-import type { ContentData } from '../common/content-sections.ts';
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router';
+import { toast, Toaster } from 'sonner';
+import { publicViewer } from '../common/viewer.ts';
+import { buttonClass } from './components/ui/button.tsx';
+import { orFallback, pageServices, pageSession } from './lib/page-context.ts';
+import { unlessRequestFailed } from './lib/forms.ts';
 import type { Route } from './+types/root';
 import './app.css';
 
+// A page whose form request failed keeps its data (see unlessRequestFailed).
+export const shouldRevalidate = unlessRequestFailed;
+
 export async function loader({ context }: Route.LoaderArgs) {
-  const services = context.get(requestServicesContext);
-  const footer = await services.api<{ data: ContentData }>('/api/content/footer_text');
+  const { services, viewer } = pageServices(context);
   return {
-    viewer: services.viewer,
-    footerText: footer.ok && footer.data?.data ? footer.data.data : {},
+    viewer: publicViewer(viewer),
+    footerText: await orFallback(services.content.get('footer_text'), {}, 'the footer text'),
+    // A toast an action left for the page it redirected to (after sign-in, sign-up, ...).
+    flash: pageSession(context).takeFlash(),
   };
-}
-
-// Signing in or up happens on these pages; leaving them must refresh who the viewer is.
-const VIEWER_CHANGING_PATHS = new Set(['/login', '/signup', '/admin/login']);
-
-export function shouldRevalidate({ currentUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return VIEWER_CHANGING_PATHS.has(currentUrl.pathname) || defaultShouldRevalidate;
 }
 
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
@@ -60,11 +50,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-export default function App() {
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { flash } = loaderData;
   useEffect(() => {
     // Marks the page as interactive; browser tests wait for it before clicking.
     document.documentElement.dataset.hydrated = 'true';
   }, []);
+  useEffect(() => {
+    if (flash) toast[flash.type](flash.message);
+  }, [flash]);
   return <Outlet />;
 }
 
@@ -74,7 +68,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     <main className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className="text-3xl font-bold text-brand-800">{notFound ? 'Page not found' : 'Something went wrong'}</h1>
       <p className="mt-4 text-gray-600">{notFound ? 'The page you are looking for does not exist.' : 'Please try again in a moment.'}</p>
-      <a href="/" className="mt-8 inline-block rounded-lg bg-brand-800 px-6 py-3 font-semibold text-white">
+      <a href="/" className={buttonClass({ className: 'mt-8' })}>
         Back to Home
       </a>
     </main>

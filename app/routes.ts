@@ -1,7 +1,7 @@
 import { index, layout, route, type RouteConfig } from '@react-router/dev/routes';
 
 // SPEC 2 route table: every public and member screen sits inside the shared site layout;
-// the two admin screens stand outside it.
+// the admin screens stand outside it.
 export default [
   layout('components/layout/site-layout.tsx', [
     index('routes/home/home.tsx'),
@@ -21,6 +21,19 @@ export default [
     route('certificates/:code', 'routes/certificates/verify.tsx'),
     route('*', 'routes/not-found.tsx'),
   ]),
+  route('logout', 'routes/auth/logout.ts'),
   route('admin/login', 'routes/admin/admin-login.tsx'),
-  route('admin/dashboard', 'routes/admin/admin-dashboard.tsx'),
+  route('admin/logout', 'routes/admin/admin-logout.ts'),
+  route('admin/edit-content', 'routes/admin/edit-content.ts'),
+  // Each admin tab is its own URL with its own loader, so the open tab survives a reload; the
+  // spec's first tab, Podcasts, is also the dashboard's own page.
+  route('admin/dashboard', 'routes/admin/admin-dashboard.tsx', [
+    index('routes/admin/tabs/podcasts-tab.tsx', { id: 'admin-dashboard-index' }),
+    route('podcasts', 'routes/admin/tabs/podcasts-tab.tsx'),
+    route('files', 'routes/admin/tabs/files-tab.tsx'),
+    route('content', 'routes/admin/tabs/content-tab.tsx'),
+    route('members', 'routes/admin/tabs/members-tab.tsx'),
+    route('messages', 'routes/admin/tabs/messages-tab.tsx'),
+    route('activity', 'routes/admin/tabs/activity-tab.tsx'),
+  ]),
 ] satisfies RouteConfig;

@@ -6,7 +6,7 @@ const EPISODE_URL =
 export function spotifyEpisodeId(url: string | null | undefined): string | null {
   if (!url) return null;
   const match = EPISODE_URL.exec(url.trim());
-  return match ? match[1] : null;
+  return match?.[1] ?? null;
 }
 
 export function spotifyEmbedUrl(url: string | null | undefined): string | null {

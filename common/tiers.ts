@@ -1,6 +1,9 @@
+import { z } from 'zod';
+
 // SPEC 4 / 9: membership tiers are ordered free < bronze < silver < gold (rank 0 to 3).
 export const TIERS = ['free', 'bronze', 'silver', 'gold'] as const;
-export type Tier = (typeof TIERS)[number];
+export const Tier = z.enum(TIERS, { error: 'Tier must be free, bronze, silver or gold' });
+export type Tier = z.infer<typeof Tier>;
 
 export const TIER_RANK: Record<Tier, number> = { free: 0, bronze: 1, silver: 2, gold: 3 };
 
@@ -10,10 +13,6 @@ export const TIER_LABEL: Record<Tier, string> = {
   silver: 'Silver',
   gold: 'Gold',
 };
-
-export function isTier(value: unknown): value is Tier {
-  return typeof value === 'string' && (TIERS as readonly string[]).includes(value);
-}
 
 /** A member may use what is at or below their own tier; a visitor (null) has no tier at all. */
 export function isEntitled(memberTier: Tier | null | undefined, requiredTier: Tier): boolean {

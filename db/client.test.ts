@@ -20,8 +20,8 @@ describe('embedded database on disk', () => {
     await first.migrate();
     expect(await seedDemoCatalogue(first.db)).toBe(true);
     await first.db.insert(contactMessages).values({ name: 'Dana', email: 'dana@example.com', subject: 'Hi', message: 'Hello' });
-    const [{ value: courseCount }] = await first.db.select({ value: count() }).from(courses);
-    const [{ value: lessonCount }] = await first.db.select({ value: count() }).from(lessons);
+    const courseCount = (await first.db.select({ value: count() }).from(courses))[0]!.value;
+    const lessonCount = (await first.db.select({ value: count() }).from(lessons))[0]!.value;
 
     // A second process (here: a second open) must not get the directory while the first holds it.
     await expect(openDatabase({ kind: 'embedded', dataDir, purpose: 'second' })).rejects.toThrow(DatabaseLockedError);
@@ -30,9 +30,9 @@ describe('embedded database on disk', () => {
     const second = await openDatabase({ kind: 'embedded', dataDir, purpose: 'test restart' });
     await second.migrate();
     expect(await seedDemoCatalogue(second.db)).toBe(false);
-    expect((await second.db.select({ value: count() }).from(courses))[0].value).toBe(courseCount);
-    expect((await second.db.select({ value: count() }).from(lessons))[0].value).toBe(lessonCount);
-    expect((await second.db.select({ value: count() }).from(contactMessages))[0].value).toBe(1);
+    expect((await second.db.select({ value: count() }).from(courses))[0]!.value).toBe(courseCount);
+    expect((await second.db.select({ value: count() }).from(lessons))[0]!.value).toBe(lessonCount);
+    expect((await second.db.select({ value: count() }).from(contactMessages))[0]!.value).toBe(1);
     await second.close();
   });
 
@@ -41,11 +41,11 @@ describe('embedded database on disk', () => {
     await source.migrate();
     await seedDemoCatalogue(source.db);
     const backup = await source.dumpDataDir!();
-    const [{ value: expected }] = await source.db.select({ value: count() }).from(courses);
+    const expected = (await source.db.select({ value: count() }).from(courses))[0]!.value;
     await source.close();
 
     const restored = await openDatabase({ kind: 'memory', loadDataDir: backup });
-    expect((await restored.db.select({ value: count() }).from(courses))[0].value).toBe(expected);
+    expect((await restored.db.select({ value: count() }).from(courses))[0]!.value).toBe(expected);
     await restored.close();
   });
 });

@@ -1,4 +1,8 @@
 import { sql } from 'drizzle-orm';
+import { COURSE_CATEGORIES } from '../common/courses.contract.ts';
+import { UPLOAD_FOLDER_VALUES } from '../common/files.contract.ts';
+import { RESOURCE_TYPES } from '../common/resources.contract.ts';
+import { TIERS } from '../common/tiers.ts';
 import {
   bigserial,
   boolean,
@@ -16,7 +20,11 @@ import {
 
 // Tables are plural snake_case; TypeScript keys are camelCase (drizzle casing: 'snake_case').
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
-const tierCheck = (column: string) => sql.raw(`${column} in ('free', 'bronze', 'silver', 'gold')`);
+
+/** A CHECK constraint that keeps a text column within one of the vocabularies in common/. */
+const oneOf = (column: string, values: readonly string[]) => sql.raw(`${column} in (${values.map((value) => `'${value}'`).join(', ')})`);
+
+export const SESSION_KINDS = ['member', 'staff'] as const;
 
 export const members = pgTable(
   'members',
@@ -25,14 +33,14 @@ export const members = pgTable(
     name: text().notNull(),
     email: text().notNull(),
     passwordHash: text().notNull(),
-    membershipTier: text().notNull().default('free'),
+    membershipTier: text({ enum: TIERS }).notNull().default('free'),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },
   (t) => [
     // Emails are unique regardless of case.
     uniqueIndex('members_email_lower_idx').on(sql`lower(${t.email})`),
-    check('members_tier_check', tierCheck('membership_tier')),
+    check('members_tier_check', oneOf('membership_tier', TIERS)),
   ],
 );
 
@@ -53,7 +61,7 @@ export const sessions = pgTable(
     id: uuid().primaryKey().defaultRandom(),
     // SHA-256 of the random token; the token itself is never stored.
     tokenHash: text().notNull().unique(),
-    kind: text().notNull(),
+    kind: text({ enum: SESSION_KINDS }).notNull(),
     memberId: uuid().references(() => members.id, { onDelete: 'cascade' }),
     staffId: uuid().references(() => staffAccounts.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
@@ -79,18 +87,15 @@ export const courses = pgTable(
     id: text().primaryKey(),
     title: text().notNull(),
     description: text().notNull(),
-    category: text().notNull(),
-    tier: text().notNull(),
+    category: text({ enum: COURSE_CATEGORIES }).notNull(),
+    tier: text({ enum: TIERS }).notNull(),
     thumbnail: text().notNull(),
     duration: text().notNull(),
     instructor: text().notNull(),
     position: integer().notNull().default(0),
     createdAt: createdAt(),
   },
-  () => [
-    check('courses_tier_check', tierCheck('tier')),
-    check('courses_category_check', sql`category in ('sales', 'marketing', 'negotiation', 'specialization', 'business')`),
-  ],
+  () => [check('courses_tier_check', oneOf('tier', TIERS)), check('courses_category_check', oneOf('category', COURSE_CATEGORIES))],
 );
 
 export const lessons = pgTable(
@@ -181,15 +186,15 @@ export const resources = pgTable(
     id: text().primaryKey(),
     title: text().notNull(),
     description: text().notNull(),
-    resourceType: text().notNull(),
-    tierRequired: text().notNull(),
+    resourceType: text({ enum: RESOURCE_TYPES }).notNull(),
+    tierRequired: text({ enum: TIERS }).notNull(),
     downloadUrl: text(),
     position: integer().notNull().default(0),
     createdAt: createdAt(),
   },
   () => [
-    check('resources_tier_check', tierCheck('tier_required')),
-    check('resources_type_check', sql`resource_type in ('daily_tip', 'ebook', 'workbook', 'article', 'market_report')`),
+    check('resources_tier_check', oneOf('tier_required', TIERS)),
+    check('resources_type_check', oneOf('resource_type', RESOURCE_TYPES)),
   ],
 );
 
@@ -237,7 +242,7 @@ export const uploadedFiles = pgTable(
     id: uuid().primaryKey().defaultRandom(),
     // The client's filename, kept for display only; storage_key is chosen by the server.
     filename: text().notNull(),
-    folder: text().notNull(),
+    folder: text({ enum: UPLOAD_FOLDER_VALUES }).notNull(),
     storageKey: text().notNull().unique(),
     contentType: text().notNull(),
     sizeBytes: integer().notNull(),
@@ -245,7 +250,7 @@ export const uploadedFiles = pgTable(
     uploadedBy: text(),
     createdAt: createdAt(),
   },
-  (t) => [index('uploaded_files_created_idx').on(t.createdAt)],
+  (t) => [index('uploaded_files_created_idx').on(t.createdAt), check('uploaded_files_folder_check', oneOf('folder', UPLOAD_FOLDER_VALUES))],
 );
 
 export const auditLog = pgTable(

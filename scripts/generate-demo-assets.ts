@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { DEMO_COURSES, DEMO_EPISODES, DEMO_RESOURCES } from '../db/seed/demo-catalogue.ts';
+import type { ResourceType } from '../common/resources.contract.ts';
 
 // Writes the demo catalogue's thumbnails (SVG) and downloads (PDF) under public/, so the site works
 // offline. Run after changing the demo catalogue: `node scripts/generate-demo-assets.ts`.
@@ -73,7 +74,7 @@ DEMO_EPISODES.forEach((episode, i) =>
     thumbnail(episode.title, `Season ${episode.season} · Episode ${episode.episode}`, i + 7),
   ),
 );
-const TYPE_LABEL: Record<string, string> = {
+const TYPE_LABEL: Record<ResourceType, string> = {
   daily_tip: 'DAILY TIP',
   ebook: 'EBOOK',
   workbook: 'WORKBOOK',

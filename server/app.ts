@@ -1,36 +1,38 @@
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import type { ViteDevServer } from 'vite';
 import type { Database, DatabaseHandle } from '../db/client.ts';
-import type { Config } from './config.ts';
-import { adminAuthRoutes } from './admin/admin-auth.routes.ts';
-import { adminPlugin } from './admin/admin.plugin.ts';
-import { staffSessionRoutes } from './admin/staff-session.routes.ts';
-import { analyticsRoutes } from './analytics/analytics.routes.ts';
-import { communityRoutes } from './community/community.routes.ts';
-import { podcastRoutes } from './podcast/podcast.routes.ts';
-import { resourcesRoutes } from './resources/resources.routes.ts';
+import { auditRoutes } from './audit/audit.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
-import { learningRoutes } from './learning/learning.routes.ts';
+import { communityRoutes } from './community/community.routes.ts';
+import type { Config } from './config.ts';
 import { contactRoutes } from './contact/contact.routes.ts';
 import { contentRoutes } from './content/content.routes.ts';
 import { coursesRoutes } from './courses/courses.routes.ts';
-import { localFilesRoutes } from './files/files.routes.ts';
+import { filesRoutes } from './files/files.routes.ts';
 import type { FileStorage } from './files/storage.ts';
 import { healthRoutes } from './health/health.routes.ts';
-import { HttpError, registerErrorHandling } from './http/errors.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { useZodContracts } from './http/zod.ts';
+import { learningRoutes } from './learning/learning.routes.ts';
+import { membersRoutes } from './members/members.routes.ts';
 import { pagesPlugin } from './pages/pages.plugin.ts';
-import sessionPlugin from './sessions/session.plugin.ts';
+import { podcastRoutes } from './podcast/podcast.routes.ts';
+import { resourcesRoutes } from './resources/resources.routes.ts';
+import { createServices, type ServerServices } from './services.ts';
 import { SessionService } from './sessions/session.service.ts';
+import viewerPlugin from './sessions/viewer.plugin.ts';
+import { staffRoutes } from './staff/staff.routes.ts';
+import { statsRoutes } from './stats/stats.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     database: Database;
     storage: FileStorage;
+    services: ServerServices;
     /** Shared store for rate limits when REDIS_URL is set. */
     redis: Redis | undefined;
   }
@@ -56,21 +58,41 @@ function trustProxySetting(value: string | undefined): FastifyServerOptions['tru
   return value.split(',').map((entry) => entry.trim());
 }
 
+/** Connects to Redis when configured, giving it a moment so the first requests are counted too. */
+async function connectRedis(app: FastifyInstance, url: string | undefined): Promise<Redis | undefined> {
+  if (!url) return undefined;
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  redis.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    // Never block start for long: limits fall back to letting requests through while Redis is away.
+    const timer = setTimeout(done, 3000);
+    redis.once('ready', done);
+  });
+  app.addHook('onClose', async () => {
+    redis.disconnect();
+  });
+  return redis;
+}
+
 /** Builds the whole server: plugins in order, API routes, pages last (they catch every other path). */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { config } = deps;
-  const app = Fastify({
+  const fastify = Fastify({
     logger: deps.logger ?? { level: config.logLevel },
     // The client address comes from the socket unless a proxy in front is configured and trusted.
     trustProxy: trustProxySetting(config.trustProxy),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
   });
+  const app = useZodContracts(fastify);
 
   app.decorate('config', config);
   app.decorate('database', deps.database.db);
   app.decorate('storage', deps.storage);
-
   registerErrorHandling(app);
 
   await app.register(cookie);
@@ -90,56 +112,37 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     },
     crossOriginEmbedderPolicy: false,
   });
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  const redis = await connectRedis(app, config.redisUrl);
   app.decorate('redis', redis);
-  if (redis) {
-    redis.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
-    // Give Redis a moment to connect so the first requests are counted too; never block start for long.
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(done, 3000);
-      redis.once('ready', done);
-    });
-    app.addHook('onClose', async () => {
-      redis.disconnect();
-    });
-  }
-  await app.register(rateLimit, {
-    global: false,
-    redis,
-    // When Redis is briefly unreachable, serve rather than refuse everyone.
-    skipOnError: true,
-    errorResponseBuilder: (_request, context) =>
-      new HttpError(429, `Too many attempts. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`),
-  });
 
-  await app.register(sessionPlugin, {
-    sessions: new SessionService(deps.database.db, { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs }),
-  });
+  const sessions = new SessionService(deps.database.db, { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs });
+  await app.register(viewerPlugin, { sessions });
+  app.decorate('services', createServices({ db: deps.database.db, config, storage: deps.storage, sessions, redis }));
 
   await app.register(healthRoutes, { ping: deps.database.ping });
-  await app.register(authRoutes);
-  await app.register(learningRoutes);
-  await app.register(contentRoutes);
-  await app.register(contactRoutes);
-  await app.register(coursesRoutes);
-  await app.register(podcastRoutes);
-  await app.register(resourcesRoutes);
-  await app.register(communityRoutes);
-  await app.register(analyticsRoutes);
-  await app.register(localFilesRoutes);
-  await app.register(staffSessionRoutes);
-  await app.register(adminAuthRoutes);
-  await app.register(adminPlugin);
+  for (const routes of [
+    authRoutes,
+    staffRoutes,
+    coursesRoutes,
+    learningRoutes,
+    contentRoutes,
+    podcastRoutes,
+    resourcesRoutes,
+    communityRoutes,
+    contactRoutes,
+    statsRoutes,
+    filesRoutes,
+    membersRoutes,
+    auditRoutes,
+  ]) {
+    await app.register(routes);
+  }
 
   // Unknown API paths answer JSON; every other path falls through to the pages' own 404 page.
   app.all('/api/*', async (request, reply) =>
     reply.status(404).send({ detail: `There is no API endpoint at ${request.method} ${request.url.split('?')[0]}.` }),
   );
-  app.setNotFoundHandler((request, reply) => reply.status(404).send({ detail: 'Not found.' }));
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ detail: 'Not found.' }));
 
   if (deps.pages) await app.register(pagesPlugin, deps.pages);
   return app;

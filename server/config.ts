@@ -13,6 +13,17 @@ const optionalText = z
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
 
+function isHttpOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash
+    );
+  } catch {
+    return false;
+  }
+}
+
 const ConfigSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -23,6 +34,9 @@ const ConfigSchema = z
       .max(65535, 'PORT must be a whole number between 1 and 65535')
       .default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
+    PUBLIC_URL: optionalText.refine((value) => value === undefined || isHttpOrigin(value), {
+      message: 'PUBLIC_URL must be the site origin, such as https://www.example.com (no path)',
+    }),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: optionalText.refine((value) => value === undefined || /^postgres(ql)?:\/\//.test(value), {
       message: 'DATABASE_URL must start with postgres:// or postgresql://',
@@ -66,6 +80,8 @@ export interface Config {
   isProduction: boolean;
   port: number;
   host: string;
+  /** The site's origin, for every absolute link the site makes (certificates, emails). */
+  publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
   admin: { email: string; password: string } | undefined;
@@ -106,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     isProduction: c.NODE_ENV === 'production',
     port: c.PORT,
     host: c.HOST,
+    publicUrl: new URL(c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).origin,
     dataDir: path.resolve(c.DATA_DIR),
     databaseUrl: c.DATABASE_URL,
     admin: c.ADMIN_EMAIL && c.ADMIN_PASSWORD ? { email: c.ADMIN_EMAIL, password: c.ADMIN_PASSWORD } : undefined,

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ViteDevServer } from 'vite';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
@@ -47,5 +46,3 @@ export async function prepareServer(
     throw error;
   }
 }
-
-export const projectPath = (...parts: string[]) => path.resolve(import.meta.dirname, '..', ...parts);

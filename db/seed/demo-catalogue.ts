@@ -1,4 +1,7 @@
-import type { CommunityPost, Course, Lesson, PodcastEpisode, Resource } from '../../common/catalogue.ts';
+import type { CommunityPost } from '../../common/community.contract.ts';
+import type { Course, Lesson } from '../../common/courses.contract.ts';
+import type { PodcastEpisode } from '../../common/podcast.contract.ts';
+import type { Resource } from '../../common/resources.contract.ts';
 
 // The demo catalogue loaded into an empty database (SEED_DEMO). Written for real estate agents and
 // brokers; every image, video and download it names is a file under public/, so the site works offline.
@@ -32,7 +35,7 @@ function lessons(courseId: string, items: [title: string, duration: string, desc
 /** A course's duration is the sum of its lessons ('mm:ss'), rounded to five minutes, as '1h 35m'. */
 function totalDuration(items: DemoLesson[]): string {
   const seconds = items.reduce((sum, lesson) => {
-    const [minutes, secs] = lesson.duration.split(':').map(Number);
+    const [minutes = 0, secs = 0] = lesson.duration.split(':').map(Number);
     return sum + minutes * 60 + secs;
   }, 0);
   const minutes = Math.round(seconds / 300) * 5;

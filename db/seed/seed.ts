@@ -11,8 +11,8 @@ import { DEMO_COURSES, DEMO_EPISODES, DEMO_POSTS, DEMO_RESOURCES } from './demo-
  */
 export async function seedDemoCatalogue(db: Database): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const [{ value: existing }] = await tx.select({ value: count() }).from(courses);
-    if (existing > 0) return false;
+    const [existing] = await tx.select({ value: count() }).from(courses);
+    if (existing && existing.value > 0) return false;
 
     await tx.insert(courses).values(
       DEMO_COURSES.map((course, position) => ({

@@ -1,44 +1,88 @@
-import { eq, sql } from 'drizzle-orm';
-import { EMAIL_TAKEN, INVALID_CREDENTIALS, type LoginInput, type RegisterInput } from '../../common/auth.ts';
-import type { Database } from '../../db/client.ts';
-import { members } from '../../db/schema.ts';
-import { conflict, unauthorized } from '../http/errors.ts';
-import { hashPassword, verifyAgainstDecoy, verifyPassword } from '../sessions/passwords.ts';
+import { EMAIL_TAKEN, type AuthService } from '../../common/auth.contract.ts';
+import { conflict } from '../../common/errors.ts';
+import { MEMBER_AUTH_LIMITS, STAFF_LOGIN_LIMITS } from '../../common/limits.ts';
+import { requireMember } from '../../common/viewer.ts';
+import type { AttemptLimiter } from '../http/attempt-limiter.ts';
+import { isUniqueViolation, type MembersRepository } from '../members/members.repository.ts';
+import { hashPassword } from '../sessions/passwords.ts';
+import type { SessionService } from '../sessions/session.service.ts';
+import type { StaffRepository } from '../staff/staff.repository.ts';
+import { createPasswordSignIn } from './password-sign-in.ts';
 
-const UNIQUE_VIOLATION = '23505';
+export function createAuthService(deps: {
+  members: MembersRepository;
+  staff: StaffRepository;
+  sessions: SessionService;
+  limiter: AttemptLimiter;
+}): AuthService {
+  const { members, sessions, limiter } = deps;
+  const memberSignIn = createPasswordSignIn({
+    kind: 'member',
+    findCredentials: (email) => members.findCredentials(email),
+    sessions,
+    limiter,
+    limits: MEMBER_AUTH_LIMITS,
+  });
+  // Stricter for staff: a few free tries, then each further try doubles the wait.
+  const staffSignIn = createPasswordSignIn({
+    kind: 'staff',
+    findCredentials: (email) => deps.staff.findCredentials(email),
+    sessions,
+    limiter,
+    limits: {
+      perAddress: { ...STAFF_LOGIN_LIMITS.perAddress, growing: true },
+      perAccount: { ...STAFF_LOGIN_LIMITS.perAccount, growing: true },
+    },
+  });
 
-function isUniqueViolation(error: unknown): boolean {
-  const candidate = error as { code?: string; cause?: { code?: string } };
-  return candidate?.code === UNIQUE_VIOLATION || candidate?.cause?.code === UNIQUE_VIOLATION;
-}
-
-export function createAuthService(db: Database) {
   return {
-    /** Creates a free member; an email already taken (in any letter case) is a 409. */
-    async register(input: RegisterInput): Promise<{ id: string }> {
+    async register(viewer, input) {
+      // Every sign-up counts: creating accounts in bulk is the abuse here.
+      await limiter.check('register:address', viewer.client.address, MEMBER_AUTH_LIMITS.perAddress);
+      await limiter.check('register:account', input.email, MEMBER_AUTH_LIMITS.perAccount);
       const passwordHash = await hashPassword(input.password);
+      let member: { id: string };
       try {
-        const [member] = await db
-          .insert(members)
-          .values({ name: input.name, email: input.email, passwordHash, membershipTier: 'free' })
-          .returning({ id: members.id });
-        return member;
+        member = await members.create({ name: input.name, email: input.email, passwordHash });
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
         throw error;
       }
+      return sessions.create(
+        { kind: 'member', memberId: member.id },
+        { userAgent: viewer.client.userAgent, ipAddress: viewer.client.address },
+      );
     },
 
-    /** The member for these credentials; the same answer and timing for an unknown email and a wrong password. */
-    async authenticate(input: LoginInput): Promise<{ id: string }> {
-      const [member] = await db
-        .select({ id: members.id, passwordHash: members.passwordHash })
-        .from(members)
-        .where(eq(sql`lower(${members.email})`, input.email.toLowerCase()))
-        .limit(1);
-      const valid = member ? await verifyPassword(member.passwordHash, input.password) : await verifyAgainstDecoy(input.password);
-      if (!member || !valid) throw unauthorized(INVALID_CREDENTIALS);
-      return { id: member.id };
+    async signIn(viewer, input) {
+      const { token, expiresAt } = await memberSignIn(viewer, input);
+      return { token, expiresAt };
+    },
+
+    async signOut(viewer) {
+      if (viewer.member) await sessions.revoke(viewer.member.sessionId);
+    },
+
+    async revokeOtherSessions(viewer) {
+      const member = requireMember(viewer);
+      return sessions.revokeOtherMemberSessions(member.id, member.sessionId);
+    },
+
+    me(viewer) {
+      const member = requireMember(viewer);
+      return {
+        id: member.id,
+        name: member.name,
+        email: member.email,
+        membership_tier: member.membershipTier,
+        created_at: member.createdAt.toISOString(),
+      };
+    },
+
+    staffSignIn: (viewer, input) => staffSignIn(viewer, input),
+
+    async staffSignOut(viewer) {
+      if (viewer.staff) await sessions.revoke(viewer.staff.sessionId);
     },
   };
 }

@@ -1,18 +1,28 @@
-import type { FastifyInstance } from 'fastify';
-import { ContactInput } from '../../common/contact.ts';
-import { CONTACT_LIMIT } from '../../common/limits.ts';
-import { contactMessages } from '../../db/schema.ts';
-import { AttemptLimiter } from '../http/attempt-limiter.ts';
-import { parseInput } from '../http/errors.ts';
+import { ContactMessageList, MessageParams } from '../../common/admin.contract.ts';
+import { ContactInput } from '../../common/contact.contract.ts';
+import { SuccessResponse } from '../../common/fields.ts';
+import type { ZodApp } from '../http/zod.ts';
 
-export async function contactRoutes(app: FastifyInstance) {
-  const limiter = new AttemptLimiter(`${app.config.redisKeyPrefix}:limit:contact`, app.redis);
+export async function contactRoutes(app: ZodApp) {
+  const { contact, messages } = app.services;
+  const staff = { access: 'staff' } as const;
 
-  // SPEC 7: stores the message and answers {success: true}; the staff read it in the admin area.
-  app.post('/api/contact', async (request, reply) => {
-    const input = parseInput(ContactInput, request.body);
-    await limiter.check('address', request.ip, CONTACT_LIMIT);
-    await app.database.insert(contactMessages).values({ ...input, ipAddress: request.ip });
+  // SPEC 7: stores the message and answers {success: true}.
+  app.post('/api/contact', { schema: { body: ContactInput, response: { 201: SuccessResponse } } }, async (request, reply) => {
+    await contact.send(await request.viewer(), request.body);
     return reply.status(201).send({ success: true });
   });
+
+  app.get('/api/admin/messages', { config: staff, schema: { response: { 200: ContactMessageList } } }, async (request) =>
+    messages.list(await request.viewer()),
+  );
+
+  app.post(
+    '/api/admin/messages/:id/handled',
+    { config: staff, schema: { params: MessageParams, response: { 200: SuccessResponse } } },
+    async (request) => {
+      await messages.markHandled(await request.viewer(), request.params.id);
+      return { success: true as const };
+    },
+  );
 }

@@ -1,15 +1,23 @@
-import type { FastifyInstance } from 'fastify';
-import { isContentSectionKey } from '../../common/content-sections.ts';
-import { notFound } from '../http/errors.ts';
-import { createContentRepository } from './content.repository.ts';
+import { ContentResponse, ContentSectionBody, SectionParams } from '../../common/content.contract.ts';
+import { SuccessResponse } from '../../common/fields.ts';
+import type { ZodApp } from '../http/zod.ts';
 
-export async function contentRoutes(app: FastifyInstance) {
-  const repository = createContentRepository(app.database);
+export async function contentRoutes(app: ZodApp) {
+  const { content } = app.services;
+  const schema = { params: SectionParams, response: { 200: ContentResponse } };
 
   // SPEC 7: `{data: {...}}`, an empty object when the section was never saved.
-  app.get<{ Params: { section: string } }>('/api/content/:section', async (request) => {
-    const { section } = request.params;
-    if (!isContentSectionKey(section)) throw notFound(`There is no content section called "${section}".`);
-    return { data: await repository.find(section) };
-  });
+  app.get('/api/content/:section', { schema }, async (request) => ({ data: await content.get(request.params.section) }));
+  app.get('/api/admin/content/:section', { config: { access: 'staff' }, schema }, async (request) => ({
+    data: await content.get(request.params.section),
+  }));
+
+  app.post(
+    '/api/admin/content/:section',
+    { config: { access: 'staff' }, schema: { params: SectionParams, body: ContentSectionBody, response: { 200: SuccessResponse } } },
+    async (request) => {
+      await content.save(await request.viewer(), request.params.section, request.body);
+      return { success: true as const };
+    },
+  );
 }

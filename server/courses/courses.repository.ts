@@ -1,7 +1,6 @@
 import { asc, count, eq } from 'drizzle-orm';
-import type { Course, CourseCategory } from '../../common/catalogue.ts';
-import type { Tier } from '../../common/tiers.ts';
-import type { Database } from '../../db/client.ts';
+import type { Course } from '../../common/courses.contract.ts';
+import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { courses, lessons } from '../../db/schema.ts';
 
 const courseColumns = {
@@ -16,19 +15,15 @@ const courseColumns = {
   lesson_count: count(lessons.id),
 };
 
-type CourseRow = Omit<Course, 'category' | 'tier'> & { category: string; tier: string };
-const toCourse = (row: CourseRow): Course => ({ ...row, category: row.category as CourseCategory, tier: row.tier as Tier });
-
-export function createCoursesRepository(db: Database) {
+export function createCoursesRepository(db: DatabaseOrTransaction) {
   return {
     async list(): Promise<Course[]> {
-      const rows = await db
+      return db
         .select(courseColumns)
         .from(courses)
         .leftJoin(lessons, eq(lessons.courseId, courses.id))
         .groupBy(courses.id)
         .orderBy(asc(courses.position), asc(courses.title));
-      return rows.map(toCourse);
     },
 
     async findById(id: string): Promise<Course | null> {
@@ -38,7 +33,12 @@ export function createCoursesRepository(db: Database) {
         .leftJoin(lessons, eq(lessons.courseId, courses.id))
         .where(eq(courses.id, id))
         .groupBy(courses.id);
-      return row ? toCourse(row) : null;
+      return row ?? null;
+    },
+
+    async count(): Promise<number> {
+      const [row] = await db.select({ value: count() }).from(courses);
+      return row?.value ?? 0;
     },
 
     async listLessons(courseId: string) {

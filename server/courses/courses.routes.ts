@@ -1,37 +1,14 @@
-import type { FastifyInstance } from 'fastify';
-import type { Lesson } from '../../common/catalogue.ts';
-import { isEntitled } from '../../common/tiers.ts';
-import { notFound } from '../http/errors.ts';
-import { optionalMember } from '../sessions/session.plugin.ts';
-import { createCoursesRepository } from './courses.repository.ts';
+import { CourseList, CourseParams, Course, LessonList } from '../../common/courses.contract.ts';
+import type { ZodApp } from '../http/zod.ts';
 
-const COURSE_NOT_FOUND = 'Course not found';
+export async function coursesRoutes(app: ZodApp) {
+  const { courses } = app.services;
 
-export async function coursesRoutes(app: FastifyInstance) {
-  const repository = createCoursesRepository(app.database);
+  app.get('/api/courses', { schema: { response: { 200: CourseList } } }, () => courses.list());
 
-  app.get('/api/courses', async () => repository.list());
+  app.get('/api/courses/:id', { schema: { params: CourseParams, response: { 200: Course } } }, (request) => courses.get(request.params.id));
 
-  app.get<{ Params: { id: string } }>('/api/courses/:id', async (request) => {
-    const course = await repository.findById(request.params.id);
-    if (!course) throw notFound(COURSE_NOT_FOUND);
-    return course;
-  });
-
-  // A lesson's video is sent only to a signed-in member whose tier reaches the course's tier.
-  app.get<{ Params: { id: string } }>('/api/courses/:id/lessons', async (request): Promise<Lesson[]> => {
-    const course = await repository.findById(request.params.id);
-    if (!course) throw notFound(COURSE_NOT_FOUND);
-    const member = await optionalMember(request);
-    const entitled = isEntitled(member?.membershipTier, course.tier);
-    const rows = await repository.listLessons(course.id);
-    return rows.map((lesson) => ({
-      id: lesson.id,
-      title: lesson.title,
-      duration: lesson.duration,
-      description: lesson.description,
-      video_url: entitled ? lesson.videoUrl : null,
-      has_video: lesson.videoUrl !== null && lesson.videoUrl !== '',
-    }));
-  });
+  app.get('/api/courses/:id/lessons', { schema: { params: CourseParams, response: { 200: LessonList } } }, async (request) =>
+    courses.lessons(await request.viewer(), request.params.id),
+  );
 }

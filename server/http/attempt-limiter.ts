@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { HttpError } from './errors.ts';
+import { ServiceError } from '../../common/errors.ts';
 
 export interface AttemptLimit {
   max: number;
@@ -68,10 +68,10 @@ class RedisCounter implements Counter {
   }
 }
 
-function tooMany(waitMs: number): HttpError {
+function tooMany(waitMs: number): ServiceError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
   const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
-  return new HttpError(429, `Too many attempts. Please wait ${wait} and try again.`);
+  return new ServiceError(429, `Too many attempts. Please wait ${wait} and try again.`);
 }
 
 /**

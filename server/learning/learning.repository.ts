@@ -1,15 +1,15 @@
 import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
-import type { Database, DatabaseOrTransaction } from '../../db/client.ts';
+import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { certificates, courses, enrolments, lessonProgress, lessons } from '../../db/schema.ts';
 
-export function createLearningRepository(db: Database) {
+export function createLearningRepository(db: DatabaseOrTransaction) {
   return {
     async enrol(memberId: string, courseId: string): Promise<void> {
       await db.insert(enrolments).values({ memberId, courseId }).onConflictDoNothing();
     },
 
-    async isEnrolled(memberId: string, courseId: string, tx: DatabaseOrTransaction = db): Promise<boolean> {
-      const [row] = await tx
+    async isEnrolled(memberId: string, courseId: string): Promise<boolean> {
+      const [row] = await db
         .select({ courseId: enrolments.courseId })
         .from(enrolments)
         .where(and(eq(enrolments.memberId, memberId), eq(enrolments.courseId, courseId)));
@@ -26,8 +26,8 @@ export function createLearningRepository(db: Database) {
     },
 
     /** Lesson ids of the course this member completed, in course order. */
-    async completedLessonIds(memberId: string, courseId: string, tx: DatabaseOrTransaction = db): Promise<string[]> {
-      const rows = await tx
+    async completedLessonIds(memberId: string, courseId: string): Promise<string[]> {
+      const rows = await db
         .select({ id: lessons.id })
         .from(lessonProgress)
         .innerJoin(lessons, eq(lessons.id, lessonProgress.lessonId))
@@ -36,28 +36,25 @@ export function createLearningRepository(db: Database) {
       return rows.map((row) => row.id);
     },
 
-    async lessonCount(courseId: string, tx: DatabaseOrTransaction = db): Promise<number> {
-      const [row] = await tx.select({ value: count() }).from(lessons).where(eq(lessons.courseId, courseId));
-      return row.value;
+    async lessonCount(courseId: string): Promise<number> {
+      const [row] = await db.select({ value: count() }).from(lessons).where(eq(lessons.courseId, courseId));
+      return row?.value ?? 0;
     },
 
-    async markComplete(memberId: string, lessonId: string, tx: DatabaseOrTransaction = db): Promise<void> {
-      await tx.insert(lessonProgress).values({ memberId, lessonId }).onConflictDoNothing();
+    async markComplete(memberId: string, lessonId: string): Promise<void> {
+      await db.insert(lessonProgress).values({ memberId, lessonId }).onConflictDoNothing();
     },
 
-    async findCertificate(memberId: string, courseId: string, tx: DatabaseOrTransaction = db) {
-      const [row] = await tx
+    async findCertificate(memberId: string, courseId: string) {
+      const [row] = await db
         .select()
         .from(certificates)
         .where(and(eq(certificates.memberId, memberId), eq(certificates.courseId, courseId)));
       return row ?? null;
     },
 
-    async createCertificate(
-      values: { memberId: string; courseId: string; code: string; memberName: string; courseTitle: string },
-      tx: DatabaseOrTransaction = db,
-    ) {
-      await tx.insert(certificates).values(values).onConflictDoNothing();
+    async createCertificate(values: { memberId: string; courseId: string; code: string; memberName: string; courseTitle: string }) {
+      await db.insert(certificates).values(values).onConflictDoNothing();
     },
 
     async certificateByCode(code: string) {
@@ -79,17 +76,19 @@ export function createLearningRepository(db: Database) {
         .orderBy(desc(enrolments.enrolledAt));
       if (rows.length === 0) return [];
       const courseIds = rows.map((row) => row.course.id);
-      const totals = await db
-        .select({ courseId: lessons.courseId, value: count() })
-        .from(lessons)
-        .where(inArray(lessons.courseId, courseIds))
-        .groupBy(lessons.courseId);
-      const done = await db
-        .select({ courseId: lessons.courseId, value: count() })
-        .from(lessonProgress)
-        .innerJoin(lessons, eq(lessons.id, lessonProgress.lessonId))
-        .where(and(eq(lessonProgress.memberId, memberId), inArray(lessons.courseId, courseIds)))
-        .groupBy(lessons.courseId);
+      const [totals, done] = await Promise.all([
+        db
+          .select({ courseId: lessons.courseId, value: count() })
+          .from(lessons)
+          .where(inArray(lessons.courseId, courseIds))
+          .groupBy(lessons.courseId),
+        db
+          .select({ courseId: lessons.courseId, value: count() })
+          .from(lessonProgress)
+          .innerJoin(lessons, eq(lessons.id, lessonProgress.lessonId))
+          .where(and(eq(lessonProgress.memberId, memberId), inArray(lessons.courseId, courseIds)))
+          .groupBy(lessons.courseId),
+      ]);
       const totalOf = new Map(totals.map((row) => [row.courseId, row.value]));
       const doneOf = new Map(done.map((row) => [row.courseId, row.value]));
       return rows.map((row) => ({

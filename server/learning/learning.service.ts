@@ -1,29 +1,33 @@
 import { randomBytes } from 'node:crypto';
+import type { CoursesService } from '../../common/courses.contract.ts';
+import { conflict, forbidden, notFound } from '../../common/errors.ts';
+import { UPGRADE_NEEDED, type LearningService } from '../../common/learning.contract.ts';
 import { progressPercent } from '../../common/progress.ts';
-import { isEntitled, type Tier } from '../../common/tiers.ts';
-import type { Database } from '../../db/client.ts';
-import { createCoursesRepository } from '../courses/courses.repository.ts';
-import { forbidden, HttpError, notFound } from '../http/errors.ts';
-import type { MemberIdentity } from '../sessions/session.service.ts';
-import { createLearningRepository } from './learning.repository.ts';
+import { isEntitled } from '../../common/tiers.ts';
+import { requireMember, type SignedInMember } from '../../common/viewer.ts';
+import { renderCertificatePdf } from './certificate-pdf.ts';
+import type { DataAccess } from '../repositories.ts';
 
-const UPGRADE_NEEDED = 'Your membership does not include this course. Upgrade your plan to access it.';
+const CERTIFICATE_NOT_FOUND = 'Certificate not found';
 
 /** A readable, unguessable code such as RP-7K3M-Q9XD-2HPA. */
 function newCertificateCode(): string {
   const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-  const bytes = randomBytes(12);
-  const chars = [...bytes].map((byte) => alphabet[byte % alphabet.length]);
+  const chars = [...randomBytes(12)].map((byte) => alphabet[byte % alphabet.length]);
   return `RP-${chars.slice(0, 4).join('')}-${chars.slice(4, 8).join('')}-${chars.slice(8, 12).join('')}`;
 }
 
-export function createLearningService(db: Database) {
-  const learning = createLearningRepository(db);
-  const courses = createCoursesRepository(db);
+export function createLearningService(deps: {
+  data: DataAccess;
+  courses: CoursesService;
+  /** The site's origin, for the verification link printed on certificates. */
+  publicUrl: string;
+}): LearningService {
+  const { courses } = deps;
+  const learning = deps.data.learning;
 
-  async function entitledCourse(member: MemberIdentity, courseId: string) {
-    const course = await courses.findById(courseId);
-    if (!course) throw notFound('Course not found');
+  async function entitledCourse(member: SignedInMember, courseId: string) {
+    const course = await courses.get(courseId);
     if (!isEntitled(member.membershipTier, course.tier)) throw forbidden(UPGRADE_NEEDED);
     return course;
   }
@@ -45,60 +49,57 @@ export function createLearningService(db: Database) {
     };
   }
 
-  return {
-    progressOf,
+  async function ownCertificate(code: string) {
+    const certificate = await learning.certificateByCode(code.toUpperCase());
+    if (!certificate) throw notFound(CERTIFICATE_NOT_FOUND);
+    return certificate;
+  }
 
-    /** Enrols an entitled member; enrolling twice changes nothing. */
-    async enrol(member: MemberIdentity, courseId: string) {
+  return {
+    async enrol(viewer, courseId) {
+      const member = requireMember(viewer);
       await entitledCourse(member, courseId);
       await learning.enrol(member.id, courseId);
       return progressOf(member.id, courseId);
     },
 
-    async courseProgress(member: MemberIdentity, courseId: string) {
-      const course = await courses.findById(courseId);
-      if (!course) throw notFound('Course not found');
+    async courseProgress(viewer, courseId) {
+      const member = requireMember(viewer);
+      await courses.get(courseId);
       return progressOf(member.id, courseId);
     },
 
-    /** Marks a lesson complete; completing the last lesson of a course issues its certificate. */
-    async completeLesson(member: MemberIdentity, lessonId: string) {
+    async completeLesson(viewer, lessonId) {
+      const member = requireMember(viewer);
       const lesson = await learning.findLesson(lessonId);
       if (!lesson) throw notFound('Lesson not found');
-      if (!isEntitled(member.membershipTier, lesson.courseTier as Tier)) throw forbidden(UPGRADE_NEEDED);
-      await db.transaction(async (tx) => {
-        if (!(await learning.isEnrolled(member.id, lesson.courseId, tx))) {
-          throw new HttpError(409, 'Start the course before completing its lessons.');
-        }
-        await learning.markComplete(member.id, lesson.id, tx);
-        const [completed, total] = await Promise.all([
-          learning.completedLessonIds(member.id, lesson.courseId, tx),
-          learning.lessonCount(lesson.courseId, tx),
-        ]);
-        if (completed.length >= total && !(await learning.findCertificate(member.id, lesson.courseId, tx))) {
-          await learning.createCertificate(
-            {
-              memberId: member.id,
-              courseId: lesson.courseId,
-              code: newCertificateCode(),
-              memberName: member.name,
-              courseTitle: lesson.courseTitle,
-            },
-            tx,
-          );
+      if (!isEntitled(member.membershipTier, lesson.courseTier)) throw forbidden(UPGRADE_NEEDED);
+      await deps.data.transaction(async ({ learning: tx }) => {
+        if (!(await tx.isEnrolled(member.id, lesson.courseId))) throw conflict('Start the course before completing its lessons.');
+        await tx.markComplete(member.id, lesson.id);
+        const [completed, total] = await Promise.all([tx.completedLessonIds(member.id, lesson.courseId), tx.lessonCount(lesson.courseId)]);
+        if (completed.length >= total && !(await tx.findCertificate(member.id, lesson.courseId))) {
+          await tx.createCertificate({
+            memberId: member.id,
+            courseId: lesson.courseId,
+            code: newCertificateCode(),
+            memberName: member.name,
+            courseTitle: lesson.courseTitle,
+          });
         }
       });
       return progressOf(member.id, lesson.courseId);
     },
 
-    async enrolments(memberId: string) {
-      const rows = await learning.listEnrolments(memberId);
+    async enrolments(viewer) {
+      const member = requireMember(viewer);
+      const rows = await learning.listEnrolments(member.id);
       return rows.map((row) => ({
         id: row.course.id,
         title: row.course.title,
         description: row.course.description,
         category: row.course.category,
-        tier: row.course.tier as Tier,
+        tier: row.course.tier,
         thumbnail: row.course.thumbnail,
         duration: row.course.duration,
         instructor: row.course.instructor,
@@ -109,8 +110,9 @@ export function createLearningService(db: Database) {
       }));
     },
 
-    async certificates(memberId: string) {
-      const rows = await learning.listCertificates(memberId);
+    async certificates(viewer) {
+      const member = requireMember(viewer);
+      const rows = await learning.listCertificates(member.id);
       return rows.map((row) => ({
         code: row.code,
         course_id: row.courseId,
@@ -119,6 +121,24 @@ export function createLearningService(db: Database) {
       }));
     },
 
-    certificateByCode: learning.certificateByCode,
+    async verifyCertificate(code) {
+      const certificate = await ownCertificate(code);
+      return {
+        code: certificate.code,
+        member_name: certificate.memberName,
+        course_id: certificate.courseId,
+        course_title: certificate.courseTitle,
+        issued_at: certificate.issuedAt.toISOString(),
+      };
+    },
+
+    // The PDF is for its owner only.
+    async certificatePdf(viewer, code) {
+      const member = requireMember(viewer);
+      const certificate = await ownCertificate(code);
+      if (certificate.memberId !== member.id) throw forbidden('This certificate belongs to another member.');
+      const verifyUrl = new URL(`/certificates/${certificate.code}`, deps.publicUrl).toString();
+      return { code: certificate.code, pdf: await renderCertificatePdf({ ...certificate, verifyUrl }) };
+    },
   };
 }

@@ -2,25 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fastifyReactRouter } from '@mcansh/react-router-fastify';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { RouterContextProvider } from 'react-router';
 import type { ViteDevServer } from 'vite';
-import { requestServicesContext, type RequestServices, type Viewer } from '#request-context';
+import { pageSessionContext, servicesContext, viewerContext } from '#request-context';
 import { clearSessionCookie } from '../sessions/session-cookies.ts';
-import { MEMBER_COOKIE, optionalMember, STAFF_COOKIE } from '../sessions/session.plugin.ts';
+import { limitPageBodies, PAGE_FORM_LIMIT_BYTES } from './body-limit.ts';
+import { createPageSession } from './page-session.ts';
+
+// The admin's upload form: the one page form that carries files.
+const UPLOAD_PAGE = '/admin/dashboard/files';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-async function resolveViewer(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<Viewer> {
-  const [member, staffSession] = await Promise.all([optionalMember(request), app.sessions.resolve(request.cookies[STAFF_COOKIE])]);
-  // SPEC 8: a session that no longer works is forgotten silently; the visitor is simply signed out.
-  if (!member && request.cookies[MEMBER_COOKIE]) clearSessionCookie(reply, 'member');
-  if (staffSession?.kind !== 'staff' && request.cookies[STAFF_COOKIE]) clearSessionCookie(reply, 'staff');
-  return {
-    member: member ? { name: member.name, email: member.email, membership_tier: member.membershipTier } : null,
-    staff: staffSession?.kind === 'staff' ? { email: staffSession.staff.email } : null,
-  };
-}
 
 /** Server-rendered pages (React Router framework mode) and the built client assets. */
 export async function pagesPlugin(app: FastifyInstance, options: { devServer?: ViteDevServer }) {
@@ -33,31 +26,29 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
     );
     return;
   }
+  app.addHook(
+    'preHandler',
+    limitPageBodies(async (request) =>
+      request.url.split('?')[0]?.replace(/\.data$/, '') === UPLOAD_PAGE && (await request.viewer()).staff
+        ? app.config.uploadMaxBytes + PAGE_FORM_LIMIT_BYTES
+        : PAGE_FORM_LIMIT_BYTES,
+    ),
+  );
   await app.register(fastifyReactRouter, {
     devServer: options.devServer,
     serverBuildPath,
     clientBuildDirectory: path.join(projectRoot, 'build/client'),
     assetCacheControl: 'public, max-age=31536000, immutable',
     fileCacheControl: 'public, max-age=3600',
+    // Loaders and actions call the services in process, with the viewer resolved once for the request.
     async getLoadContext(request, reply) {
-      const forwarded: Record<string, string> = {};
-      if (request.headers.cookie) forwarded.cookie = request.headers.cookie;
-      if (request.headers.authorization) forwarded.authorization = request.headers.authorization;
-      const services: RequestServices = {
-        viewer: await resolveViewer(app, request, reply),
-        async api<T>(apiPath: string) {
-          const response = await app.inject({ method: 'GET', url: apiPath, headers: forwarded });
-          let data: unknown;
-          try {
-            data = response.json();
-          } catch {
-            data = null;
-          }
-          return { status: response.statusCode, ok: response.statusCode < 400, data: data as T };
-        },
-      };
+      const viewer = await request.viewer();
+      // SPEC 8: a session that no longer works is forgotten silently; the visitor is simply signed out.
+      for (const kind of await request.staleSessionCookies()) clearSessionCookie(reply, kind);
       const context = new RouterContextProvider();
-      context.set(requestServicesContext, services);
+      context.set(servicesContext, app.services);
+      context.set(viewerContext, viewer);
+      context.set(pageSessionContext, createPageSession(app.services, viewer, request, reply));
       return context;
     },
   });

@@ -1,22 +1,24 @@
-import { desc } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import type { PodcastEpisode } from '../../common/catalogue.ts';
-import { podcastEpisodes } from '../../db/schema.ts';
+import { SuccessResponse } from '../../common/fields.ts';
+import { AdminEpisodeList, AdminPodcastEpisodeList, PodcastEpisodeList } from '../../common/podcast.contract.ts';
+import type { ZodApp } from '../http/zod.ts';
 
-export async function podcastRoutes(app: FastifyInstance) {
-  // SPEC 7: newest first; the podcast is free for everyone.
-  app.get('/api/podcast/episodes', async (): Promise<PodcastEpisode[]> => {
-    const rows = await app.database.select().from(podcastEpisodes).orderBy(desc(podcastEpisodes.publishedAt), desc(podcastEpisodes.id));
-    return rows.map((row) => ({
-      id: row.id,
-      title: row.title,
-      description: row.description,
-      thumbnail: row.thumbnail,
-      season: row.season,
-      episode: row.episode,
-      duration: row.duration,
-      spotify_url: row.spotifyUrl,
-      published_at: row.publishedAt.toISOString(),
-    }));
-  });
+export async function podcastRoutes(app: ZodApp) {
+  const { podcast } = app.services;
+  const staff = { access: 'staff' } as const;
+
+  app.get('/api/podcast/episodes', { schema: { response: { 200: PodcastEpisodeList } } }, () => podcast.list());
+
+  app.get('/api/admin/podcast/list', { config: staff, schema: { response: { 200: AdminPodcastEpisodeList } } }, async (request) =>
+    podcast.adminList(await request.viewer()),
+  );
+
+  // SPEC 4: 'Save All Changes' sends the whole list.
+  app.post(
+    '/api/admin/podcast/update',
+    { config: staff, schema: { body: AdminEpisodeList, response: { 200: SuccessResponse } } },
+    async (request) => {
+      await podcast.replaceAll(await request.viewer(), request.body);
+      return { success: true as const };
+    },
+  );
 }

@@ -16,7 +16,7 @@ beforeAll(async () => {
     .insert(members)
     .values({ name: 'Avery Agent', email: 'avery@example.com', passwordHash: await hashPassword('secret-pass'), membershipTier: 'bronze' })
     .returning();
-  memberId = member.id;
+  memberId = member!.id;
 });
 afterAll(() => database.close());
 
@@ -26,8 +26,8 @@ describe('sessions', () => {
     const { token, sessionId } = await service.create({ kind: 'member', memberId });
     expect(token.length).toBeGreaterThanOrEqual(43);
     const [row] = await database.db.select().from(sessions).where(eq(sessions.id, sessionId));
-    expect(row.tokenHash).toBe(hashSessionToken(token));
-    expect(row.tokenHash).not.toContain(token);
+    expect(row!.tokenHash).toBe(hashSessionToken(token));
+    expect(row!.tokenHash).not.toContain(token);
     const resolved = await service.resolve(token);
     expect(resolved).toMatchObject({ kind: 'member', member: { name: 'Avery Agent', membershipTier: 'bronze' } });
   });

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { count } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { staffAccounts } from '../../db/schema.ts';
 import { hashPassword } from '../sessions/passwords.ts';
+import { createStaffRepository } from './staff.repository.ts';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@realtypocket.local';
 
@@ -14,14 +13,11 @@ export async function ensureFirstStaffAccount(
   db: Database,
   configured: { email: string; password: string } | undefined,
 ): Promise<{ email: string; generatedPassword?: string } | null> {
-  const [{ value: existing }] = await db.select({ value: count() }).from(staffAccounts);
-  if (existing > 0) return null;
+  const staff = createStaffRepository(db);
+  if ((await staff.count()) > 0) return null;
   const email = configured?.email ?? DEFAULT_ADMIN_EMAIL;
   const generatedPassword = configured ? undefined : randomBytes(12).toString('base64url');
   const password = configured?.password ?? generatedPassword!;
-  await db
-    .insert(staffAccounts)
-    .values({ email: email.toLowerCase(), passwordHash: await hashPassword(password) })
-    .onConflictDoNothing();
+  await staff.create({ email: email.toLowerCase(), passwordHash: await hashPassword(password) });
   return { email, generatedPassword };
 }

@@ -95,7 +95,7 @@ describe('POST /api/admin/login', () => {
 describe('podcast episodes', () => {
   it('replaces the whole list in one go, keeping audio_url equal to spotify_url, and logs the change', async () => {
     const list = (await t.app.inject({ url: '/api/admin/podcast/list', headers: staffHeaders })).json() as Record<string, string>[];
-    expect(Object.keys(list[0]).sort()).toEqual(['audio_url', 'description', 'duration', 'id', 'spotify_url', 'title']);
+    expect(Object.keys(list[0]!).sort()).toEqual(['audio_url', 'description', 'duration', 'id', 'spotify_url', 'title']);
     const [first, , ...rest] = list;
     const edited = { ...first, title: 'Edited title', spotify_url: 'https://open.spotify.com/episode/0123456789abcdefABCDEF' };
     const added = { id: String(Date.now()), title: '', spotify_url: '', audio_url: '', description: '', duration: '45:00' };
@@ -108,8 +108,8 @@ describe('podcast episodes', () => {
     expect(response.json()).toEqual({ success: true });
     const stored = await t.db.select().from(podcastEpisodes);
     expect(stored).toHaveLength(list.length);
-    expect(stored.find((row) => row.id === list[1].id)).toBeUndefined();
-    const editedRow = stored.find((row) => row.id === first.id)!;
+    expect(stored.find((row) => row.id === list[1]!.id)).toBeUndefined();
+    const editedRow = stored!.find((row) => row!.id === first!.id)!;
     expect(editedRow).toMatchObject({ title: 'Edited title', audioUrl: edited.spotify_url });
     const [audit] = await t.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1);
     expect(audit).toMatchObject({ actorEmail: staffEmail, action: 'podcast.update' });
@@ -134,7 +134,7 @@ describe('content sections', () => {
     expect((await t.app.inject('/api/content/homepage_hero')).json()).toEqual({ data: hero });
     const [audit] = await t.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1);
     expect(audit).toMatchObject({ action: 'content.update', target: 'homepage_hero', newValue: hero });
-    expect((audit.oldValue as Record<string, string>).headline).toBe('Transform Your Real Estate Career From Your Pocket');
+    expect((audit!.oldValue as Record<string, string>).headline).toBe('Transform Your Real Estate Career From Your Pocket');
   });
 
   it('refuses unknown sections, unknown fields and values that are not text', async () => {
@@ -236,7 +236,7 @@ describe('members, messages and activity', () => {
     });
     expect(change.json()).toMatchObject({ success: true, membership_tier: 'gold' });
     const [row] = await t.db.select().from(members).where(eq(members.id, member.memberId));
-    expect(row.membershipTier).toBe('gold');
+    expect(row!.membershipTier).toBe('gold');
     const lessonsAfter = (await t.app.inject({ url: '/api/courses/luxury-market/lessons', headers: member.headers })).json();
     expect(lessonsAfter.some((lesson: { video_url: string | null }) => lesson.video_url !== null)).toBe(true);
 
@@ -281,9 +281,16 @@ describe('members, messages and activity', () => {
     const handled = await t.app.inject({ method: 'POST', url: `/api/admin/messages/${messages[0].id}/handled`, headers: staffHeaders });
     expect(handled.json()).toEqual({ success: true });
     const [row] = await t.db.select().from(contactMessages).where(eq(contactMessages.id, messages[0].id));
-    expect(row.handled).toBe(true);
-    expect((await t.app.inject({ method: 'POST', url: '/api/admin/messages/not-a-uuid/handled', headers: staffHeaders })).statusCode).toBe(
-      404,
-    );
+    expect(row!.handled).toBe(true);
+    // An id that is not an id at all is a bad request; a well-formed id that matches nothing is not found.
+    const malformed = await t.app.inject({ method: 'POST', url: '/api/admin/messages/not-a-uuid/handled', headers: staffHeaders });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ detail: 'Message id must be a valid id' });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/messages/00000000-0000-4000-8000-000000000000/handled',
+      headers: staffHeaders,
+    });
+    expect(unknown.statusCode).toBe(404);
   });
 });

@@ -23,7 +23,7 @@ describe('POST /api/auth/register', () => {
     expect(cookie).toMatchObject({ value: token, httpOnly: true, sameSite: 'Lax', path: '/' });
     const [row] = await t.db.select().from(members).where(eq(members.email, email));
     expect(row).toMatchObject({ name: 'Riley Realtor', membershipTier: 'free' });
-    expect(row.passwordHash.startsWith('$argon2id$')).toBe(true);
+    expect(row!.passwordHash.startsWith('$argon2id$')).toBe(true);
 
     const me = await t.app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
     expect(me.json()).toMatchObject({ name: 'Riley Realtor', email, membership_tier: 'free' });

@@ -20,8 +20,8 @@ describe('GET /api/courses/:id and lessons', () => {
     expect(course).toMatchObject({ id: 'first-90-days', tier: 'free', category: 'business', lesson_count: 6 });
     const lessons = await get<Record<string, unknown>[]>('/api/courses/first-90-days/lessons');
     expect(lessons).toHaveLength(6);
-    expect(Object.keys(lessons[0]).sort()).toEqual(['description', 'duration', 'has_video', 'id', 'title', 'video_url']);
-    expect(lessons[0].title).toBe('Setting Up Your Business Like a Business');
+    expect(Object.keys(lessons[0]!).sort()).toEqual(['description', 'duration', 'has_video', 'id', 'title', 'video_url']);
+    expect(lessons[0]!.title).toBe('Setting Up Your Business Like a Business');
   });
 
   it('answers 404 with a detail for lessons of an unknown course', async () => {
@@ -47,7 +47,7 @@ describe('GET /api/podcast/episodes', () => {
     expect(episodes.length).toBeGreaterThanOrEqual(6);
     const dates = episodes.map((episode) => episode.published_at);
     expect([...dates].sort().reverse()).toEqual(dates);
-    expect(Object.keys(episodes[0]).sort()).toEqual(
+    expect(Object.keys(episodes[0]!).sort()).toEqual(
       ['description', 'duration', 'episode', 'id', 'published_at', 'season', 'spotify_url', 'thumbnail', 'title'].sort(),
     );
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COURSE_CATEGORIES } from '../../common/catalogue.ts';
+import { COURSE_CATEGORIES } from '../../common/courses.contract.ts';
 import { TIERS } from '../../common/tiers.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 

@@ -16,6 +16,14 @@ async function adminPage(): Promise<Page> {
   return page;
 }
 
+/** Opens an admin tab by its link; each tab has its own address. */
+async function openTab(page: Page, name: string, path: string) {
+  const tab = page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name });
+  await tab.click();
+  await page.waitForURL((url) => url.pathname === path);
+  await page.locator(`nav[aria-label="Admin sections"] a[aria-current="page"][href="${path}"]`).waitFor();
+}
+
 /** Clicks an editable text and waits until it has the focus, ready for typing. */
 async function startEditing(page: Page, selector: string) {
   await page.locator(selector).click();
@@ -61,10 +69,18 @@ describe('staff sign-in', () => {
     expect(page.url()).toMatch(/\/admin\/login$/);
 
     const admin = await adminPage();
-    for (const tab of ['Podcasts', 'File Upload', 'Content', 'Members', 'Messages', 'Activity']) {
-      expect(await admin.getByRole('tab', { name: tab }).isVisible(), tab).toBe(true);
-    }
-    expect(await admin.getByRole('tab', { name: 'Podcasts' }).getAttribute('aria-selected')).toBe('true');
+    const tabs = admin.getByRole('navigation', { name: 'Admin sections' }).getByRole('link');
+    expect(await tabs.allTextContents()).toEqual(['Podcasts', 'File Upload', 'Content', 'Members', 'Messages', 'Activity']);
+    // Podcasts is the dashboard's default tab.
+    expect(new URL(admin.url()).pathname).toBe('/admin/dashboard');
+    expect(await tabs.getByText('Podcasts').getAttribute('aria-current')).toBe('page');
+    expect(await admin.getByRole('heading', { name: 'Manage Podcast Episodes' }).isVisible()).toBe(true);
+    // The open tab is a link of its own and survives a reload.
+    await openTab(admin, 'Messages', '/admin/dashboard/messages');
+    await admin.reload();
+    await admin.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+    expect(await admin.getByRole('heading', { name: 'Messages', exact: true }).isVisible()).toBe(true);
+    expect(await tabs.getByText('Messages').getAttribute('aria-current')).toBe('page');
     await admin.getByRole('button', { name: 'Logout' }).click();
     await admin.waitForURL('**/admin/login');
     await admin.goto('/admin/dashboard');
@@ -125,7 +141,7 @@ describe('file upload tab', () => {
   it('uploads a file into a folder, lists it, and its View link serves it', async () => {
     const page = await adminPage();
     const alerts = collectAlerts(page);
-    await page.getByRole('tab', { name: 'File Upload' }).click();
+    await openTab(page, 'File Upload', '/admin/dashboard/files');
     expect(await page.getByRole('heading', { name: 'Upload Files to Local Storage' }).isVisible()).toBe(true);
     const button = page.getByRole('button', { name: 'Upload File' });
     expect(await button.isDisabled()).toBe(true);
@@ -161,7 +177,7 @@ describe('content tab', () => {
   it('edits every section, previews it as JSON, and the public page shows the new text', async () => {
     const page = await adminPage();
     const alerts = collectAlerts(page);
-    await page.getByRole('tab', { name: 'Content' }).click();
+    await openTab(page, 'Content', '/admin/dashboard/content');
     expect(await page.getByRole('heading', { name: 'Edit Page Content' }).isVisible()).toBe(true);
     for (const check of SECTION_CHECKS) {
       await snapshotContent(page, check.section);
@@ -232,7 +248,7 @@ describe('members and activity tabs', () => {
     expect(await member.getByRole('link', { name: 'Upgrade to Access' }).isVisible()).toBe(true);
 
     const page = await adminPage();
-    await page.getByRole('tab', { name: 'Members' }).click();
+    await openTab(page, 'Members', '/admin/dashboard/members');
     await page.getByPlaceholder('Search by name or email').fill(email);
     const select = page.getByLabel(`Tier of ${email}`);
     await select.waitFor();
@@ -244,7 +260,7 @@ describe('members and activity tabs', () => {
     await gotoHydrated(member, '/courses/luxury-market');
     expect(await member.getByRole('button', { name: 'Start Learning' }).isVisible()).toBe(true);
 
-    await page.getByRole('tab', { name: 'Activity' }).click();
+    await openTab(page, 'Activity', '/admin/dashboard/activity');
     const entry = page.getByTestId('activity').locator('li', { hasText: `member.tier · ${email}` });
     await entry.waitFor();
     expect(await entry.textContent()).toContain(inject('adminEmail'));

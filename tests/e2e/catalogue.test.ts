@@ -98,7 +98,7 @@ describe('podcast (/podcast)', () => {
     const episodes = (await (await fetch(`${baseUrl()}/api/podcast/episodes`)).json()) as { spotify_url: string }[];
     const frames = await page.locator('iframe').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('src')));
     const embedOf = (url: string) => url.replace('https://open.spotify.com/episode/', 'https://open.spotify.com/embed/episode/');
-    expect(frames).toEqual([embedOf(episodes[0].spotify_url), embedOf(episodes[1].spotify_url)]);
+    expect(frames).toEqual([embedOf(episodes[0]!.spotify_url), embedOf(episodes[1]!.spotify_url)]);
     expect(await page.getByRole('link', { name: 'View All Episodes on Spotify' }).getAttribute('target')).toBe('_blank');
     expect(await page.getByRole('link', { name: 'Explore Courses' }).getAttribute('href')).toBe('/courses');
     expect(await page.getByRole('link', { name: 'View Pricing' }).getAttribute('href')).toBe('/pricing');
@@ -145,7 +145,7 @@ describe('community (/community)', () => {
     const html = await page.content();
     const hidden = posts.slice(2);
     expect(hidden.every((post) => post.content === null)).toBe(true);
-    expect(html).toContain(posts[0].content!);
+    expect(html).toContain(posts[0]!.content!);
     expect(await page.getByRole('link', { name: 'Create Free Account' }).getAttribute('href')).toBe('/signup');
     expect(await page.getByRole('link', { name: 'View Membership Plans' }).first().getAttribute('href')).toBe('/pricing');
   });

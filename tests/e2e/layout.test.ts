@@ -10,7 +10,7 @@ const SITE_ROUTES = [...PUBLIC_PAGES.filter((path) => !path.startsWith('/courses
 describe('shared layout (server-rendered)', () => {
   it('answers every route in the route table with the layout in the HTML itself', async () => {
     const courses = (await (await fetch(`${baseUrl()}/api/courses`)).json()) as { id: string }[];
-    for (const route of [...SITE_ROUTES, `/courses/${courses[0].id}`]) {
+    for (const route of [...SITE_ROUTES, `/courses/${courses[0]!.id}`]) {
       const response = await fetch(`${baseUrl()}${route}`);
       expect(response.status, route).toBe(200);
       expect(response.headers.get('content-type'), route).toMatch(/text\/html/);

@@ -93,8 +93,8 @@ export async function createTestApp(
         .insert(members)
         .values({ name, email, passwordHash: await hashPassword(password), membershipTier: tier })
         .returning({ id: members.id });
-      const { token } = await app.sessions.create({ kind: 'member', memberId: member.id });
-      return { token, memberId: member.id, email, password, name, headers: { authorization: `Bearer ${token}` } };
+      const { token } = await app.sessions.create({ kind: 'member', memberId: member!.id });
+      return { token, memberId: member!.id, email, password, name, headers: { authorization: `Bearer ${token}` } };
     },
     async loginAsStaff(details = {}) {
       const email = details.email ?? uniqueEmail('staff');
@@ -103,8 +103,8 @@ export async function createTestApp(
         .insert(staffAccounts)
         .values({ email, passwordHash: await hashPassword(password) })
         .returning({ id: staffAccounts.id });
-      const { token } = await app.sessions.create({ kind: 'staff', staffId: staff.id });
-      return { token, email, password, id: staff.id };
+      const { token } = await app.sessions.create({ kind: 'staff', staffId: staff!.id });
+      return { token, email, password, id: staff!.id };
     },
     async close() {
       await app.close();

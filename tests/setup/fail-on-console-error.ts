@@ -11,7 +11,7 @@ beforeEach(() => {
 afterEach(() => {
   vi.restoreAllMocks();
   if (errors.length > 0) {
-    const first = errors[0].map((part) => (part instanceof Error ? part.stack : String(part))).join(' ');
+    const first = errors[0]!.map((part) => (part instanceof Error ? part.stack : String(part))).join(' ');
     throw new Error(`console.error was called ${errors.length} time(s): ${first}`);
   }
 });

@@ -11,10 +11,6 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
   );
 }
 
-export const inputClass = 'mt-1 w-full rounded-lg border border-gray-300 px-4 py-3 text-base focus:border-brand-700 focus:outline-none';
-export const submitClass =
-  'w-full rounded-lg bg-brand-800 px-4 py-3 font-semibold text-white shadow hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-60';
-
 export function OrDivider() {
   return (
     <div className="my-6 flex items-center gap-3 text-sm text-gray-500">

@@ -1,7 +1,7 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
-import type { Tier } from '../../../common/tiers.ts';
-import { isEntitled } from '../../../common/tiers.ts';
+import { isEntitled, type Tier } from '../../../common/tiers.ts';
+import { ButtonLink } from '../ui/button.tsx';
 
 export type EnrolState = 'signed-out' | 'not-entitled' | 'entitled';
 
@@ -11,16 +11,14 @@ export function enrolState(memberTier: Tier | null, courseTier: Tier): EnrolStat
   return isEntitled(memberTier, courseTier) ? 'entitled' : 'not-entitled';
 }
 
-const primary = 'inline-flex justify-center rounded-lg bg-gold-400 px-6 py-3 font-semibold text-brand-900 shadow hover:bg-gold-300';
-
-/** 'Start Learning', 'Upgrade to Access' or 'Sign Up to Enroll' with a 'Log in' link. */
-export function CourseMainAction({ state, onStartLearning }: { state: EnrolState; onStartLearning?: () => void }) {
+/** 'Sign Up to Enroll' with a 'Log in' link, 'Upgrade to Access', or (entitled) the 'Start Learning' form given. */
+export function CourseMainAction({ state, startLearning }: { state: EnrolState; startLearning: ReactNode }) {
   if (state === 'signed-out') {
     return (
       <div className="flex flex-wrap items-center gap-4">
-        <Link to="/signup" className={primary}>
+        <ButtonLink to="/signup" variant="gold">
           Sign Up to Enroll
-        </Link>
+        </ButtonLink>
         <span className="text-sm text-gold-100">
           Already a member?{' '}
           <Link to="/login" className="font-semibold text-white underline">
@@ -32,14 +30,10 @@ export function CourseMainAction({ state, onStartLearning }: { state: EnrolState
   }
   if (state === 'not-entitled') {
     return (
-      <Link to="/pricing" className={primary}>
+      <ButtonLink to="/pricing" variant="gold">
         Upgrade to Access
-      </Link>
+      </ButtonLink>
     );
   }
-  return (
-    <button type="button" className={primary} onClick={onStartLearning ?? (() => toast.success('Enrolled successfully!'))}>
-      Start Learning
-    </button>
-  );
+  return startLearning;
 }

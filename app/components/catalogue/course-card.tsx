@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { Course } from '../../../common/catalogue.ts';
+import type { Course } from '../../../common/courses.contract.ts';
 import { TierBadge } from './tier-badge.tsx';
 
 /** SPEC 2 Courses: thumbnail, tier badge, title, description, duration, lesson count, instructor, 'View Course'. */

@@ -1,22 +1,7 @@
 import type { ReactNode } from 'react';
 
-/** SPEC 4 "Lists": the loading text, then the counter and the results, or the empty text. */
-export function ListResults({
-  loading,
-  loadingText,
-  count,
-  noun,
-  emptyText,
-  children,
-}: {
-  loading: boolean;
-  loadingText: string;
-  count: number;
-  noun: string;
-  emptyText: string;
-  children: ReactNode;
-}) {
-  if (loading) return <p className="py-16 text-center text-gray-500">{loadingText}</p>;
+/** SPEC 4 "Lists": the counter and the results, or the empty text (the layout shows the loading text). */
+export function ListResults({ count, noun, emptyText, children }: { count: number; noun: string; emptyText: string; children: ReactNode }) {
   return (
     <>
       <p className="mt-6 text-sm text-gray-600" aria-live="polite">

@@ -1,6 +1,7 @@
-import { createContext, useContext, useRef, useState, type ElementType, type KeyboardEvent, type MouseEvent } from 'react';
+import { createContext, useContext, useEffect, useRef, useState, type ElementType, type KeyboardEvent, type MouseEvent } from 'react';
+import { useFetcher } from 'react-router';
+import type { ContentSectionKey } from '../../../common/content-sections.ts';
 import { CONTENT_SAVE_RELOAD_DELAY_MS } from '../../../common/limits.ts';
-import type { ContentData, ContentSectionKey } from '../../../common/content-sections.ts';
 
 /** Whether the administrator has switched on in-place editing (SPEC 4 "Edit mode"). */
 export interface EditModeState {
@@ -23,20 +24,6 @@ export interface EditableTextProps {
   className?: string;
 }
 
-/** Saves one field: the current section with this field replaced (SPEC 7). Throws on any failure. */
-async function saveField(section: ContentSectionKey, field: string, text: string): Promise<void> {
-  const current = await fetch(`/api/admin/content/${section}`, { credentials: 'same-origin' });
-  if (!current.ok) throw new Error(`Loading ${section} answered ${current.status}`);
-  const { data } = (await current.json()) as { data: ContentData };
-  const saved = await fetch(`/api/admin/content/${section}`, {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...data, [field]: text }),
-  });
-  if (!saved.ok) throw new Error(`Saving ${section}.${field} answered ${saved.status}`);
-}
-
 /**
  * A text that comes from a content section. It always renders as plain text (React escapes it).
  * In edit mode it is outlined; a click makes it editable; leaving it or Enter saves a changed text,
@@ -45,9 +32,22 @@ async function saveField(section: ContentSectionKey, field: string, text: string
 export function EditableText({ section, field, value, as: Tag = 'span', className }: EditableTextProps) {
   const { enabled } = useEditMode();
   const [editing, setEditing] = useState(false);
-  const [saving, setSaving] = useState(false);
+  // Saved by the admin's in-place edit action: the current section with this one field replaced (SPEC 7).
+  const save = useFetcher<{ ok: boolean }>();
+  const saving = save.state !== 'idle';
   const element = useRef<HTMLElement>(null);
   const skipSave = useRef(false);
+
+  useEffect(() => {
+    if (save.state !== 'idle' || !save.data) return;
+    if (save.data.ok) {
+      const timer = setTimeout(() => window.location.reload(), CONTENT_SAVE_RELOAD_DELAY_MS);
+      return () => clearTimeout(timer);
+    }
+    // SPEC 8: logged, reported as a failure, no reload and no visible message; the text goes back.
+    console.warn('In-place content save failed', save.data);
+    if (element.current) element.current.textContent = value;
+  }, [save.state, save.data, value]);
 
   const common = { className, 'data-content-section': section, 'data-content-field': field };
   if (!enabled) return <Tag {...common}>{value}</Tag>;
@@ -74,7 +74,7 @@ export function EditableText({ section, field, value, as: Tag = 'span', classNam
     if (element.current) element.current.textContent = value;
   }
 
-  async function finish() {
+  function finish() {
     setEditing(false);
     if (skipSave.current) {
       skipSave.current = false;
@@ -82,16 +82,7 @@ export function EditableText({ section, field, value, as: Tag = 'span', classNam
     }
     const text = element.current?.textContent ?? '';
     if (text === value) return;
-    setSaving(true);
-    try {
-      await saveField(section, field, text);
-      setTimeout(() => window.location.reload(), CONTENT_SAVE_RELOAD_DELAY_MS);
-    } catch (error) {
-      // SPEC 8: logged, reported as a failure, no reload and no visible message; the text goes back.
-      console.warn('In-place content save failed', error);
-      revert();
-      setSaving(false);
-    }
+    void save.submit({ section, field, value: text }, { method: 'post', action: '/admin/edit-content' });
   }
 
   function onKeyDown(event: KeyboardEvent) {

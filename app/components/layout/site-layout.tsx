@@ -2,8 +2,26 @@ import { useMemo, useState } from 'react';
 import { Outlet, useNavigation } from 'react-router';
 import { EditModeContext } from '../editable/editable-text.tsx';
 import { useRootData } from '../../root.tsx';
+import { Button } from '../ui/button.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNav } from './site-nav.tsx';
+
+// SPEC 2 / 4: the loading texts of the pages that load data, shown while a link leads to them.
+const LOADING_TEXT: Record<string, string> = {
+  '/dashboard': 'Loading dashboard...',
+  '/courses': 'Loading courses...',
+  '/resources': 'Loading resources...',
+};
+
+/**
+ * The loading text of the page a link is opening, if it has one. A form that leads to a page (sign
+ * in, sign up) keeps its own busy button instead, so the next page appears at once, complete.
+ */
+function useLoadingText(): string | null {
+  const navigation = useNavigation();
+  if (navigation.state !== 'loading' || navigation.formMethod) return null;
+  return LOADING_TEXT[navigation.location.pathname] ?? null;
+}
 
 /** SPEC 2 Shared layout: fixed nav, the page, the footer. */
 export default function SiteLayout() {
@@ -15,9 +33,7 @@ export default function SiteLayout() {
     () => ({ enabled: editing && Boolean(viewer.staff), toggle: () => setEditing((on) => !on) }),
     [editing, viewer.staff],
   );
-  const navigation = useNavigation();
-  // SPEC 2: the dashboard shows a spinner with 'Loading dashboard...' while its data loads.
-  const loadingDashboard = navigation.state === 'loading' && navigation.location.pathname === '/dashboard';
+  const loadingText = useLoadingText();
   return (
     <EditModeContext.Provider value={editMode}>
       <div className="flex min-h-screen flex-col">
@@ -25,22 +41,17 @@ export default function SiteLayout() {
           viewer={viewer}
           editControl={
             viewer.staff ? (
-              <button
-                type="button"
-                onClick={editMode.toggle}
-                aria-pressed={editMode.enabled}
-                className="rounded-lg bg-gold-400 px-3 py-2 text-sm font-semibold text-brand-900 hover:bg-gold-300"
-              >
+              <Button variant="gold" size="sm" onClick={editMode.toggle} aria-pressed={editMode.enabled}>
                 {editMode.enabled ? 'Exit Edit' : 'Edit Site'}
-              </button>
+              </Button>
             ) : undefined
           }
         />
         <main id="main" className="flex-1 pt-16">
-          {loadingDashboard ? (
+          {loadingText ? (
             <div className="flex flex-col items-center justify-center gap-4 py-32" role="status">
               <span className="h-10 w-10 animate-spin rounded-full border-4 border-brand-100 border-t-brand-800" aria-hidden="true" />
-              <p className="text-gray-600">Loading dashboard...</p>
+              <p className="text-gray-600">{loadingText}</p>
             </div>
           ) : (
             <Outlet />

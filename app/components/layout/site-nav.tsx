@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Link, NavLink, useNavigate } from 'react-router';
+import { Form, Link, NavLink } from 'react-router';
 import { NAV_SCROLL_THRESHOLD_PX } from '../../../common/limits.ts';
-import type { Viewer } from '#request-context';
+import type { PublicViewer } from '../../../common/viewer.ts';
+import { buttonClass, ButtonLink } from '../ui/button.tsx';
 
 // SPEC 2 Shared layout: the five section links, in the top navigation and the mobile menu.
 export const SECTION_LINKS = [
@@ -25,10 +26,9 @@ export function Logo() {
   );
 }
 
-export function SiteNav({ viewer, editControl }: { viewer: Viewer; editControl?: React.ReactNode }) {
+export function SiteNav({ viewer, editControl }: { viewer: PublicViewer; editControl?: React.ReactNode }) {
   const [scrolled, setScrolled] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
-  const navigate = useNavigate();
 
   useEffect(() => {
     const onScroll = () => setScrolled(window.scrollY > NAV_SCROLL_THRESHOLD_PX);
@@ -37,18 +37,6 @@ export function SiteNav({ viewer, editControl }: { viewer: Viewer; editControl?:
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
 
-  async function logout() {
-    try {
-      await fetch('/api/auth/logout', { method: 'POST', credentials: 'same-origin' });
-    } catch (error) {
-      console.warn('logout request failed', error);
-    }
-    setMenuOpen(false);
-    // A full load so every server-rendered part forgets the member.
-    window.location.assign('/');
-    void navigate;
-  }
-
   const member = viewer.member;
   const actions = member ? (
     <>
@@ -56,26 +44,20 @@ export function SiteNav({ viewer, editControl }: { viewer: Viewer; editControl?:
       <Link to="/dashboard" onClick={() => setMenuOpen(false)} className="text-sm font-semibold text-brand-800 hover:text-brand-600">
         Dashboard
       </Link>
-      <button
-        type="button"
-        onClick={logout}
-        className="rounded-lg border border-brand-800 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50"
-      >
-        Logout
-      </button>
+      <Form method="post" action="/logout" onSubmit={() => setMenuOpen(false)}>
+        <button type="submit" className={buttonClass({ variant: 'outline', size: 'sm' })}>
+          Logout
+        </button>
+      </Form>
     </>
   ) : (
     <>
       <Link to="/login" onClick={() => setMenuOpen(false)} className="text-sm font-semibold text-brand-800 hover:text-brand-600">
         Login
       </Link>
-      <Link
-        to="/signup"
-        onClick={() => setMenuOpen(false)}
-        className="rounded-lg bg-brand-800 px-4 py-2 text-sm font-semibold text-white shadow hover:bg-brand-700"
-      >
+      <ButtonLink to="/signup" size="sm" onClick={() => setMenuOpen(false)}>
         Get Started Today
-      </Link>
+      </ButtonLink>
     </>
   );
 

@@ -1,18 +1,17 @@
 import { Link } from 'react-router';
-import { requestServicesContext } from '#request-context';
 import { BRAND_NAME } from '../../../common/brand.ts';
-import { withContentDefaults, type ContentData } from '../../../common/content-sections.ts';
+import { withContentDefaults } from '../../../common/content-sections.ts';
 import { EditableText } from '../../components/editable/editable-text.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { pageMeta } from '../../lib/meta.ts';
+import { orFallback, pageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/about';
 
 export const meta = () =>
   pageMeta({ title: 'About', description: `About ${BRAND_NAME}: our mission, who we serve and our core values.`, path: '/about' });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const mission = await context.get(requestServicesContext).api<{ data: ContentData }>('/api/content/about_mission');
-  return { mission: mission.ok ? mission.data.data : {} };
+  return { mission: await orFallback(pageServices(context).services.content.get('about_mission'), {}, 'the mission text') };
 }
 
 const ECOSYSTEM = [

@@ -1,34 +1,51 @@
-import { Link } from 'react-router';
-import { AuthCard, inputClass, OrDivider, submitClass } from '../../components/auth/auth-card.tsx';
+import { Form, Link, redirect, useActionData } from 'react-router';
+import { LoginInput } from '../../../common/auth.contract.ts';
+import { AuthCard, OrDivider } from '../../components/auth/auth-card.tsx';
+import { NoScriptFormError } from '../../components/auth/form-error.tsx';
 import { GoogleButton } from '../../components/auth/google-button.tsx';
-import { useAuthSubmit } from '../../components/auth/use-auth-submit.ts';
-import { redirectSignedInMember } from '../../lib/guards.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { Input } from '../../components/ui/field.tsx';
+import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
+import { pageSession, redirectSignedInMember } from '../../lib/page-context.ts';
+import { useErrorToast, useSubmitting } from '../../lib/use-form-feedback.ts';
 import type { Route } from './+types/login';
 
 export const meta = () => pageMeta({ title: 'Login', description: 'Sign in to your RealtyPocket account.', path: '/login' });
 
 export const loader = ({ context }: Route.LoaderArgs) => redirectSignedInMember(context);
 
+// SPEC 4: success starts the session (an HttpOnly cookie), shows a toast and goes to /dashboard.
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = parseForm(LoginInput, await request.formData());
+  if (!form.ok) return invalid(form);
+  const session = pageSession(context);
+  const signedIn = await attempt(() => session.signIn(form.data));
+  if (!signedIn.ok) return signedIn.refusal;
+  session.flash({ type: 'success', message: 'Welcome back!' });
+  return redirect('/dashboard');
+}
+
 export default function LoginPage() {
-  const { busy, onSubmit } = useAuthSubmit({
-    path: '/api/auth/login',
-    fields: ['email', 'password'],
-    success: 'Welcome back!',
-    fallbackError: 'Invalid credentials',
-  });
+  const result = useActionData<typeof action>();
+  const busy = useSubmitting('/login');
+  useErrorToast(result, 'Invalid credentials');
+  const errors = result && !result.ok ? result.fieldErrors : {};
 
   return (
     <AuthCard title="Welcome Back" subtitle="Sign in to continue your learning journey">
-      <form onSubmit={onSubmit} className="space-y-5">
-        <label className="block text-sm font-medium text-gray-700">
-          Email
-          <input name="email" type="email" required autoComplete="email" className={inputClass} placeholder="you@example.com" />
-        </label>
-        <label className="block text-sm font-medium text-gray-700">
-          Password
-          <input name="password" type="password" required autoComplete="current-password" className={inputClass} placeholder="••••••••" />
-        </label>
+      <Form method="post" className="space-y-5">
+        <NoScriptFormError message={result && !result.ok ? result.formError : null} />
+        <Input label="Email" name="email" type="email" required autoComplete="email" placeholder="you@example.com" error={errors.email} />
+        <Input
+          label="Password"
+          name="password"
+          type="password"
+          required
+          autoComplete="current-password"
+          placeholder="••••••••"
+          error={errors.password}
+        />
         <div className="text-right">
           {/* SPEC 2: the link has no destination yet. */}
           <a
@@ -39,10 +56,10 @@ export default function LoginPage() {
             Forgot password?
           </a>
         </div>
-        <button type="submit" disabled={busy} className={submitClass}>
+        <Button type="submit" size="block" disabled={busy}>
           {busy ? 'Signing in...' : 'Sign In'}
-        </button>
-      </form>
+        </Button>
+      </Form>
       <OrDivider />
       <GoogleButton label="Sign in with Google" />
       <p className="mt-6 text-center text-sm text-gray-600">

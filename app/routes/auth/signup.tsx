@@ -1,66 +1,87 @@
-import { Link } from 'react-router';
+import { Form, Link, redirect, useActionData } from 'react-router';
+import { SignupForm } from '../../../common/auth.contract.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../common/limits.ts';
-import { AuthCard, inputClass, OrDivider, submitClass } from '../../components/auth/auth-card.tsx';
+import { AuthCard, OrDivider } from '../../components/auth/auth-card.tsx';
+import { NoScriptFormError } from '../../components/auth/form-error.tsx';
 import { GoogleButton } from '../../components/auth/google-button.tsx';
-import { useAuthSubmit } from '../../components/auth/use-auth-submit.ts';
-import { redirectSignedInMember } from '../../lib/guards.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { Input } from '../../components/ui/field.tsx';
+import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
+import { pageSession, redirectSignedInMember } from '../../lib/page-context.ts';
+import { useErrorToast, useSubmitting } from '../../lib/use-form-feedback.ts';
 import type { Route } from './+types/signup';
 
 export const meta = () => pageMeta({ title: 'Sign Up', description: 'Create your free RealtyPocket account.', path: '/signup' });
 
 export const loader = ({ context }: Route.LoaderArgs) => redirectSignedInMember(context);
 
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = parseForm(SignupForm, await request.formData());
+  if (!form.ok) return invalid(form);
+  const session = pageSession(context);
+  const { name, email, password } = form.data;
+  const created = await attempt(() => session.signUp({ name, email, password }));
+  if (!created.ok) return created.refusal;
+  session.flash({ type: 'success', message: 'Account created successfully!' });
+  return redirect('/dashboard');
+}
+
 export default function SignupPage() {
-  const { busy, onSubmit } = useAuthSubmit({
-    path: '/api/auth/register',
-    fields: ['name', 'email', 'password'],
-    success: 'Account created successfully!',
-    fallbackError: 'Failed to create account',
-  });
+  const result = useActionData<typeof action>();
+  const busy = useSubmitting('/signup');
+  useErrorToast(result, 'Failed to create account');
+  const errors = result && !result.ok ? result.fieldErrors : {};
 
   return (
     <AuthCard title="Start Your Journey" subtitle="Create your free account and start learning today">
-      <form onSubmit={onSubmit} className="space-y-5">
-        <label className="block text-sm font-medium text-gray-700">
-          Full Name
-          <input name="name" type="text" required maxLength={100} autoComplete="name" className={inputClass} placeholder="Jane Smith" />
-        </label>
-        <label className="block text-sm font-medium text-gray-700">
-          Email
-          <input name="email" type="email" required autoComplete="email" className={inputClass} placeholder="you@example.com" />
-        </label>
-        <label className="block text-sm font-medium text-gray-700">
-          Password
-          <input
+      <Form method="post" className="space-y-5">
+        <NoScriptFormError message={result && !result.ok ? result.formError : null} />
+        <Input
+          label="Full Name"
+          name="name"
+          type="text"
+          required
+          maxLength={100}
+          autoComplete="name"
+          placeholder="Jane Smith"
+          error={errors.name}
+        />
+        <Input label="Email" name="email" type="email" required autoComplete="email" placeholder="you@example.com" error={errors.email} />
+        <div>
+          <Input
+            label="Password"
             name="password"
             type="password"
             required
             minLength={PASSWORD_MIN_LENGTH}
             autoComplete="new-password"
-            className={inputClass}
             placeholder="••••••••"
+            error={errors.password}
           />
-          <span className="mt-1 block text-xs text-gray-500">Must be at least {PASSWORD_MIN_LENGTH} characters</span>
-        </label>
-        <label className="flex items-start gap-3 text-sm text-gray-700">
-          <input name="terms" type="checkbox" required className="mt-1 h-4 w-4 accent-brand-800" />
-          <span>
-            I agree to the{' '}
-            <Link to="/terms-of-service" className="font-semibold text-brand-800 underline">
-              Terms of Service
-            </Link>{' '}
-            and{' '}
-            <Link to="/privacy-policy" className="font-semibold text-brand-800 underline">
-              Privacy Policy
-            </Link>{' '}
-            and confirm I am at least 18 years old
-          </span>
-        </label>
-        <button type="submit" disabled={busy} className={submitClass}>
+          <p className="mt-1 text-xs text-gray-500">Must be at least {PASSWORD_MIN_LENGTH} characters</p>
+        </div>
+        <div>
+          <label className="flex items-start gap-3 text-sm text-gray-700">
+            <input name="terms" type="checkbox" required className="mt-1 h-4 w-4 accent-brand-800" />
+            <span>
+              I agree to the{' '}
+              <Link to="/terms-of-service" className="font-semibold text-brand-800 underline">
+                Terms of Service
+              </Link>{' '}
+              and{' '}
+              <Link to="/privacy-policy" className="font-semibold text-brand-800 underline">
+                Privacy Policy
+              </Link>{' '}
+              and confirm I am at least 18 years old
+            </span>
+          </label>
+          {errors.terms && <p className="mt-1 text-sm text-red-700">{errors.terms}</p>}
+        </div>
+        <Button type="submit" size="block" disabled={busy}>
           {busy ? 'Creating account...' : 'Create Free Account'}
-        </button>
-      </form>
+        </Button>
+      </Form>
       <OrDivider />
       <GoogleButton label="Sign up with Google" />
       <p className="mt-6 text-center text-sm text-gray-600">

@@ -1,23 +1,17 @@
 import { data, Link } from 'react-router';
-import { requestServicesContext } from '#request-context';
 import { BRAND_NAME } from '../../../common/brand.ts';
+import { CertificateParams } from '../../../common/learning.contract.ts';
+import { formatDate } from '../../lib/format.ts';
 import { pageMeta } from '../../lib/meta.ts';
+import { orFallback, pageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/verify';
 
-interface VerifiedCertificate {
-  code: string;
-  member_name: string;
-  course_id: string;
-  course_title: string;
-  issued_at: string;
-}
-
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const response = await context
-    .get(requestServicesContext)
-    .api<VerifiedCertificate>(`/api/certificates/${encodeURIComponent(params.code)}`);
-  if (!response.ok) return data({ certificate: null }, { status: 404 });
-  return { certificate: response.data };
+  const code = CertificateParams.safeParse(params);
+  const certificate = code.success
+    ? await orFallback(pageServices(context).services.learning.verifyCertificate(code.data.code), null, 'the certificate')
+    : null;
+  return certificate ? { certificate } : data({ certificate: null }, { status: 404 });
 }
 
 export const meta = () => pageMeta({ title: 'Certificate Verification', description: `Verify a ${BRAND_NAME} certificate of completion.` });
@@ -34,14 +28,7 @@ export default function CertificateVerificationPage({ loaderData }: Route.Compon
           <p className="mt-3 text-gray-700">completed every lesson of</p>
           <p className="mt-1 text-xl font-bold text-gray-900">{certificate.course_title}</p>
           <p className="mt-4 text-gray-600">
-            Issued{' '}
-            {new Date(certificate.issued_at).toLocaleDateString('en-US', {
-              year: 'numeric',
-              month: 'long',
-              day: 'numeric',
-              timeZone: 'UTC',
-            })}{' '}
-            by {BRAND_NAME}
+            Issued {formatDate(certificate.issued_at, 'long')} by {BRAND_NAME}
           </p>
           <p className="mt-2 font-mono text-sm text-gray-500">{certificate.code}</p>
         </div>

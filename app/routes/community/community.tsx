@@ -1,10 +1,10 @@
-import { Link } from 'react-router';
-import { requestServicesContext } from '#request-context';
 import { BRAND_NAME } from '../../../common/brand.ts';
-import type { CommunityPost } from '../../../common/catalogue.ts';
-import { loadList } from '../../lib/load-list.ts';
+import type { CommunityPost } from '../../../common/community.contract.ts';
+import { ButtonLink } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { formatDate } from '../../lib/format.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { useApiList } from '../../lib/use-api-list.ts';
+import { orFallback, pageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/community';
 
 export const meta = () =>
@@ -15,17 +15,15 @@ export const meta = () =>
   });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { posts: await loadList<CommunityPost>(context.get(requestServicesContext), '/api/community/posts') };
+  const { services, viewer } = pageServices(context);
+  return { posts: await orFallback(services.community.list(viewer), [], 'community posts') };
 }
-
-const formatDate = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 
 function PostCard({ post }: { post: CommunityPost }) {
   // The API leaves out the content of posts a visitor may not read, so the blur hides nothing real.
   const locked = post.content === null;
   return (
-    <article className="relative overflow-hidden rounded-2xl border border-gray-200 bg-white p-5 shadow-sm" data-locked={locked}>
+    <Card as="article" className="relative overflow-hidden" data-locked={locked}>
       <div className={locked ? 'select-none blur-sm' : ''} aria-hidden={locked}>
         <div className="flex items-center gap-3">
           <span className="grid h-10 w-10 place-items-center rounded-full bg-brand-800 font-bold text-gold-400">
@@ -45,17 +43,17 @@ function PostCard({ post }: { post: CommunityPost }) {
       {locked && (
         <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-white/60 text-center">
           <p className="font-semibold text-gray-900">Join to see full discussion</p>
-          <Link to="/pricing" className="rounded-lg bg-brand-800 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+          <ButtonLink to="/pricing" size="sm">
             View Membership Plans
-          </Link>
+          </ButtonLink>
         </div>
       )}
-    </article>
+    </Card>
   );
 }
 
 export default function CommunityPage({ loaderData }: Route.ComponentProps) {
-  const { items: posts, loading } = useApiList(loaderData.posts, '/api/community/posts');
+  const { posts } = loaderData;
   return (
     <>
       <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 px-4 py-14 text-center text-white sm:py-20">
@@ -82,9 +80,7 @@ export default function CommunityPage({ loaderData }: Route.ComponentProps) {
       </section>
       <section className="mx-auto max-w-4xl px-4 py-10">
         <h2 className="text-2xl font-bold text-gray-900">Recent Discussions</h2>
-        {loading ? (
-          <p className="py-12 text-center text-gray-500">Loading discussions...</p>
-        ) : posts.length === 0 ? (
+        {posts.length === 0 ? (
           <p className="py-12 text-center text-gray-500">No discussions found</p>
         ) : (
           <div className="mt-6 space-y-4">
@@ -99,12 +95,10 @@ export default function CommunityPage({ loaderData }: Route.ComponentProps) {
           <h2 className="text-2xl font-bold text-gray-900">Ready to join the conversation?</h2>
           <p className="mt-2 text-gray-600">Ask questions, share wins and learn from agents across the country.</p>
           <div className="mt-6 flex flex-wrap justify-center gap-3">
-            <Link to="/pricing" className="rounded-lg bg-brand-800 px-6 py-3 font-semibold text-white hover:bg-brand-700">
-              View Membership Plans
-            </Link>
-            <Link to="/signup" className="rounded-lg border border-brand-800 px-6 py-3 font-semibold text-brand-800 hover:bg-white">
+            <ButtonLink to="/pricing">View Membership Plans</ButtonLink>
+            <ButtonLink to="/signup" variant="outline">
               Create Free Account
-            </Link>
+            </ButtonLink>
           </div>
         </div>
       </section>

@@ -1,13 +1,15 @@
-import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
-import { requestServicesContext } from '#request-context';
-import { CONTACT_LIMITS } from '../../../common/contact.ts';
-import { withContentDefaults, type ContentData } from '../../../common/content-sections.ts';
+import { useEffect, useRef } from 'react';
+import { Form, Link, useActionData, useNavigation } from 'react-router';
+import { CONTACT_LIMITS, ContactInput } from '../../../common/contact.contract.ts';
+import { withContentDefaults } from '../../../common/content-sections.ts';
 import { EditableText } from '../../components/editable/editable-text.tsx';
-import { inputClass } from '../../components/auth/auth-card.tsx';
+import { Button, ButtonLink } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { Input, Textarea } from '../../components/ui/field.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
-import { postJson } from '../../lib/api-client.ts';
+import { attempt, invalid, parseForm, orRequestFailed, unlessRequestFailed } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
+import { orFallback, pageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/contact';
 
 export const meta = () =>
@@ -18,73 +20,105 @@ export const meta = () =>
   });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const info = await context.get(requestServicesContext).api<{ data: ContentData }>('/api/content/contact_info');
-  return { contactInfo: info.ok ? info.data.data : {} };
+  return { contactInfo: await orFallback(pageServices(context).services.content.get('contact_info'), {}, 'the contact details') };
 }
 
-type FormState = 'idle' | 'sending' | 'success' | 'error';
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = parseForm(ContactInput, await request.formData());
+  if (!form.ok) return invalid(form);
+  const { services, viewer } = pageServices(context);
+  const sent = await attempt(() => services.contact.send(viewer, form.data));
+  if (!sent.ok) return sent.refusal;
+  return { ok: true as const };
+}
+
+// In the browser, a request that fails on the way still gets its alert (SPEC 8).
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => orRequestFailed(() => serverAction());
+export const shouldRevalidate = unlessRequestFailed;
+
+const THANK_YOU = "Thank you for your message! We'll get back to you soon.";
+const sendingFailed = (email: string) => `There was an error sending your message. Please try again or email us directly at ${email}`;
 
 export default function ContactPage({ loaderData }: Route.ComponentProps) {
   const info = withContentDefaults('contact_info', loaderData.contactInfo);
-  const [state, setState] = useState<FormState>('idle');
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const sending = navigation.state === 'submitting' && navigation.formAction === '/contact';
+  const form = useRef<HTMLFormElement>(null);
+  const errors = result && !result.ok ? result.fieldErrors : {};
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const fields = Object.fromEntries(new FormData(form));
-    setState('sending');
-    try {
-      const result = await postJson<{ success?: boolean }>('/api/contact', fields);
-      if (!result.ok || !result.data.success) throw new Error(result.data.detail ?? `contact answered ${result.status}`);
-      form.reset();
-      setState('success');
-      window.alert("Thank you for your message! We'll get back to you soon.");
-    } catch (error) {
-      console.warn('Sending the contact message failed', error);
-      setState('error');
-      window.alert(`There was an error sending your message. Please try again or email us directly at ${info.email}`);
+  // SPEC 4 / 8: success clears the fields and confirms; a failure is logged and explained.
+  useEffect(() => {
+    if (!result) return;
+    if (result.ok) {
+      form.current?.reset();
+      window.alert(THANK_YOU);
+    } else {
+      console.warn('Sending the contact message failed:', result.formError ?? 'the request failed');
+      window.alert(sendingFailed(info.email));
     }
-  }
+  }, [result, info.email]);
 
   return (
     <>
       <PageHeader title="Contact Us" subtitle="Have questions? We're here to help you succeed." />
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 lg:grid-cols-3">
-        <section className="rounded-2xl border border-gray-200 bg-white p-6 shadow-sm lg:col-span-2">
+        <Card as="section" className="p-6 lg:col-span-2">
           <h2 className="text-2xl font-bold text-gray-900">Send Us a Message</h2>
-          {state === 'success' && (
+          {result?.ok && (
             <p role="status" className="mt-4 rounded-lg bg-green-50 px-4 py-3 text-green-800">
-              Thank you for your message! We'll get back to you soon.
+              {THANK_YOU}
             </p>
           )}
-          <form onSubmit={onSubmit} className="mt-6 grid gap-5 sm:grid-cols-2">
-            <label className="block text-sm font-medium text-gray-700">
-              Your Name
-              <input name="name" type="text" required maxLength={CONTACT_LIMITS.name} autoComplete="name" className={inputClass} />
-            </label>
-            <label className="block text-sm font-medium text-gray-700">
-              Email Address
-              <input name="email" type="email" required maxLength={CONTACT_LIMITS.email} autoComplete="email" className={inputClass} />
-            </label>
-            <label className="block text-sm font-medium text-gray-700 sm:col-span-2">
-              Subject
-              <input name="subject" type="text" required maxLength={CONTACT_LIMITS.subject} className={inputClass} />
-            </label>
-            <label className="block text-sm font-medium text-gray-700 sm:col-span-2">
-              Message
-              <textarea name="message" required rows={6} maxLength={CONTACT_LIMITS.message} className={inputClass} />
-            </label>
+          {result && !result.ok && (
+            <p role="alert" className="mt-4 rounded-lg bg-red-50 px-4 py-3 text-red-800">
+              {result.formError ?? sendingFailed(info.email)}
+            </p>
+          )}
+          <Form method="post" ref={form} className="mt-6 grid gap-5 sm:grid-cols-2">
+            <Input
+              label="Your Name"
+              name="name"
+              type="text"
+              required
+              maxLength={CONTACT_LIMITS.name}
+              autoComplete="name"
+              error={errors.name}
+            />
+            <Input
+              label="Email Address"
+              name="email"
+              type="email"
+              required
+              maxLength={CONTACT_LIMITS.email}
+              autoComplete="email"
+              error={errors.email}
+            />
+            <Input
+              label="Subject"
+              name="subject"
+              type="text"
+              required
+              maxLength={CONTACT_LIMITS.subject}
+              className="sm:col-span-2"
+              error={errors.subject}
+            />
+            <Textarea
+              label="Message"
+              name="message"
+              required
+              rows={6}
+              maxLength={CONTACT_LIMITS.message}
+              className="sm:col-span-2"
+              error={errors.message}
+            />
             <div className="sm:col-span-2">
-              <button
-                type="submit"
-                disabled={state === 'sending'}
-                className="rounded-lg bg-brand-800 px-6 py-3 font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-60"
-              >
-                {state === 'sending' ? 'Sending...' : 'Send Message'}
-              </button>
+              <Button type="submit" disabled={sending}>
+                {sending ? 'Sending...' : 'Send Message'}
+              </Button>
             </div>
-          </form>
-        </section>
+          </Form>
+        </Card>
 
         <aside className="space-y-4">
           <h2 className="text-2xl font-bold text-gray-900">Get in Touch</h2>
@@ -104,12 +138,9 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
           <div className="rounded-2xl bg-brand-50 p-5">
             <h3 className="font-semibold text-gray-900">Need Immediate Help?</h3>
             <p className="mt-1 text-sm text-gray-700">Check out our Help Center for instant answers to common questions.</p>
-            <Link
-              to="/#faq"
-              className="mt-3 inline-block rounded-lg bg-brand-800 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-            >
+            <ButtonLink to="/#faq" size="sm" className="mt-3">
               Visit Help Center
-            </Link>
+            </ButtonLink>
           </div>
         </aside>
       </div>

@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
-import { requestServicesContext } from '#request-context';
-import { COURSE_CATEGORIES, type Course } from '../../../common/catalogue.ts';
+import { COURSE_CATEGORIES } from '../../../common/courses.contract.ts';
 import { matchesSearch } from '../../../common/search.ts';
 import { TIER_LABEL, TIERS } from '../../../common/tiers.ts';
 import { CourseCard } from '../../components/catalogue/course-card.tsx';
@@ -8,9 +7,8 @@ import { ListResults } from '../../components/catalogue/list-results.tsx';
 import { SearchFilters } from '../../components/catalogue/search-filters.tsx';
 import { CallToAction } from '../../components/ui/call-to-action.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
-import { loadList } from '../../lib/load-list.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { useApiList } from '../../lib/use-api-list.ts';
+import { orFallback, pageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/catalogue';
 
 export const meta = () =>
@@ -21,13 +19,13 @@ export const meta = () =>
   });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { courses: await loadList<Course>(context.get(requestServicesContext), '/api/courses') };
+  return { courses: await orFallback(pageServices(context).services.courses.list(), [], 'courses') };
 }
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export default function CoursesPage({ loaderData }: Route.ComponentProps) {
-  const { items: courses, loading } = useApiList(loaderData.courses, '/api/courses');
+  const { courses } = loaderData;
   const [search, setSearch] = useState('');
   const [category, setCategory] = useState('all');
   const [tier, setTier] = useState('all');
@@ -70,13 +68,7 @@ export default function CoursesPage({ loaderData }: Route.ComponentProps) {
             },
           ]}
         />
-        <ListResults
-          loading={loading}
-          loadingText="Loading courses..."
-          count={visible.length}
-          noun="course"
-          emptyText="No courses found matching your criteria"
-        >
+        <ListResults count={visible.length} noun="course" emptyText="No courses found matching your criteria">
           {visible.map((course) => (
             <CourseCard key={course.id} course={course} />
           ))}

@@ -1,40 +1,72 @@
 import { useEffect, useState } from 'react';
-import { data, Link, useRevalidator } from 'react-router';
+import { data, Link, useFetcher } from 'react-router';
 import { toast } from 'sonner';
-import { requestServicesContext } from '#request-context';
-import type { Course, Lesson } from '../../../common/catalogue.ts';
+import { z } from 'zod';
+import { CourseParams, type Lesson } from '../../../common/courses.contract.ts';
 import { CourseMainAction, enrolState } from '../../components/catalogue/course-actions.tsx';
 import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
 import { Accordion } from '../../components/ui/accordion.tsx';
-import { postJson } from '../../lib/api-client.ts';
+import { Button, ButtonLink } from '../../components/ui/button.tsx';
+import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
+import { orFallback, pageServices } from '../../lib/page-context.ts';
 import { useRootData } from '../../root.tsx';
 import type { Route } from './+types/course-detail';
 
-/** The member's progress in this course (GET /api/courses/:id/progress). */
-interface CourseProgress {
-  enrolled: boolean;
-  completed_lesson_ids: string[];
-  progress_percent: number;
-  certificate_code: string | null;
-}
+const notFound = () => data({ course: null, lessons: [] as Lesson[], progress: null }, { status: 404 });
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const services = context.get(requestServicesContext);
-  const id = encodeURIComponent(params.courseId);
-  const [course, lessons, progress] = await Promise.all([
-    services.api<Course>(`/api/courses/${id}`),
-    services.api<Lesson[]>(`/api/courses/${id}/lessons`),
-    services.viewer.member ? services.api<CourseProgress>(`/api/courses/${id}/progress`) : null,
+  const { services, viewer } = pageServices(context);
+  const id = CourseParams.safeParse({ id: params.courseId });
+  if (!id.success) return notFound();
+  const course = await services.courses.find(id.data.id);
+  if (!course) return notFound();
+  const [lessons, progress] = await Promise.all([
+    orFallback(services.courses.lessons(viewer, course.id), [], 'the curriculum'),
+    viewer.member ? orFallback(services.learning.courseProgress(viewer, course.id), null, 'course progress') : null,
   ]);
-  if (!course.ok) return data({ course: null, lessons: [] as Lesson[], progress: null }, { status: course.status === 404 ? 404 : 500 });
-  return { course: course.data, lessons: lessons.ok ? lessons.data : [], progress: progress?.ok ? progress.data : null };
+  return { course, lessons, progress };
+}
+
+// Enrolling and completing a lesson: both are forms, so they also work before the page's script runs.
+const CourseIntent = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('enrol') }),
+  z.object({ intent: z.literal('complete'), lessonId: z.string().max(100) }),
+]);
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const form = parseForm(CourseIntent, await request.formData());
+  if (!form.ok) return invalid(form);
+  const { services, viewer } = pageServices(context);
+  const intent = form.data;
+  const done = await attempt(() =>
+    intent.intent === 'enrol'
+      ? services.learning.enrol(viewer, params.courseId)
+      : services.learning.completeLesson(viewer, intent.lessonId),
+  );
+  if (!done.ok) return done.refusal;
+  return { ok: true as const, intent: intent.intent, progress: done.value };
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
   loaderData?.course
     ? pageMeta({ title: loaderData.course.title, description: loaderData.course.description, path: `/courses/${loaderData.course.id}` })
     : pageMeta({ title: 'Course not found', description: 'This course does not exist.' });
+
+type CourseFormResult = ReturnType<typeof useFetcher<typeof action>>['data'];
+
+/** The toast for what a course form did (SPEC 8 'Enrolled successfully!'). */
+function useCourseFormToasts(result: CourseFormResult) {
+  useEffect(() => {
+    if (!result) return;
+    if (!result.ok) toast.error(result.formError ?? 'Could not save your progress. Please try again.');
+    else if (result.intent === 'enrol') toast.success('Enrolled successfully!');
+    else
+      toast.success(
+        result.progress.certificate_code ? 'Course complete! Your certificate is ready on your dashboard.' : 'Lesson completed',
+      );
+  }, [result]);
+}
 
 function CourseNotFound() {
   useEffect(() => {
@@ -44,10 +76,25 @@ function CourseNotFound() {
     <section className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className="text-3xl font-extrabold text-brand-800">Course not found</h1>
       <p className="mt-4 text-gray-600">This course does not exist or is no longer available.</p>
-      <Link to="/courses" className="mt-8 inline-block rounded-lg bg-brand-800 px-6 py-3 font-semibold text-white hover:bg-brand-700">
+      <ButtonLink to="/courses" className="mt-8">
         Browse Courses
-      </Link>
+      </ButtonLink>
     </section>
+  );
+}
+
+type CourseFetcher = ReturnType<typeof useFetcher<typeof action>>;
+
+/** 'Mark as complete' for one lesson, as a form. */
+function CompleteLessonForm({ fetcher, lessonId, className }: { fetcher: CourseFetcher; lessonId: string; className?: string }) {
+  return (
+    <fetcher.Form method="post" className={className}>
+      <input type="hidden" name="intent" value="complete" />
+      <input type="hidden" name="lessonId" value={lessonId} />
+      <Button type="submit" size="sm" variant="outline" disabled={fetcher.state !== 'idle'}>
+        Mark as complete
+      </Button>
+    </fetcher.Form>
   );
 }
 
@@ -55,12 +102,12 @@ function LessonPlayer({
   lesson,
   onClose,
   completed,
-  onComplete,
+  completeForm,
 }: {
   lesson: Lesson;
   onClose: () => void;
   completed: boolean;
-  onComplete?: () => void;
+  completeForm: React.ReactNode;
 }) {
   return (
     <div
@@ -72,25 +119,15 @@ function LessonPlayer({
       <div className="w-full max-w-3xl rounded-2xl bg-white p-4">
         <div className="mb-3 flex items-center justify-between gap-4">
           <h2 className="font-bold text-gray-900">{lesson.title}</h2>
-          <button type="button" onClick={onClose} className="rounded-md px-3 py-1 text-sm font-semibold text-brand-800 hover:bg-brand-50">
+          <Button variant="ghost" size="sm" onClick={onClose}>
             Close
-          </button>
+          </Button>
         </div>
+        {/* Lessons carry no caption files yet; when they do, they belong here as <track> elements. */}
+        {/* eslint-disable-next-line jsx-a11y/media-has-caption */}
         <video src={lesson.video_url ?? undefined} controls autoPlay playsInline className="aspect-video w-full rounded-lg bg-black" />
         <div className="mt-3 flex justify-end">
-          {completed ? (
-            <span className="text-sm font-semibold text-green-700">✓ Completed</span>
-          ) : (
-            onComplete && (
-              <button
-                type="button"
-                onClick={onComplete}
-                className="rounded-lg bg-brand-800 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-              >
-                Mark as complete
-              </button>
-            )
-          )}
+          {completed ? <span className="text-sm font-semibold text-green-700">✓ Completed</span> : completeForm}
         </div>
       </div>
     </div>
@@ -99,34 +136,21 @@ function LessonPlayer({
 
 export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
   const viewer = useRootData()?.viewer;
-  const revalidator = useRevalidator();
+  const fetcher = useFetcher<typeof action>();
+  useCourseFormToasts(fetcher.data);
   const [playing, setPlaying] = useState<Lesson | null>(null);
   const { course, lessons, progress } = loaderData;
   if (!course) return <CourseNotFound />;
   const state = enrolState(viewer?.member?.membership_tier ?? null, course.tier);
   const completed = new Set(progress?.completed_lesson_ids ?? []);
-
-  // Enrols on the server (idempotent), then shows the member's progress.
-  async function startLearning() {
-    const result = await postJson(`/api/courses/${encodeURIComponent(course!.id)}/enrol`);
-    if (!result.ok) {
-      toast.error(result.data.detail || 'Could not enrol in this course. Please try again.');
-      return;
-    }
-    toast.success('Enrolled successfully!');
-    await revalidator.revalidate();
-  }
-
-  async function completeLesson(lesson: Lesson) {
-    const result = await postJson<CourseProgress>(`/api/lessons/${encodeURIComponent(lesson.id)}/complete`);
-    if (!result.ok) {
-      toast.error(result.data.detail || 'Could not save your progress. Please try again.');
-      return;
-    }
-    toast.success(result.data.certificate_code ? 'Course complete! Your certificate is ready on your dashboard.' : 'Lesson completed');
-    await revalidator.revalidate();
-  }
-
+  const startLearning = (
+    <fetcher.Form method="post">
+      <input type="hidden" name="intent" value="enrol" />
+      <Button type="submit" variant="gold" disabled={fetcher.state !== 'idle'}>
+        Start Learning
+      </Button>
+    </fetcher.Form>
+  );
   return (
     <>
       <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 px-4 py-12 text-white">
@@ -147,7 +171,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
               <li>Instructor: {course.instructor}</li>
             </ul>
             <div className="mt-8">
-              <CourseMainAction state={state} onStartLearning={startLearning} />
+              <CourseMainAction state={state} startLearning={startLearning} />
             </div>
             {progress?.enrolled && (
               <div className="mt-6 max-w-sm" data-testid="course-progress">
@@ -204,24 +228,14 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
                 <div>
                   <p>{lesson.description}</p>
                   {/* SPEC 6: the video button only for a signed-in, entitled member; the API sends video_url only then. */}
-                  {lesson.video_url && state === 'entitled' && (
-                    <button
-                      type="button"
-                      onClick={() => setPlaying(lesson)}
-                      className="mt-4 rounded-lg bg-gold-400 px-4 py-2 text-sm font-semibold text-brand-900 hover:bg-gold-300"
-                    >
-                      Watch Lesson
-                    </button>
-                  )}
-                  {progress?.enrolled && !completed.has(lesson.id) && (
-                    <button
-                      type="button"
-                      onClick={() => completeLesson(lesson)}
-                      className="ml-3 mt-4 rounded-lg border border-brand-800 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50"
-                    >
-                      Mark as complete
-                    </button>
-                  )}
+                  <div className="mt-4 flex flex-wrap gap-3">
+                    {lesson.video_url && state === 'entitled' && (
+                      <Button variant="gold" size="sm" onClick={() => setPlaying(lesson)}>
+                        Watch Lesson
+                      </Button>
+                    )}
+                    {progress?.enrolled && !completed.has(lesson.id) && <CompleteLessonForm fetcher={fetcher} lessonId={lesson.id} />}
+                  </div>
                 </div>
               ),
             }))}
@@ -236,7 +250,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
           lesson={playing}
           onClose={() => setPlaying(null)}
           completed={completed.has(playing.id)}
-          onComplete={progress?.enrolled ? () => completeLesson(playing) : undefined}
+          completeForm={progress?.enrolled ? <CompleteLessonForm fetcher={fetcher} lessonId={playing.id} /> : null}
         />
       )}
     </>

@@ -1,59 +1,63 @@
-import { Link, redirect } from 'react-router';
-import { requestServicesContext, type RequestServices } from '#request-context';
-import type { CommunityPost, PodcastEpisode } from '../../../common/catalogue.ts';
+import { useEffect } from 'react';
+import { Link, redirect, useFetcher } from 'react-router';
+import { toast } from 'sonner';
 import { DASHBOARD_MAX_ITEMS } from '../../../common/limits.ts';
 import { spotifyEpisodeId } from '../../../common/spotify.ts';
-import { TIER_LABEL, type Tier } from '../../../common/tiers.ts';
-import { SignOutOtherDevices } from '../../components/auth/sign-out-others.tsx';
+import { TIER_LABEL } from '../../../common/tiers.ts';
 import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
-import { loadList } from '../../lib/load-list.ts';
+import { ButtonLink } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { attempt } from '../../lib/forms.ts';
+import { formatDate } from '../../lib/format.ts';
 import { pageMeta } from '../../lib/meta.ts';
+import { orFallback, pageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/dashboard';
 
 export const meta = () => pageMeta({ title: 'Dashboard', description: 'Your RealtyPocket member dashboard.' });
 
-interface Profile {
-  name: string;
-  email: string;
-  membership_tier: Tier;
-}
-interface EnrolledCourse {
-  id: string;
-  title: string;
-  tier: Tier;
-  thumbnail: string;
-  progress_percent: number;
-}
-interface Certificate {
-  code: string;
-  course_title: string;
-  issued_at: string;
-}
-
-// SPEC 4: a 401 clears the session and goes to /login.
-const toLogin = () => redirect('/login', { headers: { 'Set-Cookie': 'rp_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax' } });
-
-async function list<T>(services: RequestServices, path: string): Promise<T[]> {
-  return (await loadList<T>(services, path)) ?? [];
-}
-
 export async function loader({ context }: Route.LoaderArgs) {
-  const services = context.get(requestServicesContext);
-  if (!services.viewer.member) throw redirect('/login');
-  const me = await services.api<Profile>('/api/auth/me');
-  if (me.status === 401) throw toLogin();
-  // SPEC 4: after the profile call succeeds, the rest loads together; a failure leaves an empty list.
+  const { services, viewer } = pageServices(context);
+  // SPEC 4: without a session, /login.
+  if (!viewer.member) throw redirect('/login');
+  // The rest loads together; a failure leaves an empty list (SPEC 4 "Dashboard").
   const [enrolments, certificates, episodes, posts] = await Promise.all([
-    list<EnrolledCourse>(services, '/api/me/enrolments'),
-    list<Certificate>(services, '/api/me/certificates'),
-    list<PodcastEpisode>(services, '/api/podcast/episodes'),
-    list<CommunityPost>(services, '/api/community/posts'),
+    orFallback(services.learning.enrolments(viewer), [], 'enrolments'),
+    orFallback(services.learning.certificates(viewer), [], 'certificates'),
+    orFallback(services.podcast.list(), [], 'podcast episodes'),
+    orFallback(services.community.list(viewer), [], 'community posts'),
   ]);
-  return { profile: me.data, enrolments, certificates, episodes, posts };
+  return { profile: services.auth.me(viewer), enrolments, certificates, episodes, posts };
 }
 
-const formatDate = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+// Ends every other session of the member (a lost phone, a shared computer); this one stays.
+export async function action({ context }: Route.ActionArgs) {
+  const { services, viewer } = pageServices(context);
+  const ended = await attempt(() => services.auth.revokeOtherSessions(viewer));
+  if (!ended.ok) return ended.refusal;
+  return { ok: true as const, ended: ended.value };
+}
+
+function SignOutOtherDevices() {
+  const fetcher = useFetcher<typeof action>();
+  useEffect(() => {
+    const result = fetcher.data;
+    if (!result) return;
+    if ('ended' in result)
+      toast.success(result.ended === 1 ? 'Signed out of 1 other device' : `Signed out of ${result.ended} other devices`);
+    else toast.error('Could not sign out your other devices. Please try again.');
+  }, [fetcher.data]);
+  return (
+    <fetcher.Form method="post">
+      <button
+        type="submit"
+        disabled={fetcher.state !== 'idle'}
+        className="text-sm font-semibold text-brand-800 underline hover:text-brand-600 disabled:opacity-60"
+      >
+        Sign out of other devices
+      </button>
+    </fetcher.Form>
+  );
+}
 
 function Panel({
   title,
@@ -65,7 +69,7 @@ function Panel({
   children: React.ReactNode;
 }) {
   return (
-    <section className="rounded-2xl border border-gray-200 bg-white p-5 shadow-sm">
+    <Card as="section">
       <div className="flex items-center justify-between gap-4">
         <h2 className="text-lg font-bold text-gray-900">{title}</h2>
         {link && (
@@ -75,18 +79,18 @@ function Panel({
         )}
       </div>
       <div className="mt-4">{children}</div>
-    </section>
+    </Card>
   );
 }
 
 function StatTile({ label, value }: { label: string; value: number }) {
   return (
-    <div className="rounded-2xl border border-gray-200 bg-white p-4 text-center shadow-sm">
+    <Card className="p-4 text-center">
       <p className="text-3xl font-extrabold text-brand-800" data-stat={label}>
         {value}
       </p>
       <p className="mt-1 text-sm text-gray-600">{label}</p>
-    </div>
+    </Card>
   );
 }
 
@@ -112,9 +116,9 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
           {isFree && (
             <div className="mt-4 flex flex-wrap items-center gap-3">
               <span className="rounded-full bg-gold-400 px-3 py-1 text-xs font-bold text-brand-900">Upgrade Available</span>
-              <Link to="/pricing" className="rounded-lg bg-white px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-gold-100">
+              <ButtonLink to="/pricing" variant="white" size="sm">
                 Upgrade Plan
-              </Link>
+              </ButtonLink>
             </div>
           )}
         </section>
@@ -131,12 +135,9 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
           {enrolments.length === 0 ? (
             <div className="py-6 text-center">
               <p className="text-gray-600">You haven't enrolled in any courses yet</p>
-              <Link
-                to="/courses"
-                className="mt-3 inline-block rounded-lg bg-brand-800 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-              >
+              <ButtonLink to="/courses" size="sm" className="mt-3">
                 Browse Courses
-              </Link>
+              </ButtonLink>
             </div>
           ) : (
             <ul className="space-y-4">

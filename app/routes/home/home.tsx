@@ -1,16 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { requestServicesContext } from '#request-context';
 import { BRAND_NAME } from '../../../common/brand.ts';
-import type { PodcastEpisode } from '../../../common/catalogue.ts';
-import { withContentDefaults, type ContentData } from '../../../common/content-sections.ts';
+import { withContentDefaults } from '../../../common/content-sections.ts';
 import { HOME_PODCAST_EPISODES } from '../../../common/limits.ts';
 import { EditableText } from '../../components/editable/editable-text.tsx';
 import { PlanCards } from '../../components/pricing/plan-cards.tsx';
 import { Accordion } from '../../components/ui/accordion.tsx';
-import { loadList } from '../../lib/load-list.ts';
+import { buttonClass, ButtonLink } from '../../components/ui/button.tsx';
 import { pageMeta } from '../../lib/meta.ts';
-import { FIXED_FEATURES, HOME_FAQS, TESTIMONIALS, WITH_POINTS, WITHOUT_POINTS } from './home-content.ts';
+import { orFallback, pageServices } from '../../lib/page-context.ts';
+import { FIXED_FEATURES, HOME_FAQS, TESTIMONIALS, WITH_POINTS, WITHOUT_POINTS } from '../../components/home/home-content.ts';
 import type { Route } from './+types/home';
 
 export const meta = () =>
@@ -20,29 +19,16 @@ export const meta = () =>
     path: '/',
   });
 
-interface ContentStats {
-  total_users: number;
-  total_courses: number;
-}
-
 export async function loader({ context }: Route.LoaderArgs) {
-  const services = context.get(requestServicesContext);
+  const { services } = pageServices(context);
   const [hero, features, stats, episodes] = await Promise.all([
-    services.api<{ data: ContentData }>('/api/content/homepage_hero'),
-    services.api<{ data: ContentData }>('/api/content/homepage_features'),
-    services.api<ContentStats>('/api/admin/analytics/content'),
-    loadList<PodcastEpisode>(services, '/api/podcast/episodes'),
+    orFallback(services.content.get('homepage_hero'), {}, 'the home hero'),
+    orFallback(services.content.get('homepage_features'), {}, 'the home features'),
+    orFallback(services.stats.contentStats(), null, 'the content counts'),
+    orFallback(services.podcast.list(), [], 'podcast episodes'),
   ]);
-  return {
-    hero: hero.ok ? hero.data.data : {},
-    features: features.ok ? features.data.data : {},
-    stats: stats.ok ? stats.data : null,
-    episodes: (episodes ?? []).slice(0, HOME_PODCAST_EPISODES),
-  };
+  return { hero, features, stats, episodes: episodes.slice(0, HOME_PODCAST_EPISODES) };
 }
-
-const primaryButton = 'inline-flex justify-center rounded-lg bg-gold-400 px-6 py-3 font-semibold text-brand-900 shadow hover:bg-gold-300';
-const outlineButton = 'inline-flex justify-center rounded-lg border border-white px-6 py-3 font-semibold text-white hover:bg-white/10';
 
 /** SPEC 4: a podcast image that fails to load becomes a grey box. */
 function EpisodeImage({ src }: { src: string }) {
@@ -119,12 +105,12 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
             className="mx-auto mt-6 max-w-2xl text-lg text-gold-100"
           />
           <div className="mt-8 flex flex-wrap justify-center gap-3">
-            <Link to="/signup" className={primaryButton}>
+            <ButtonLink to="/signup" variant="gold">
               <EditableText section="homepage_hero" field="cta_text" value={hero.cta_text} />
-            </Link>
-            <Link to="/courses" className={outlineButton}>
+            </ButtonLink>
+            <ButtonLink to="/courses" variant="outlineLight">
               Browse Courses
-            </Link>
+            </ButtonLink>
           </div>
           <p className="mt-8 text-sm font-semibold text-gold-300">Trusted by 10,000+ Real Estate Professionals</p>
           <ul className="mt-4 flex flex-wrap justify-center gap-3 text-sm" aria-label="Trust badges">
@@ -165,9 +151,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
             <PointList title={`With ${BRAND_NAME}`} points={WITH_POINTS} mark="✓" tone="with" />
           </div>
           <div className="mt-10 text-center">
-            <Link to="/signup" className="inline-flex rounded-lg bg-brand-800 px-6 py-3 font-semibold text-white hover:bg-brand-700">
-              Start Your Transformation Today
-            </Link>
+            <ButtonLink to="/signup">Start Your Transformation Today</ButtonLink>
           </div>
         </div>
       </section>
@@ -202,12 +186,9 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
           ))}
         </div>
         <div className="mt-10 text-center">
-          <Link
-            to="/courses"
-            className="inline-flex rounded-lg border border-brand-800 px-6 py-3 font-semibold text-brand-800 hover:bg-brand-50"
-          >
+          <ButtonLink to="/courses" variant="outline">
             Explore Courses
-          </Link>
+          </ButtonLink>
         </div>
       </section>
 
@@ -231,9 +212,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
               ))}
             </div>
             <div className="mt-10 text-center">
-              <Link to="/podcast" className="inline-flex rounded-lg bg-brand-800 px-6 py-3 font-semibold text-white hover:bg-brand-700">
-                View All Episodes
-              </Link>
+              <ButtonLink to="/podcast">View All Episodes</ButtonLink>
             </div>
           </div>
         </section>
@@ -265,7 +244,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
         <p className="mx-auto mt-3 max-w-2xl text-gold-100">
           Join thousands of real estate professionals learning, growing and closing more deals with {BRAND_NAME}.
         </p>
-        <Link to="/signup" className={`mt-8 ${primaryButton}`}>
+        <Link to="/signup" className={buttonClass({ variant: 'gold', className: 'mt-8' })}>
           Get Started Today Today
         </Link>
       </section>

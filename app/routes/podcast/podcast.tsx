@@ -1,12 +1,11 @@
 import { Link } from 'react-router';
-import { requestServicesContext } from '#request-context';
 import { BRAND_NAME } from '../../../common/brand.ts';
-import type { PodcastEpisode } from '../../../common/catalogue.ts';
-import { withContentDefaults, type ContentData } from '../../../common/content-sections.ts';
+import { withContentDefaults } from '../../../common/content-sections.ts';
+import type { PodcastEpisode } from '../../../common/podcast.contract.ts';
 import { SPOTIFY_SHOW_URL, spotifyEmbedUrl } from '../../../common/spotify.ts';
 import { EditableText } from '../../components/editable/editable-text.tsx';
-import { loadList } from '../../lib/load-list.ts';
 import { pageMeta } from '../../lib/meta.ts';
+import { orFallback, pageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/podcast';
 
 export const meta = () =>
@@ -17,12 +16,12 @@ export const meta = () =>
   });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const services = context.get(requestServicesContext);
+  const { services } = pageServices(context);
   const [episodes, labels] = await Promise.all([
-    loadList<PodcastEpisode>(services, '/api/podcast/episodes'),
-    services.api<{ data: ContentData }>('/api/content/podcast_labels'),
+    orFallback(services.podcast.list(), [], 'podcast episodes'),
+    orFallback(services.content.get('podcast_labels'), {}, 'the podcast labels'),
   ]);
-  return { episodes: episodes ?? [], labels: labels.ok ? labels.data.data : {} };
+  return { episodes, labels };
 }
 
 function EpisodePlayer({ episode, label, field }: { episode: PodcastEpisode; label: string; field: 'episode1_label' | 'episode2_label' }) {

@@ -1,16 +1,16 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { requestServicesContext } from '#request-context';
-import { RESOURCE_TYPE_LABEL, RESOURCE_TYPES, type Resource } from '../../../common/catalogue.ts';
+import { RESOURCE_TYPE_LABEL, RESOURCE_TYPES, type Resource } from '../../../common/resources.contract.ts';
 import { matchesSearch } from '../../../common/search.ts';
 import { TIER_LABEL } from '../../../common/tiers.ts';
 import { ListResults } from '../../components/catalogue/list-results.tsx';
 import { SearchFilters } from '../../components/catalogue/search-filters.tsx';
 import { CallToAction } from '../../components/ui/call-to-action.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
-import { loadList } from '../../lib/load-list.ts';
+import { buttonClass, Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
 import { pageMeta } from '../../lib/meta.ts';
-import { useApiList } from '../../lib/use-api-list.ts';
+import { orFallback, pageServices } from '../../lib/page-context.ts';
 import { useRootData } from '../../root.tsx';
 import type { Route } from './+types/resources';
 
@@ -22,14 +22,15 @@ export const meta = () =>
   });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { resources: await loadList<Resource>(context.get(requestServicesContext), '/api/resources') };
+  const { services, viewer } = pageServices(context);
+  return { resources: await orFallback(services.resources.list(viewer), [], 'resources') };
 }
 
 function ResourceCard({ resource, signedIn }: { resource: Resource; signedIn: boolean }) {
   const [showDetails, setShowDetails] = useState(false);
   const locked = resource.tier_required !== 'free';
   return (
-    <article className="flex flex-col rounded-2xl border border-gray-200 bg-white p-5 shadow-sm">
+    <Card as="article" className="flex flex-col">
       <span className="self-start rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-800">
         {RESOURCE_TYPE_LABEL[resource.resource_type]}
       </span>
@@ -37,22 +38,13 @@ function ResourceCard({ resource, signedIn }: { resource: Resource; signedIn: bo
       <p className="mt-2 flex-1 text-sm text-gray-600">{resource.description}</p>
       {locked && <p className="mt-3 text-sm font-medium text-gold-600">🔒 {TIER_LABEL[resource.tier_required]} membership required</p>}
       {resource.download_url ? (
-        <a
-          href={resource.download_url}
-          download
-          className="mt-4 inline-flex justify-center rounded-lg bg-brand-800 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
-        >
+        <a href={resource.download_url} download className={buttonClass({ size: 'sm', className: 'mt-4' })}>
           Download
         </a>
       ) : (
-        <button
-          type="button"
-          aria-expanded={showDetails}
-          onClick={() => setShowDetails((open) => !open)}
-          className="mt-4 rounded-lg border border-brand-800 px-4 py-2.5 text-sm font-semibold text-brand-800 hover:bg-brand-50"
-        >
+        <Button variant="outline" size="sm" className="mt-4" aria-expanded={showDetails} onClick={() => setShowDetails((open) => !open)}>
           View Details
-        </button>
+        </Button>
       )}
       {showDetails && (
         <div className="mt-3 rounded-lg bg-gray-50 p-3 text-sm text-gray-700">
@@ -69,13 +61,13 @@ function ResourceCard({ resource, signedIn }: { resource: Resource; signedIn: bo
           )}
         </div>
       )}
-    </article>
+    </Card>
   );
 }
 
 export default function ResourcesPage({ loaderData }: Route.ComponentProps) {
   const signedIn = Boolean(useRootData()?.viewer.member);
-  const { items: resources, loading } = useApiList(loaderData.resources, '/api/resources');
+  const { resources } = loaderData;
   const [search, setSearch] = useState('');
   const [type, setType] = useState('all');
   const visible = useMemo(
@@ -104,13 +96,7 @@ export default function ResourcesPage({ loaderData }: Route.ComponentProps) {
             },
           ]}
         />
-        <ListResults
-          loading={loading}
-          loadingText="Loading resources..."
-          count={visible.length}
-          noun="resource"
-          emptyText="No resources found"
-        >
+        <ListResults count={visible.length} noun="resource" emptyText="No resources found">
           {visible.map((resource) => (
             <ResourceCard key={resource.id} resource={resource} signedIn={signedIn} />
           ))}

@@ -1,25 +1,27 @@
-import { useEffect, useState } from 'react';
-import type { AuditEntry } from '../../../../common/admin.ts';
-import { getJson } from './admin-ui.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { staffPageServices } from '../../../lib/page-context.ts';
+import type { Route } from './+types/activity-tab';
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services, viewer } = staffPageServices(context);
+  return { entries: await services.audit.list(viewer) };
+}
 
 const show = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
 
 /** Every admin change: who, what, when, and the old and new value. */
-export function ActivityTab() {
-  const [entries, setEntries] = useState<AuditEntry[]>([]);
-  useEffect(() => {
-    void getJson<AuditEntry[]>('/api/admin/activity').then((result) => result && setEntries(result));
-  }, []);
+export default function ActivityTab({ loaderData }: Route.ComponentProps) {
+  const { entries } = loaderData;
   return (
     <section>
       <h2 className="text-xl font-bold text-gray-900">Activity</h2>
       <ul className="mt-4 space-y-3" data-testid="activity">
         {entries.map((entry) => (
           <li key={entry.id} className="rounded-xl border border-gray-200 p-4 text-sm">
-            <p>
+            <p className="break-words">
               <span className="font-semibold text-gray-900">{entry.actor_email}</span> · {entry.action} · {entry.target}
             </p>
-            <p className="text-xs text-gray-500">{new Date(entry.created_at).toLocaleString('en-US')}</p>
+            <p className="text-xs text-gray-500">{formatDateTime(entry.created_at)}</p>
             <details className="mt-2">
               <summary className="cursor-pointer text-brand-800">Old and new value</summary>
               <p className="mt-1 break-all text-gray-600">Old: {show(entry.old_value)}</p>

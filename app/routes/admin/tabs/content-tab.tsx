@@ -1,96 +1,114 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useFetcher, useSearchParams } from 'react-router';
 import {
   CONTENT_SECTION_KEYS,
   CONTENT_SECTIONS,
   fieldLabel,
+  isContentSectionKey,
   isMultilineField,
   type ContentData,
   type ContentSectionKey,
 } from '../../../../common/content-sections.ts';
-import { postJson } from '../../../lib/api-client.ts';
-import { adminInput, adminPrimary, getJson } from './admin-ui.ts';
+import { useActionAlerts } from '../../../components/admin/use-action-alerts.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Input, Select, Textarea } from '../../../components/ui/field.tsx';
+import { attempt, formErrors, orRequestFailed, unlessRequestFailed } from '../../../lib/forms.ts';
+import { staffPageServices } from '../../../lib/page-context.ts';
+import type { Route } from './+types/content-tab';
 
-export function ContentTab() {
-  const [section, setSection] = useState<ContentSectionKey>('homepage_hero');
-  const [values, setValues] = useState<ContentData>({});
-  const [saving, setSaving] = useState(false);
+const sectionFrom = (value: string | null): ContentSectionKey => (value && isContentSectionKey(value) ? value : 'homepage_hero');
 
-  // SPEC 4: changing the section reloads its stored values.
-  useEffect(() => {
-    let cancelled = false;
-    void getJson<{ data: ContentData }>(`/api/admin/content/${section}`).then((result) => {
-      if (!cancelled) setValues(result?.data ?? {});
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [section]);
+// SPEC 4: the selected section's stored values; the section is in the URL, so a reload keeps it.
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { services } = staffPageServices(context);
+  const section = sectionFrom(new URL(request.url).searchParams.get('section'));
+  return { section, values: await services.content.get(section) };
+}
 
-  async function save(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSaving(true);
-    try {
-      const result = await postJson<{ success?: boolean }>(`/api/admin/content/${section}`, values);
-      if (result.ok && result.data.success) window.alert('Content saved successfully!');
-    } catch {
-      window.alert('Error saving content');
-    } finally {
-      setSaving(false);
-    }
-  }
+// SPEC 7: the whole section is saved; the service refuses a save that leaves out any field.
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services, viewer } = staffPageServices(context);
+  const form = Object.fromEntries(await request.formData());
+  const { section, ...fields } = form;
+  if (typeof section !== 'string') return formErrors('Choose a section.');
+  const saved = await attempt(() => services.content.save(viewer, section, fields));
+  if (!saved.ok) return saved.refusal;
+  return { ok: true as const };
+}
 
+// In the browser, a request that fails on the way still gets its alert (SPEC 8).
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => orRequestFailed(() => serverAction());
+export const shouldRevalidate = unlessRequestFailed;
+
+const SECTION_OPTIONS = CONTENT_SECTION_KEYS.map((key) => ({ value: key, label: CONTENT_SECTIONS[key].label }));
+const ALERTS = { success: () => 'Content saved successfully!', networkError: 'Error saving content' };
+
+type SaveFetcher = ReturnType<typeof useFetcher<typeof clientAction>>;
+
+/** The fields of one section, as stored when it loaded; remounted whenever the stored values change. */
+function SectionEditor({ section, stored, fetcher }: { section: ContentSectionKey; stored: ContentData; fetcher: SaveFetcher }) {
+  const [values, setValues] = useState<ContentData>(() =>
+    Object.fromEntries(CONTENT_SECTIONS[section].fields.map((field) => [field, stored[field] ?? ''])),
+  );
+  const saving = fetcher.state !== 'idle';
+  return (
+    <div className="mt-4 grid gap-6 lg:grid-cols-2">
+      <fetcher.Form method="post" className="min-w-0 space-y-4">
+        <input type="hidden" name="section" value={section} />
+        {CONTENT_SECTIONS[section].fields.map((field) => {
+          const props = {
+            label: <span className="capitalize">{fieldLabel(field)}</span>,
+            name: field,
+            value: values[field] ?? '',
+            onChange: (event: { target: { value: string } }) => setValues((current) => ({ ...current, [field]: event.target.value })),
+            compact: true,
+          };
+          return isMultilineField(field) ? <Textarea key={field} rows={4} {...props} /> : <Input key={field} {...props} />;
+        })}
+        <Button type="submit" disabled={saving}>
+          {saving ? 'Saving...' : 'Save Changes'}
+        </Button>
+      </fetcher.Form>
+      <div className="min-w-0">
+        <h3 className="font-semibold text-gray-900">Preview</h3>
+        <pre
+          className="mt-2 overflow-x-auto whitespace-pre-wrap break-words rounded-xl bg-gray-900 p-4 text-xs text-green-200"
+          data-testid="content-preview"
+        >
+          {JSON.stringify(values, null, 2)}
+        </pre>
+      </div>
+    </div>
+  );
+}
+
+export default function ContentTab({ loaderData }: Route.ComponentProps) {
+  const { section, values } = loaderData;
+  const [, setSearchParams] = useSearchParams();
+  // Held here, not in the editor, so the alert survives the editor's remount after the save.
+  const fetcher = useFetcher<typeof clientAction>();
+  useActionAlerts(fetcher, ALERTS);
   return (
     <section>
       <h2 className="text-xl font-bold text-gray-900">Edit Page Content</h2>
-      <div className="mt-4 grid gap-6 lg:grid-cols-2">
-        <form onSubmit={save} className="space-y-4">
-          <label className="block text-sm font-medium text-gray-700">
-            Section
-            <select
-              id="content-section"
-              value={section}
-              onChange={(event) => setSection(event.target.value as ContentSectionKey)}
-              className={adminInput}
-            >
-              {CONTENT_SECTION_KEYS.map((key) => (
-                <option key={key} value={key}>
-                  {CONTENT_SECTIONS[key].label}
-                </option>
-              ))}
-            </select>
-          </label>
-          {CONTENT_SECTIONS[section].fields.map((field) => (
-            <label key={`${section}-${field}`} className="block text-sm font-medium capitalize text-gray-700">
-              {fieldLabel(field)}
-              {isMultilineField(field) ? (
-                <textarea
-                  rows={4}
-                  name={field}
-                  value={values[field] ?? ''}
-                  onChange={(event) => setValues((current) => ({ ...current, [field]: event.target.value }))}
-                  className={adminInput}
-                />
-              ) : (
-                <input
-                  name={field}
-                  value={values[field] ?? ''}
-                  onChange={(event) => setValues((current) => ({ ...current, [field]: event.target.value }))}
-                  className={adminInput}
-                />
-              )}
-            </label>
-          ))}
-          <button type="submit" disabled={saving} className={adminPrimary}>
-            {saving ? 'Saving...' : 'Save Changes'}
+      <form method="get" className="mt-4 max-w-md">
+        {/* SPEC 4: changing the section reloads its stored values. */}
+        <Select
+          compact
+          id="content-section"
+          label="Section"
+          name="section"
+          value={section}
+          options={SECTION_OPTIONS}
+          onChange={(event) => setSearchParams({ section: event.target.value })}
+        />
+        <noscript>
+          <button type="submit" className="mt-2 text-sm font-semibold text-brand-800">
+            Show section
           </button>
-        </form>
-        <div>
-          <h3 className="font-semibold text-gray-900">Preview</h3>
-          <pre className="mt-2 overflow-x-auto rounded-xl bg-gray-900 p-4 text-xs text-green-200" data-testid="content-preview">
-            {JSON.stringify(values, null, 2)}
-          </pre>
-        </div>
-      </div>
+        </noscript>
+      </form>
+      <SectionEditor key={`${section}:${JSON.stringify(values)}`} section={section} stored={values} fetcher={fetcher} />
     </section>
   );
 }

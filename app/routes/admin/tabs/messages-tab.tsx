@@ -1,57 +1,63 @@
-import { useEffect, useState } from 'react';
-import { postJson } from '../../../lib/api-client.ts';
-import { getJson } from './admin-ui.ts';
+import { useFetcher } from 'react-router';
+import { z } from 'zod';
+import { MessageParams, type ContactMessageRow } from '../../../../common/admin.contract.ts';
+import { attempt, invalid, parseForm } from '../../../lib/forms.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { staffPageServices } from '../../../lib/page-context.ts';
+import type { Route } from './+types/messages-tab';
 
-interface MessageRow {
-  id: string;
-  name: string;
-  email: string;
-  subject: string;
-  message: string;
-  handled: boolean;
-  created_at: string;
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services, viewer } = staffPageServices(context);
+  return { messages: await services.messages.list(viewer) };
 }
 
-export function MessagesTab() {
-  const [messages, setMessages] = useState<MessageRow[]>([]);
-  useEffect(() => {
-    void getJson<MessageRow[]>('/api/admin/messages').then((result) => result && setMessages(result));
-  }, []);
+const MarkHandled = z.object({ messageId: MessageParams.shape.id });
 
-  async function markHandled(id: string) {
-    const result = await postJson(`/api/admin/messages/${id}/handled`).catch(() => null);
-    if (result?.ok) setMessages((list) => list.map((message) => (message.id === id ? { ...message, handled: true } : message)));
-  }
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services, viewer } = staffPageServices(context);
+  const form = parseForm(MarkHandled, await request.formData());
+  if (!form.ok) return invalid(form);
+  const handled = await attempt(() => services.messages.markHandled(viewer, form.data.messageId));
+  if (!handled.ok) return handled.refusal;
+  return { ok: true as const };
+}
 
+function MessageItem({ message }: { message: ContactMessageRow }) {
+  const fetcher = useFetcher<typeof action>();
+  // Shown as handled as soon as it is sent; the loader confirms it.
+  const handled = message.handled || fetcher.formData !== undefined || fetcher.data?.ok === true;
+  return (
+    <li className={`rounded-xl border p-4 ${handled ? 'border-gray-200 bg-gray-50' : 'border-gold-400 bg-white'}`}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="font-semibold text-gray-900">{message.subject}</p>
+        <p className="text-xs text-gray-500">{formatDateTime(message.created_at)}</p>
+      </div>
+      <p className="break-words text-sm text-gray-600">
+        {message.name} &lt;{message.email}&gt;
+      </p>
+      <p className="mt-2 whitespace-pre-line break-words text-sm text-gray-800">{message.message}</p>
+      {handled ? (
+        <p className="mt-2 text-xs font-semibold text-green-700">Handled</p>
+      ) : (
+        <fetcher.Form method="post">
+          <input type="hidden" name="messageId" value={message.id} />
+          <button type="submit" className="mt-2 text-sm font-semibold text-brand-800 hover:text-brand-600">
+            Mark handled
+          </button>
+        </fetcher.Form>
+      )}
+    </li>
+  );
+}
+
+export default function MessagesTab({ loaderData }: Route.ComponentProps) {
+  const { messages } = loaderData;
   return (
     <section>
       <h2 className="text-xl font-bold text-gray-900">Messages</h2>
       <ul className="mt-4 space-y-3">
         {messages.map((message) => (
-          <li
-            key={message.id}
-            className={`rounded-xl border p-4 ${message.handled ? 'border-gray-200 bg-gray-50' : 'border-gold-400 bg-white'}`}
-          >
-            <div className="flex flex-wrap items-center justify-between gap-2">
-              <p className="font-semibold text-gray-900">{message.subject}</p>
-              <p className="text-xs text-gray-500">{new Date(message.created_at).toLocaleString('en-US')}</p>
-            </div>
-            <p className="text-sm text-gray-600">
-              {message.name} &lt;{message.email}&gt;
-            </p>
-            <p className="mt-2 whitespace-pre-line text-sm text-gray-800">{message.message}</p>
-            {message.handled ? (
-              <p className="mt-2 text-xs font-semibold text-green-700">Handled</p>
-            ) : (
-              <button
-                type="button"
-                onClick={() => markHandled(message.id)}
-                className="mt-2 text-sm font-semibold text-brand-800 hover:text-brand-600"
-              >
-                Mark handled
-              </button>
-            )}
-          </li>
+          <MessageItem key={message.id} message={message} />
         ))}
         {messages.length === 0 && <li className="text-sm text-gray-500">No messages yet.</li>}
       </ul>

@@ -1,13 +1,52 @@
 import { useState, type FormEvent } from 'react';
-import type { AdminPodcastEpisode } from '../../../../common/catalogue.ts';
+import { useFetcher } from 'react-router';
+import { z } from 'zod';
 import { DEFAULT_EPISODE_DURATION } from '../../../../common/limits.ts';
-import { postJson } from '../../../lib/api-client.ts';
-import { adminInput, adminPrimary, getJson } from './admin-ui.ts';
+import { AdminEpisodeList, type AdminPodcastEpisode } from '../../../../common/podcast.contract.ts';
+import { useActionAlerts } from '../../../components/admin/use-action-alerts.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Input, Textarea } from '../../../components/ui/field.tsx';
+import { attempt, formErrors, orRequestFailed, unlessRequestFailed } from '../../../lib/forms.ts';
+import { staffPageServices } from '../../../lib/page-context.ts';
+import type { Route } from './+types/podcasts-tab';
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services, viewer } = staffPageServices(context);
+  return { episodes: await services.podcast.adminList(viewer) };
+}
+
+// SPEC 7: 'Save All Changes' sends the whole list, here as JSON in one form field.
+const EpisodesField = z.object({ episodes: z.string().max(8_000_000) });
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services, viewer } = staffPageServices(context);
+  const field = EpisodesField.safeParse(Object.fromEntries(await request.formData()));
+  if (!field.success) return formErrors('Send the whole list of episodes.');
+  let json: unknown;
+  try {
+    json = JSON.parse(field.data.episodes);
+  } catch {
+    return formErrors('The list of episodes is not valid JSON.');
+  }
+  const episodes = AdminEpisodeList.safeParse(json);
+  if (!episodes.success) return formErrors(episodes.error.issues[0]?.message ?? 'The list of episodes is not valid.');
+  const saved = await attempt(() => services.podcast.replaceAll(viewer, episodes.data));
+  if (!saved.ok) return saved.refusal;
+  return { ok: true as const };
+}
+
+// In the browser, a request that fails on the way still gets its alert (SPEC 8).
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => orRequestFailed(() => serverAction());
+export const shouldRevalidate = unlessRequestFailed;
+
+const ALERTS = { success: () => 'Podcasts updated successfully!', networkError: 'Error updating podcasts' };
+
+type SaveFetcher = ReturnType<typeof useFetcher<typeof clientAction>>;
 
 /** SPEC 2/4: edits, additions and deletions stay local until 'Save All Changes' sends the whole list. */
-export function PodcastsTab({ initial }: { initial: AdminPodcastEpisode[] }) {
-  const [episodes, setEpisodes] = useState(initial);
-  const [saving, setSaving] = useState(false);
+function PodcastEditor({ stored, fetcher }: { stored: AdminPodcastEpisode[]; fetcher: SaveFetcher }) {
+  const [episodes, setEpisodes] = useState(stored);
+  const saving = fetcher.state !== 'idle';
 
   const update = (id: string, changes: Partial<AdminPodcastEpisode>) =>
     setEpisodes((list) =>
@@ -37,20 +76,8 @@ export function PodcastsTab({ initial }: { initial: AdminPodcastEpisode[] }) {
     event.currentTarget.reset();
   }
 
-  async function saveAll() {
-    setSaving(true);
-    try {
-      const result = await postJson<{ success?: boolean }>('/api/admin/podcast/update', episodes);
-      if (result.ok && result.data.success) {
-        window.alert('Podcasts updated successfully!');
-        const reloaded = await getJson<AdminPodcastEpisode[]>('/api/admin/podcast/list');
-        if (reloaded) setEpisodes(reloaded);
-      }
-    } catch {
-      window.alert('Error updating podcasts');
-    } finally {
-      setSaving(false);
-    }
+  function saveAll() {
+    void fetcher.submit({ episodes: JSON.stringify(episodes) }, { method: 'post' });
   }
 
   return (
@@ -60,31 +87,21 @@ export function PodcastsTab({ initial }: { initial: AdminPodcastEpisode[] }) {
         {episodes.map((episode) => (
           <li key={episode.id} className="rounded-xl border border-gray-200 p-4" data-episode-id={episode.id}>
             <div className="grid gap-3 md:grid-cols-2">
-              <label className="text-sm font-medium text-gray-700">
-                Title
-                <input
-                  value={episode.title}
-                  onChange={(event) => update(episode.id, { title: event.target.value })}
-                  className={adminInput}
-                />
-              </label>
-              <label className="text-sm font-medium text-gray-700">
-                Spotify Episode URL
-                <input
-                  value={episode.spotify_url}
-                  onChange={(event) => update(episode.id, { spotify_url: event.target.value })}
-                  className={adminInput}
-                />
-              </label>
-              <label className="text-sm font-medium text-gray-700 md:col-span-2">
-                Description
-                <textarea
-                  rows={3}
-                  value={episode.description}
-                  onChange={(event) => update(episode.id, { description: event.target.value })}
-                  className={adminInput}
-                />
-              </label>
+              <Input compact label="Title" value={episode.title} onChange={(event) => update(episode.id, { title: event.target.value })} />
+              <Input
+                compact
+                label="Spotify Episode URL"
+                value={episode.spotify_url}
+                onChange={(event) => update(episode.id, { spotify_url: event.target.value })}
+              />
+              <Textarea
+                compact
+                label="Description"
+                rows={3}
+                className="md:col-span-2"
+                value={episode.description}
+                onChange={(event) => update(episode.id, { description: event.target.value })}
+              />
             </div>
             <button
               type="button"
@@ -100,30 +117,26 @@ export function PodcastsTab({ initial }: { initial: AdminPodcastEpisode[] }) {
       <form onSubmit={addEpisode} className="mt-6 rounded-xl bg-gray-50 p-4">
         <h3 className="font-semibold text-gray-900">Add New Episode</h3>
         <div className="mt-3 grid gap-3 md:grid-cols-2">
-          <label className="text-sm font-medium text-gray-700">
-            Title
-            <input name="title" className={adminInput} />
-          </label>
-          <label className="text-sm font-medium text-gray-700">
-            Spotify Episode URL
-            <input name="spotify_url" className={adminInput} />
-          </label>
-          <label className="text-sm font-medium text-gray-700 md:col-span-2">
-            Description
-            <textarea name="description" rows={3} className={adminInput} />
-          </label>
+          <Input compact label="Title" name="title" />
+          <Input compact label="Spotify Episode URL" name="spotify_url" />
+          <Textarea compact label="Description" name="description" rows={3} className="md:col-span-2" />
         </div>
-        <button
-          type="submit"
-          className="mt-3 rounded-lg border border-brand-800 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-white"
-        >
+        <Button type="submit" variant="outline" size="sm" className="mt-3">
           Add Episode
-        </button>
+        </Button>
       </form>
 
-      <button type="button" onClick={saveAll} disabled={saving} className={`mt-6 ${adminPrimary}`}>
+      <Button onClick={saveAll} disabled={saving} className="mt-6">
         {saving ? 'Saving...' : 'Save All Changes'}
-      </button>
+      </Button>
     </section>
   );
+}
+
+export default function PodcastsTab({ loaderData }: Route.ComponentProps) {
+  const fetcher = useFetcher<typeof clientAction>();
+  useActionAlerts(fetcher, ALERTS);
+  // SPEC 4: after a successful save the list is reloaded: the loader runs again and the editor
+  // starts over from the stored list.
+  return <PodcastEditor key={JSON.stringify(loaderData.episodes)} stored={loaderData.episodes} fetcher={fetcher} />;
 }

@@ -1,0 +1,89 @@
+import { useRef, useState } from 'react';
+import { useFetcher } from 'react-router';
+import { DEFAULT_UPLOAD_FOLDER, UPLOAD_FOLDER_LABEL, UPLOAD_FOLDER_VALUES } from '../../../../common/files.contract.ts';
+import { useActionAlerts } from '../../../components/admin/use-action-alerts.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Input, Select } from '../../../components/ui/field.tsx';
+import { attempt, formErrors, orRequestFailed, unlessRequestFailed } from '../../../lib/forms.ts';
+import { staffPageServices } from '../../../lib/page-context.ts';
+import type { Route } from './+types/files-tab';
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services, viewer } = staffPageServices(context);
+  return { files: await services.files.list(viewer), storageName: services.files.storageName };
+}
+
+// SPEC 7: a multipart form with file and folder.
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services, viewer } = staffPageServices(context);
+  const form = await request.formData();
+  const file = form.get('file');
+  if (!(file instanceof File) || file.size === 0) return formErrors('Choose a file to upload.');
+  const uploaded = await attempt(async () =>
+    services.files.upload(viewer, { filename: file.name, content: new Uint8Array(await file.arrayBuffer()), folder: form.get('folder') }),
+  );
+  if (!uploaded.ok) return uploaded.refusal;
+  return { ok: true as const, url: uploaded.value.url };
+}
+
+// In the browser, a request that fails on the way still gets its alert (SPEC 8).
+export const clientAction = ({ serverAction }: Route.ClientActionArgs) => orRequestFailed(() => serverAction());
+export const shouldRevalidate = unlessRequestFailed;
+
+const FOLDER_OPTIONS = UPLOAD_FOLDER_VALUES.map((value) => ({ value, label: UPLOAD_FOLDER_LABEL[value] }));
+
+export default function FilesTab({ loaderData }: Route.ComponentProps) {
+  const { files, storageName } = loaderData;
+  const fetcher = useFetcher<typeof action>();
+  const form = useRef<HTMLFormElement>(null);
+  const [chosen, setChosen] = useState(false);
+  useActionAlerts(fetcher, {
+    success: (data) => `File uploaded successfully! URL: ${'url' in data ? String(data.url) : ''}`,
+    networkError: 'Error uploading file',
+    // SPEC 4: a successful upload clears the chosen file (and the list reloads with the loader).
+    onSuccess: () => {
+      form.current?.reset();
+      setChosen(false);
+    },
+  });
+  const uploading = fetcher.state !== 'idle';
+
+  return (
+    <section>
+      <h2 className="text-xl font-bold text-gray-900">Upload Files to {storageName}</h2>
+      <fetcher.Form
+        ref={form}
+        method="post"
+        encType="multipart/form-data"
+        className="mt-4 grid gap-4 md:grid-cols-2"
+        onSubmit={(event) => {
+          // SPEC 5: does nothing when no file is chosen.
+          if (!chosen) event.preventDefault();
+        }}
+      >
+        <Select compact label="Folder" name="folder" defaultValue={DEFAULT_UPLOAD_FOLDER} options={FOLDER_OPTIONS} />
+        <Input compact label="File" name="file" type="file" onChange={(event) => setChosen(Boolean(event.target.files?.length))} />
+        <div>
+          <Button type="submit" disabled={!chosen || uploading}>
+            {uploading ? 'Uploading...' : 'Upload File'}
+          </Button>
+        </div>
+      </fetcher.Form>
+      <h3 className="mt-8 font-semibold text-gray-900">Uploaded Files</h3>
+      <ul className="mt-3 max-h-72 divide-y divide-gray-100 overflow-y-auto rounded-xl border border-gray-200" data-testid="uploaded-files">
+        {files.map((item) => (
+          <li key={item.id} className="flex items-center justify-between gap-3 px-4 py-3 text-sm">
+            <div className="min-w-0">
+              <p className="truncate font-medium text-gray-900">{item.filename}</p>
+              <p className="text-xs text-gray-500">{item.folder}</p>
+            </div>
+            <a href={item.url} target="_blank" rel="noopener noreferrer" className="font-semibold text-brand-800 hover:text-brand-600">
+              View
+            </a>
+          </li>
+        ))}
+        {files.length === 0 && <li className="px-4 py-3 text-sm text-gray-500">No files uploaded yet.</li>}
+      </ul>
+    </section>
+  );
+}

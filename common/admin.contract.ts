@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { singleQueryText, uuidParam } from './fields.ts';
+import { Tier } from './tiers.ts';
+import type { Viewer } from './viewer.ts';
+
+// Shapes of the admin calls beyond the spec's (members, messages, audit log, session).
+
+export const StaffSessionResponse = z.object({ email: z.string(), storage_name: z.string() });
+export type StaffSessionResponse = z.infer<typeof StaffSessionResponse>;
+
+export const AdminMember = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  membership_tier: Tier,
+  created_at: z.string(),
+});
+export type AdminMember = z.infer<typeof AdminMember>;
+export const AdminMemberList = z.array(AdminMember);
+
+export const MembersQuery = z.object({ search: singleQueryText('search', 200).optional() });
+export const MemberParams = z.object({ id: uuidParam('Member id') });
+export const MemberTierInput = z.object({ membership_tier: Tier });
+export const MemberTierResponse = z.object({ success: z.literal(true), id: z.string(), membership_tier: Tier });
+export type MemberTierResponse = z.infer<typeof MemberTierResponse>;
+
+export const ContactMessageRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  subject: z.string(),
+  message: z.string(),
+  handled: z.boolean(),
+  created_at: z.string(),
+});
+export type ContactMessageRow = z.infer<typeof ContactMessageRow>;
+export const ContactMessageList = z.array(ContactMessageRow);
+export const MessageParams = z.object({ id: uuidParam('Message id') });
+
+/** One row of the audit log as the Activity tab shows it. */
+export const AuditEntry = z.object({
+  id: z.number().int(),
+  actor_email: z.string(),
+  action: z.string(),
+  target: z.string(),
+  old_value: z.unknown(),
+  new_value: z.unknown(),
+  created_at: z.string(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+export const AuditEntryList = z.array(AuditEntry);
+
+export interface MembersService {
+  search(viewer: Viewer, search: string | undefined): Promise<AdminMember[]>;
+  /** Every matching member as CSV lines, in pages, so no export is ever cut short. */
+  exportCsv(viewer: Viewer, search: string | undefined): AsyncIterable<string>;
+  setTier(viewer: Viewer, memberId: string, tier: Tier): Promise<MemberTierResponse>;
+}
+
+export interface MessagesService {
+  list(viewer: Viewer): Promise<ContactMessageRow[]>;
+  markHandled(viewer: Viewer, messageId: string): Promise<void>;
+}
+
+export interface AuditService {
+  list(viewer: Viewer): Promise<AuditEntry[]>;
+}
+
+export interface StaffService {
+  session(viewer: Viewer): StaffSessionResponse;
+}

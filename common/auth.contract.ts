@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { emailField, requiredText } from './fields.ts';
+import { PASSWORD_MIN_LENGTH } from './limits.ts';
+import { Tier } from './tiers.ts';
+import type { Viewer } from './viewer.ts';
+
+// SPEC 5 / 7: sign-in and sign-up, one schema per form, used by the page action and the API route.
+
+const password = z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password is too long');
+
+export const LoginInput = z.object({ email: emailField(), password });
+export type LoginInput = z.infer<typeof LoginInput>;
+
+export const RegisterInput = z.object({
+  name: requiredText('Name', 100),
+  email: emailField(),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(PASSWORD_MIN_LENGTH, `Must be at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(200, 'Password must be at most 200 characters')
+    .refine((value) => value.trim().length > 0, 'Password cannot be only spaces'),
+});
+export type RegisterInput = z.infer<typeof RegisterInput>;
+
+/** The sign-up form also asks to accept the terms (SPEC 5: the terms checkbox is required). */
+export const SignupForm = RegisterInput.extend({
+  terms: z.literal('on', { error: 'Please accept the Terms of Service to continue' }),
+});
+
+/** SPEC 7: both calls return a token; the web app uses the HttpOnly cookie set beside it. */
+export const TokenResponse = z.object({ token: z.string() });
+export const StaffTokenResponse = z.object({ token: z.string(), email: z.string() });
+
+export const MeResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  membership_tier: Tier,
+  created_at: z.string(),
+});
+export type MeResponse = z.infer<typeof MeResponse>;
+
+export const RevokeOthersResponse = z.object({ success: z.literal(true), ended: z.number().int() });
+
+export const INVALID_CREDENTIALS = 'Invalid email or password';
+export const EMAIL_TAKEN = 'An account with this email already exists. Please log in instead.';
+
+/** A session just started: the token goes to the client (body or cookie), never into a log. */
+export interface NewSession {
+  token: string;
+  expiresAt: Date;
+}
+
+export interface AuthService {
+  /** Creates a free member and signs them in; an email already taken (in any letter case) is a 409. */
+  register(viewer: Viewer, input: RegisterInput): Promise<NewSession>;
+  /** The same answer and timing for an unknown email and a wrong password; limited per address and account. */
+  signIn(viewer: Viewer, input: LoginInput): Promise<NewSession>;
+  /** Ends the member's current session (nothing to do for a visitor). */
+  signOut(viewer: Viewer): Promise<void>;
+  /** Ends every other session of the member (a lost phone, a shared computer); returns how many. */
+  revokeOtherSessions(viewer: Viewer): Promise<number>;
+  me(viewer: Viewer): MeResponse;
+  /** Staff sign-in: the same machinery, stricter limits with a growing wait. */
+  staffSignIn(viewer: Viewer, input: LoginInput): Promise<NewSession & { email: string }>;
+  staffSignOut(viewer: Viewer): Promise<void>;
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { Course } from './courses.contract.ts';
+import type { Viewer } from './viewer.ts';
+
+// Enrolment, lesson progress and certificates (DESIGN: what the original only faked is stored).
+
+export const UPGRADE_NEEDED = 'Your membership does not include this course. Upgrade your plan to access it.';
+
+export const CourseProgress = z.object({
+  course_id: z.string(),
+  enrolled: z.boolean(),
+  completed_lesson_ids: z.array(z.string()),
+  lesson_count: z.number().int(),
+  progress_percent: z.number().int(),
+  certificate_code: z.string().nullable(),
+});
+export type CourseProgress = z.infer<typeof CourseProgress>;
+
+export const EnrolledCourse = Course.extend({
+  completed_lessons: z.number().int(),
+  progress_percent: z.number().int(),
+  enrolled_at: z.string(),
+});
+export type EnrolledCourse = z.infer<typeof EnrolledCourse>;
+export const EnrolledCourseList = z.array(EnrolledCourse);
+
+export const MemberCertificate = z.object({
+  code: z.string(),
+  course_id: z.string(),
+  course_title: z.string(),
+  issued_at: z.string(),
+});
+export type MemberCertificate = z.infer<typeof MemberCertificate>;
+export const MemberCertificateList = z.array(MemberCertificate);
+
+/** The public verification of a certificate: who, which course, when. */
+export const CertificateVerification = z.object({
+  code: z.string(),
+  member_name: z.string(),
+  course_id: z.string(),
+  course_title: z.string(),
+  issued_at: z.string(),
+});
+export type CertificateVerification = z.infer<typeof CertificateVerification>;
+
+export const CertificateParams = z.object({
+  code: z.string().regex(/^[A-Za-z0-9-]{1,40}$/, 'A certificate code is letters, digits and dashes, such as RP-7K3M-Q9XD-2HPA'),
+});
+
+export interface LearningService {
+  /** Enrols an entitled member; enrolling twice changes nothing. */
+  enrol(viewer: Viewer, courseId: string): Promise<CourseProgress>;
+  courseProgress(viewer: Viewer, courseId: string): Promise<CourseProgress>;
+  /** Marks a lesson complete; completing the last lesson of a course issues its certificate. */
+  completeLesson(viewer: Viewer, lessonId: string): Promise<CourseProgress>;
+  enrolments(viewer: Viewer): Promise<EnrolledCourse[]>;
+  certificates(viewer: Viewer): Promise<MemberCertificate[]>;
+  /** Public: the certificate with this code, or a 404. */
+  verifyCertificate(code: string): Promise<CertificateVerification>;
+  /** The certificate as a PDF, for its owner only. */
+  certificatePdf(viewer: Viewer, code: string): Promise<{ code: string; pdf: Uint8Array }>;
+}

@@ -1,0 +1,57 @@
+import { createContext } from 'react-router';
+import type { AuditService, MembersService, MessagesService, StaffService } from './admin.contract.ts';
+import type { AuthService, LoginInput, RegisterInput } from './auth.contract.ts';
+import type { CommunityService } from './community.contract.ts';
+import type { ContactService } from './contact.contract.ts';
+import type { ContentService } from './content.contract.ts';
+import type { CoursesService } from './courses.contract.ts';
+import type { FilesService } from './files.contract.ts';
+import type { LearningService } from './learning.contract.ts';
+import type { PodcastService } from './podcast.contract.ts';
+import type { ResourcesService } from './resources.contract.ts';
+import type { StatsService } from './stats.contract.ts';
+import type { Viewer } from './viewer.ts';
+
+// Where pages meet the server: the server fills these per request (server/pages/page-context.ts)
+// and route loaders and actions read them. Imported through the package import '#request-context'
+// so the built pages and the server hold the very same context tokens.
+
+/** Every feature service, called in process by page loaders and actions and by the API routes. */
+export interface Services {
+  auth: AuthService;
+  courses: CoursesService;
+  learning: LearningService;
+  content: ContentService;
+  podcast: PodcastService;
+  resources: ResourcesService;
+  community: CommunityService;
+  contact: ContactService;
+  stats: StatsService;
+  files: FilesService;
+  members: MembersService;
+  messages: MessagesService;
+  audit: AuditService;
+  staff: StaffService;
+}
+
+export interface FlashMessage {
+  type: 'success' | 'error' | 'info';
+  message: string;
+}
+
+/** What only the page's own request can do: start and end the session in its cookie, flash a toast. */
+export interface PageSession {
+  signUp(input: RegisterInput): Promise<void>;
+  signIn(input: LoginInput): Promise<void>;
+  signOut(): Promise<void>;
+  staffSignIn(input: LoginInput): Promise<void>;
+  staffSignOut(): Promise<void>;
+  /** A message for the next page this browser renders (a toast after a redirect). */
+  flash(message: FlashMessage): void;
+  /** The message flashed by the previous request, once. */
+  takeFlash(): FlashMessage | null;
+}
+
+export const servicesContext = createContext<Services>();
+export const viewerContext = createContext<Viewer>();
+export const pageSessionContext = createContext<PageSession>();

@@ -1,0 +1,59 @@
+import { forbidden, unauthorized } from './errors.ts';
+import type { Tier } from './tiers.ts';
+
+// Who is asking: resolved once per request from the Bearer token or the session cookies, then
+// passed to every service, which decides what this viewer may see and do.
+
+export interface MemberIdentity {
+  id: string;
+  name: string;
+  email: string;
+  membershipTier: Tier;
+  createdAt: Date;
+}
+
+export interface StaffIdentity {
+  id: string;
+  email: string;
+}
+
+export type SignedInMember = MemberIdentity & { sessionId: string };
+export type SignedInStaff = StaffIdentity & { sessionId: string };
+
+export interface ClientInfo {
+  /** The client's address (the socket's, or the proxy's report when TRUST_PROXY is set). */
+  address: string;
+  userAgent: string | undefined;
+}
+
+export interface Viewer {
+  member: SignedInMember | null;
+  staff: SignedInStaff | null;
+  client: ClientInfo;
+}
+
+/** The signed-in member, or a 401; a staff session is not a member session. */
+export function requireMember(viewer: Viewer): SignedInMember {
+  if (!viewer.member) throw unauthorized();
+  return viewer.member;
+}
+
+/** The signed-in staff account; 401 without a session, 403 for a member's session. */
+export function requireStaff(viewer: Viewer): SignedInStaff {
+  if (viewer.staff) return viewer.staff;
+  if (viewer.member) throw forbidden('This needs an administrator account.');
+  throw unauthorized('Please sign in as an administrator.');
+}
+
+/** What the browser may know of the viewer: no ids, no session. */
+export interface PublicViewer {
+  member: { name: string; email: string; membership_tier: Tier } | null;
+  staff: { email: string } | null;
+}
+
+export function publicViewer(viewer: Viewer): PublicViewer {
+  return {
+    member: viewer.member ? { name: viewer.member.name, email: viewer.member.email, membership_tier: viewer.member.membershipTier } : null,
+    staff: viewer.staff ? { email: viewer.staff.email } : null,
+  };
+}

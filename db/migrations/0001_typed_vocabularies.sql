@@ -1,0 +1,1 @@
+ALTER TABLE "uploaded_files" ADD CONSTRAINT "uploaded_files_folder_check" CHECK (folder in ('course-materials', 'ebooks', 'templates', 'images', 'videos'));

@@ -1,0 +1,26 @@
+import { desc } from 'drizzle-orm';
+import type { DatabaseOrTransaction } from '../../db/client.ts';
+import { auditLog } from '../../db/schema.ts';
+
+export interface AuditRecord {
+  actorEmail: string;
+  action: string;
+  target: string;
+  oldValue: unknown;
+  newValue: unknown;
+}
+
+export function createAuditRepository(db: DatabaseOrTransaction) {
+  return {
+    /** Records one staff change: who, what, on which target, and the value before and after. */
+    async record(entry: AuditRecord): Promise<void> {
+      await db.insert(auditLog).values({ ...entry, oldValue: entry.oldValue ?? null, newValue: entry.newValue ?? null });
+    },
+
+    async latest(limit: number) {
+      return db.select().from(auditLog).orderBy(desc(auditLog.createdAt), desc(auditLog.id)).limit(limit);
+    },
+  };
+}
+
+export type AuditRepository = ReturnType<typeof createAuditRepository>;

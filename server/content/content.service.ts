@@ -1,0 +1,28 @@
+import { parseContentSection, sectionNotFound, type ContentService } from '../../common/content.contract.ts';
+import { isContentSectionKey, type ContentSectionKey } from '../../common/content-sections.ts';
+import { notFound } from '../../common/errors.ts';
+import { requireStaff } from '../../common/viewer.ts';
+import type { DataAccess } from '../repositories.ts';
+
+function sectionOf(section: string): ContentSectionKey {
+  if (!isContentSectionKey(section)) throw notFound(sectionNotFound(section));
+  return section;
+}
+
+export function createContentService(data: DataAccess): ContentService {
+  return {
+    get: (section) => data.content.find(sectionOf(section)),
+
+    // SPEC 7: the body is the whole section object; values are stored and shown as plain text.
+    async save(viewer, section, body) {
+      const staff = requireStaff(viewer);
+      const key = sectionOf(section);
+      const fields = parseContentSection(key, body);
+      await data.transaction(async (tx) => {
+        const before = await tx.content.find(key);
+        await tx.content.save(key, fields, staff.email);
+        await tx.audit.record({ actorEmail: staff.email, action: 'content.update', target: key, oldValue: before, newValue: fields });
+      });
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { and, desc, eq, ilike, lt, or, sql, count, type SQL } from 'drizzle-orm';
+import type { Tier } from '../../common/tiers.ts';
+import type { DatabaseOrTransaction } from '../../db/client.ts';
+import { members } from '../../db/schema.ts';
+
+const UNIQUE_VIOLATION = '23505';
+
+export function isUniqueViolation(error: unknown): boolean {
+  const candidate = error as { code?: string; cause?: { code?: string } };
+  return candidate?.code === UNIQUE_VIOLATION || candidate?.cause?.code === UNIQUE_VIOLATION;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+function matching(search: string | undefined): SQL | undefined {
+  const needle = search?.trim();
+  if (!needle) return undefined;
+  const pattern = `%${escapeLike(needle)}%`;
+  return or(ilike(members.name, pattern), ilike(members.email, pattern));
+}
+
+const listColumns = {
+  id: members.id,
+  name: members.name,
+  email: members.email,
+  tier: members.membershipTier,
+  createdAt: members.createdAt,
+};
+
+export function createMembersRepository(db: DatabaseOrTransaction) {
+  return {
+    /** A new free member; throws a unique violation when the email is taken in any letter case. */
+    async create(values: { name: string; email: string; passwordHash: string }): Promise<{ id: string }> {
+      const [row] = await db
+        .insert(members)
+        .values({ ...values, membershipTier: 'free' })
+        .returning({ id: members.id });
+      return row!;
+    },
+
+    async findCredentials(email: string): Promise<{ id: string; email: string; passwordHash: string } | null> {
+      const [row] = await db
+        .select({ id: members.id, email: members.email, passwordHash: members.passwordHash })
+        .from(members)
+        .where(eq(sql`lower(${members.email})`, email.toLowerCase()))
+        .limit(1);
+      return row ?? null;
+    },
+
+    async findById(id: string) {
+      const [row] = await db.select(listColumns).from(members).where(eq(members.id, id));
+      return row ?? null;
+    },
+
+    async count(): Promise<number> {
+      const [row] = await db.select({ value: count() }).from(members);
+      return row?.value ?? 0;
+    },
+
+    /** Newest first; `before` pages through the whole list by join date and id. */
+    async search(search: string | undefined, limit: number, before?: { createdAt: Date; id: string }) {
+      const page = before
+        ? or(lt(members.createdAt, before.createdAt), and(eq(members.createdAt, before.createdAt), lt(members.id, before.id)))
+        : undefined;
+      return db
+        .select(listColumns)
+        .from(members)
+        .where(and(matching(search), page))
+        .orderBy(desc(members.createdAt), desc(members.id))
+        .limit(limit);
+    },
+
+    async setTier(id: string, tier: Tier): Promise<void> {
+      await db.update(members).set({ membershipTier: tier, updatedAt: new Date() }).where(eq(members.id, id));
+    },
+  };
+}
+
+export type MembersRepository = ReturnType<typeof createMembersRepository>;

@@ -1,0 +1,29 @@
+import { Readable } from 'node:stream';
+import { AdminMemberList, MemberParams, MembersQuery, MemberTierInput, MemberTierResponse } from '../../common/admin.contract.ts';
+import type { ZodApp } from '../http/zod.ts';
+
+export async function membersRoutes(app: ZodApp) {
+  const { members } = app.services;
+  const staff = { access: 'staff' } as const;
+
+  app.get(
+    '/api/admin/members',
+    { config: staff, schema: { querystring: MembersQuery, response: { 200: AdminMemberList } } },
+    async (request) => members.search(await request.viewer(), request.query.search),
+  );
+
+  // Streamed page by page, so an export of any size is complete.
+  app.get('/api/admin/members/export.csv', { config: staff, schema: { querystring: MembersQuery } }, async (request, reply) => {
+    const lines = members.exportCsv(await request.viewer(), request.query.search);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="members.csv"')
+      .send(Readable.from(lines));
+  });
+
+  app.post(
+    '/api/admin/members/:id/tier',
+    { config: staff, schema: { params: MemberParams, body: MemberTierInput, response: { 200: MemberTierResponse } } },
+    async (request) => members.setTier(await request.viewer(), request.params.id, request.body.membership_tier),
+  );
+}

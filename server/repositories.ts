@@ -1,0 +1,43 @@
+import type { Database, DatabaseOrTransaction } from '../db/client.ts';
+import { createAuditRepository } from './audit/audit.repository.ts';
+import { createCommunityRepository } from './community/community.repository.ts';
+import { createContactRepository } from './contact/contact.repository.ts';
+import { createContentRepository } from './content/content.repository.ts';
+import { createCoursesRepository } from './courses/courses.repository.ts';
+import { createFilesRepository } from './files/files.repository.ts';
+import { createLearningRepository } from './learning/learning.repository.ts';
+import { createMembersRepository } from './members/members.repository.ts';
+import { createPodcastRepository } from './podcast/podcast.repository.ts';
+import { createResourcesRepository } from './resources/resources.repository.ts';
+import { createStaffRepository } from './staff/staff.repository.ts';
+
+/** Every feature's repository, bound to the database or to one transaction. */
+function createRepositories(db: DatabaseOrTransaction) {
+  return {
+    audit: createAuditRepository(db),
+    community: createCommunityRepository(db),
+    contact: createContactRepository(db),
+    content: createContentRepository(db),
+    courses: createCoursesRepository(db),
+    files: createFilesRepository(db),
+    learning: createLearningRepository(db),
+    members: createMembersRepository(db),
+    podcast: createPodcastRepository(db),
+    resources: createResourcesRepository(db),
+    staff: createStaffRepository(db),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;
+
+/** The repositories, plus `transaction` for rules that change several tables together (a change and its audit entry). */
+export interface DataAccess extends Repositories {
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+}
+
+export function createDataAccess(db: Database): DataAccess {
+  return {
+    ...createRepositories(db),
+    transaction: (work) => db.transaction((tx) => work(createRepositories(tx))),
+  };
+}

@@ -1,0 +1,55 @@
+import type { Redis } from 'ioredis';
+import type { Services } from '../common/request-context.ts';
+import type { Database } from '../db/client.ts';
+import { createAuditService } from './audit/audit.service.ts';
+import { createAuthService } from './auth/auth.service.ts';
+import { createCommunityService } from './community/community.service.ts';
+import type { Config } from './config.ts';
+import { createContactService, createMessagesService } from './contact/contact.service.ts';
+import { createContentService } from './content/content.service.ts';
+import { createCoursesService } from './courses/courses.service.ts';
+import { createFilesService, type ServerFilesService } from './files/files.service.ts';
+import type { FileStorage } from './files/storage.ts';
+import { AttemptLimiter } from './http/attempt-limiter.ts';
+import { createLearningService } from './learning/learning.service.ts';
+import { createMembersService } from './members/members.service.ts';
+import { createPodcastService } from './podcast/podcast.service.ts';
+import { createDataAccess } from './repositories.ts';
+import { createResourcesService } from './resources/resources.service.ts';
+import type { SessionService } from './sessions/session.service.ts';
+import { createStaffService } from './staff/staff.service.ts';
+import { createStatsService } from './stats/stats.service.ts';
+
+/** The services the API routes call; pages get the same objects through the React Router context. */
+export interface ServerServices extends Services {
+  files: ServerFilesService;
+}
+
+/** Builds every feature service once per process, wired to one database, file store and limiter store. */
+export function createServices(deps: {
+  db: Database;
+  config: Config;
+  storage: FileStorage;
+  sessions: SessionService;
+  redis: Redis | undefined;
+}): ServerServices {
+  const data = createDataAccess(deps.db);
+  const limiter = new AttemptLimiter(`${deps.config.redisKeyPrefix}:limit`, deps.redis);
+  const courses = createCoursesService(data.courses);
+  return {
+    auth: createAuthService({ members: data.members, staff: data.staff, sessions: deps.sessions, limiter }),
+    courses,
+    learning: createLearningService({ data, courses, publicUrl: deps.config.publicUrl }),
+    content: createContentService(data),
+    podcast: createPodcastService(data),
+    resources: createResourcesService(data.resources),
+    community: createCommunityService(data.community),
+    contact: createContactService({ data, limiter }),
+    stats: createStatsService(data),
+    files: createFilesService({ data, storage: deps.storage }),
+    members: createMembersService(data),
+    messages: createMessagesService(data),
+    audit: createAuditService(data.audit),
+    staff: createStaffService({ storageName: deps.storage.displayName }),
+  };
+}

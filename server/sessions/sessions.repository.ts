@@ -1,0 +1,91 @@
+import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { DatabaseOrTransaction } from '../../db/client.ts';
+import { members, sessions, staffAccounts } from '../../db/schema.ts';
+
+export type SessionOwner = { kind: 'member'; memberId: string } | { kind: 'staff'; staffId: string };
+
+export function createSessionsRepository(db: DatabaseOrTransaction) {
+  return {
+    async create(values: {
+      tokenHash: string;
+      owner: SessionOwner;
+      expiresAt: Date;
+      userAgent: string | null;
+      ipAddress: string | null;
+    }): Promise<string> {
+      const [row] = await db
+        .insert(sessions)
+        .values({
+          tokenHash: values.tokenHash,
+          kind: values.owner.kind,
+          memberId: values.owner.kind === 'member' ? values.owner.memberId : null,
+          staffId: values.owner.kind === 'staff' ? values.owner.staffId : null,
+          expiresAt: values.expiresAt,
+          userAgent: values.userAgent,
+          ipAddress: values.ipAddress,
+        })
+        .returning({ id: sessions.id });
+      return row!.id;
+    },
+
+    /** The sessions stored under these token hashes, with their member or staff account, in one query. */
+    async findByTokenHashes(tokenHashes: string[]) {
+      if (tokenHashes.length === 0) return [];
+      return db
+        .select({
+          session: {
+            id: sessions.id,
+            tokenHash: sessions.tokenHash,
+            kind: sessions.kind,
+            lastSeenAt: sessions.lastSeenAt,
+            expiresAt: sessions.expiresAt,
+            revokedAt: sessions.revokedAt,
+          },
+          member: {
+            id: members.id,
+            name: members.name,
+            email: members.email,
+            membershipTier: members.membershipTier,
+            createdAt: members.createdAt,
+          },
+          staff: { id: staffAccounts.id, email: staffAccounts.email },
+        })
+        .from(sessions)
+        .leftJoin(members, eq(members.id, sessions.memberId))
+        .leftJoin(staffAccounts, eq(staffAccounts.id, sessions.staffId))
+        .where(inArray(sessions.tokenHash, tokenHashes));
+    },
+
+    async touch(sessionId: string, at: Date): Promise<void> {
+      await db.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.id, sessionId));
+    },
+
+    async revoke(sessionId: string): Promise<void> {
+      await db
+        .update(sessions)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+    },
+
+    /** Ends every live session of a member but the one kept; returns how many ended. */
+    async revokeMemberSessions(memberId: string, keepSessionId?: string): Promise<number> {
+      const conditions = [eq(sessions.memberId, memberId), isNull(sessions.revokedAt)];
+      if (keepSessionId) conditions.push(ne(sessions.id, keepSessionId));
+      const ended = await db
+        .update(sessions)
+        .set({ revokedAt: new Date() })
+        .where(and(...conditions))
+        .returning({ id: sessions.id });
+      return ended.length;
+    },
+
+    async deleteUnusable(idleCutoff: Date): Promise<void> {
+      await db
+        .delete(sessions)
+        .where(
+          sql`${sessions.expiresAt} < now() or ${sessions.lastSeenAt} < ${idleCutoff} or ${sessions.revokedAt} < now() - interval '1 day'`,
+        );
+    },
+  };
+}
+export type SessionsRepository = ReturnType<typeof createSessionsRepository>;

@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { requireMember, requireStaff, type Viewer } from '../../common/viewer.ts';
+import { MEMBER_COOKIE, STAFF_COOKIE } from './session-cookies.ts';
+import type { SessionService } from './session.service.ts';
+
+/** Who may call a route: declared in its options (`config: { access: 'member' }`), checked before anything else runs. */
+export type RouteAccess = 'member' | 'staff';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The viewer of this request, resolved once (one session query) and cached. */
+    viewer(): Promise<Viewer>;
+    /** Whether the viewer came from cookies that no longer open a session (pages forget them). */
+    staleSessionCookies(): Promise<('member' | 'staff')[]>;
+  }
+  interface FastifyInstance {
+    sessions: SessionService;
+  }
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  return /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+}
+
+interface Resolved {
+  viewer: Viewer;
+  stale: ('member' | 'staff')[];
+}
+
+/**
+ * Resolves the viewer from `Authorization: Bearer <token>` (API and mobile clients), which wins,
+ * else from the member and staff HttpOnly cookies (the web app), both looked up in one query.
+ */
+async function resolve(sessions: SessionService, request: FastifyRequest): Promise<Resolved> {
+  const client = { address: request.ip, userAgent: request.headers['user-agent'] };
+  const bearer = bearerToken(request);
+  if (bearer) {
+    const session = await sessions.resolve(bearer);
+    return {
+      viewer: {
+        member: session?.kind === 'member' ? { ...session.member, sessionId: session.sessionId } : null,
+        staff: session?.kind === 'staff' ? { ...session.staff, sessionId: session.sessionId } : null,
+        client,
+      },
+      stale: [],
+    };
+  }
+  const memberToken = request.cookies[MEMBER_COOKIE];
+  const staffToken = request.cookies[STAFF_COOKIE];
+  const [member, staff] = memberToken || staffToken ? await sessions.resolveMany([memberToken, staffToken]) : [null, null];
+  const stale: ('member' | 'staff')[] = [];
+  if (memberToken && member?.kind !== 'member') stale.push('member');
+  if (staffToken && staff?.kind !== 'staff') stale.push('staff');
+  return {
+    viewer: {
+      member: member?.kind === 'member' ? { ...member.member, sessionId: member.sessionId } : null,
+      staff: staff?.kind === 'staff' ? { ...staff.staff, sessionId: staff.sessionId } : null,
+      client,
+    },
+    stale,
+  };
+}
+
+async function viewerPlugin(app: FastifyInstance, options: { sessions: SessionService }) {
+  app.decorate('sessions', options.sessions);
+  const cache = new WeakMap<FastifyRequest, Promise<Resolved>>();
+  const resolved = (request: FastifyRequest) => {
+    let pending = cache.get(request);
+    if (!pending) {
+      pending = resolve(options.sessions, request);
+      cache.set(request, pending);
+    }
+    return pending;
+  };
+  app.decorateRequest('viewer', async function (this: FastifyRequest) {
+    return (await resolved(this)).viewer;
+  });
+  app.decorateRequest('staleSessionCookies', async function (this: FastifyRequest) {
+    return (await resolved(this)).stale;
+  });
+
+  // Access is decided before the body is even validated, so a visitor learns nothing of a route's input.
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config.access;
+    if (access === 'member') requireMember(await request.viewer());
+    else if (access === 'staff') requireStaff(await request.viewer());
+  });
+}
+
+export default fp(viewerPlugin, { name: 'viewer', dependencies: ['@fastify/cookie'] });
