@@ -35,6 +35,11 @@ export default tseslint.config(
             },
             { target: './db', from: ['./app', './server'], message: 'The data layer does not depend on the server or the pages.' },
             {
+              target: ['./app/components', './app/lib', './app/routes'],
+              from: './app/root.tsx',
+              message: 'The root is a route module: what pages share with it lives in app/lib (root-data.ts).',
+            },
+            {
               target: './app/routes/**/*',
               from: './app/routes',
               except: ['./**/+types/**'],

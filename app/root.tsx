@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router';
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router';
 import { toast, Toaster } from 'sonner';
 import { publicViewer } from '../common/viewer.ts';
 import { buttonClass } from './components/ui/button.tsx';
 import { orFallback, pageServices, pageSession } from './lib/page-context.ts';
+import type { RootData } from './lib/root-data.ts';
 import { unlessRequestFailed } from './lib/forms.ts';
 import type { Route } from './+types/root';
 import './app.css';
@@ -11,7 +12,7 @@ import './app.css';
 // A page whose form request failed keeps its data (see unlessRequestFailed).
 export const shouldRevalidate = unlessRequestFailed;
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
   const { services, viewer } = pageServices(context);
   return {
     viewer: publicViewer(viewer),
@@ -19,13 +20,6 @@ export async function loader({ context }: Route.LoaderArgs) {
     // A toast an action left for the page it redirected to (after sign-in, sign-up, ...).
     flash: pageSession(context).takeFlash(),
   };
-}
-
-export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
-
-/** The root loader's data (viewer and footer text), from any route. */
-export function useRootData(): RootLoaderData | undefined {
-  return useRouteLoaderData<RootLoaderData>('root');
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

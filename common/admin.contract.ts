@@ -38,7 +38,7 @@ export const ContactMessageList = z.array(ContactMessageRow);
 export const MessageParams = z.object({ id: uuidParam('Message id') });
 
 /** One row of the audit log as the Activity tab shows it. */
-export const AuditEntry = z.object({
+const AuditEntry = z.object({
   id: z.number().int(),
   actor_email: z.string(),
   action: z.string(),
@@ -47,7 +47,7 @@ export const AuditEntry = z.object({
   new_value: z.unknown(),
   created_at: z.string(),
 });
-export type AuditEntry = z.infer<typeof AuditEntry>;
+type AuditEntry = z.infer<typeof AuditEntry>;
 export const AuditEntryList = z.array(AuditEntry);
 
 export interface MembersService {

@@ -46,7 +46,7 @@ export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const EMAIL_TAKEN = 'An account with this email already exists. Please log in instead.';
 
 /** A session just started: the token goes to the client (body or cookie), never into a log. */
-export interface NewSession {
+interface NewSession {
   token: string;
   expiresAt: Date;
 }

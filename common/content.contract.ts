@@ -5,7 +5,7 @@ import type { Viewer } from './viewer.ts';
 
 // SPEC 3 / 7: editable content, one object of text fields per section.
 
-export const CONTENT_VALUE_MAX = 5000;
+const CONTENT_VALUE_MAX = 5000;
 
 export const SectionParams = z.object({
   section: z.string().regex(/^[a-z0-9_]{1,64}$/, 'A content section is named with lowercase letters, digits and underscores'),
@@ -47,9 +47,22 @@ export function parseContentSection(section: ContentSectionKey, body: unknown): 
   return data;
 }
 
+/** An in-place edit (SPEC 4): one field of one section, typed on the page itself. */
+export const InPlaceEditInput = z.object({
+  section: SectionParams.shape.section,
+  field: z.string().regex(/^[a-z0-9_]{1,64}$/, 'A field is named with lowercase letters, digits and underscores'),
+  value: z.string().max(CONTENT_VALUE_MAX, `A text may be at most ${CONTENT_VALUE_MAX} characters`),
+});
+export type InPlaceEditInput = z.infer<typeof InPlaceEditInput>;
+
 export interface ContentService {
   /** The stored fields of a section (empty when never saved); 404 for a section that does not exist. */
   get(section: string): Promise<ContentData>;
   /** Staff only: replaces the whole section and records the change in the audit log. */
   save(viewer: Viewer, section: string, body: unknown): Promise<void>;
+  /**
+   * Staff only: SPEC 7's in-place edit, the section as the page showed it (stored texts, defaults
+   * where none is stored) with one field replaced, saved like any other save.
+   */
+  saveField(viewer: Viewer, edit: InPlaceEditInput): Promise<void>;
 }

@@ -5,8 +5,7 @@ import type { Viewer } from './viewer.ts';
 
 // SPEC 2 / 3: the course catalogue and its lessons.
 export const COURSE_CATEGORIES = ['sales', 'marketing', 'negotiation', 'specialization', 'business'] as const;
-export const CourseCategory = z.enum(COURSE_CATEGORIES);
-export type CourseCategory = z.infer<typeof CourseCategory>;
+const CourseCategory = z.enum(COURSE_CATEGORIES);
 
 export const COURSE_NOT_FOUND = 'Course not found';
 

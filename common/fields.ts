@@ -25,7 +25,7 @@ export const emailField = (label = 'Email') =>
 /** Ids the database creates (members, messages, files). */
 export const uuidParam = (label: string) => z.uuid(`${label} must be a valid id`);
 
-/** Ids chosen by people (courses, lessons, episodes): lowercase words joined by dashes. */
+/** Ids chosen by people (courses, lessons, episodes): letters and digits joined by dashes or underscores. */
 export const slugParam = (label: string) =>
   z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/, `${label} must be letters, digits, dashes or underscores (at most 100)`);
 

@@ -15,8 +15,8 @@ export const UPLOAD_FOLDER_LABEL: Record<UploadFolder, string> = {
 };
 
 /** SPEC 3 Uploaded file. */
-export const UploadedFile = z.object({ id: z.string(), filename: z.string(), folder: UploadFolder, url: z.string() });
-export type UploadedFile = z.infer<typeof UploadedFile>;
+const UploadedFile = z.object({ id: z.string(), filename: z.string(), folder: UploadFolder, url: z.string() });
+type UploadedFile = z.infer<typeof UploadedFile>;
 export const UploadedFileList = z.array(UploadedFile);
 
 /** SPEC 7: the response's url is read; the rest lets a client show the new file at once. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Course } from './courses.contract.ts';
+import { Course, LessonParams } from './courses.contract.ts';
 import type { Viewer } from './viewer.ts';
 
 // Enrolment, lesson progress and certificates (DESIGN: what the original only faked is stored).
@@ -16,21 +16,21 @@ export const CourseProgress = z.object({
 });
 export type CourseProgress = z.infer<typeof CourseProgress>;
 
-export const EnrolledCourse = Course.extend({
+const EnrolledCourse = Course.extend({
   completed_lessons: z.number().int(),
   progress_percent: z.number().int(),
   enrolled_at: z.string(),
 });
-export type EnrolledCourse = z.infer<typeof EnrolledCourse>;
+type EnrolledCourse = z.infer<typeof EnrolledCourse>;
 export const EnrolledCourseList = z.array(EnrolledCourse);
 
-export const MemberCertificate = z.object({
+const MemberCertificate = z.object({
   code: z.string(),
   course_id: z.string(),
   course_title: z.string(),
   issued_at: z.string(),
 });
-export type MemberCertificate = z.infer<typeof MemberCertificate>;
+type MemberCertificate = z.infer<typeof MemberCertificate>;
 export const MemberCertificateList = z.array(MemberCertificate);
 
 /** The public verification of a certificate: who, which course, when. */
@@ -46,6 +46,12 @@ export type CertificateVerification = z.infer<typeof CertificateVerification>;
 export const CertificateParams = z.object({
   code: z.string().regex(/^[A-Za-z0-9-]{1,40}$/, 'A certificate code is letters, digits and dashes, such as RP-7K3M-Q9XD-2HPA'),
 });
+
+/** The course page's forms: 'Start Learning' enrols, 'Mark as complete' completes one lesson. */
+export const CourseFormInput = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('enrol') }),
+  z.object({ intent: z.literal('complete'), lessonId: LessonParams.shape.id }),
+]);
 
 export interface LearningService {
   /** Enrols an entitled member; enrolling twice changes nothing. */

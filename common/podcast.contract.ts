@@ -36,7 +36,7 @@ const text = (label: string, max: number) =>
     .refine((value) => !value.includes('\u0000'), `${label} must not contain control characters`);
 
 /** SPEC 3 admin episode; SPEC 5: adding an episode has no checks, empty fields are allowed. */
-export const AdminEpisodeInput = z.object({
+const AdminEpisodeInput = z.object({
   id: z
     .string({ error: 'Every episode needs an id' })
     .trim()
@@ -49,13 +49,27 @@ export const AdminEpisodeInput = z.object({
   description: text('Description', 5000).default(''),
   duration: text('Duration', 20).default(DEFAULT_EPISODE_DURATION),
 });
-export type AdminEpisodeInput = z.infer<typeof AdminEpisodeInput>;
 
 export const AdminEpisodeList = z
   .array(AdminEpisodeInput, { error: 'Send the whole list of episodes as an array' })
   .max(1000, 'At most 1000 episodes')
   .refine((episodes) => new Set(episodes.map((episode) => episode.id)).size === episodes.length, 'Two episodes have the same id');
 export type AdminEpisodeList = z.infer<typeof AdminEpisodeList>;
+
+/** The Podcasts tab's 'Save All Changes': the whole list, as JSON in one form field. */
+export const AdminEpisodeListForm = z.object({
+  episodes: z
+    .string({ error: 'Send the whole list of episodes.' })
+    .transform((text, context) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        context.addIssue({ code: 'custom', message: 'The list of episodes is not valid JSON.' });
+        return z.NEVER;
+      }
+    })
+    .pipe(AdminEpisodeList),
+});
 
 export interface PodcastService {
   /** SPEC 7: newest first; the podcast is free for everyone. */

@@ -1,10 +1,10 @@
 import type { Tier } from './tiers.ts';
 
 // SPEC 3 "Pricing plan" and SPEC 9 prices, features and comparison table: the one place they live.
-export type PaidTier = Exclude<Tier, 'free'>;
+type PaidTier = Exclude<Tier, 'free'>;
 export type BillingPeriod = 'monthly' | 'yearly';
 
-export interface PlanFeature {
+interface PlanFeature {
   text: string;
   included: boolean;
 }

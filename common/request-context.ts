@@ -12,7 +12,7 @@ import type { ResourcesService } from './resources.contract.ts';
 import type { StatsService } from './stats.contract.ts';
 import type { Viewer } from './viewer.ts';
 
-// Where pages meet the server: the server fills these per request (server/pages/page-context.ts)
+// Where pages meet the server: the server fills these per request (server/pages/pages.plugin.ts)
 // and route loaders and actions read them. Imported through the package import '#request-context'
 // so the built pages and the server hold the very same context tokens.
 

@@ -5,7 +5,7 @@ export const TIERS = ['free', 'bronze', 'silver', 'gold'] as const;
 export const Tier = z.enum(TIERS, { error: 'Tier must be free, bronze, silver or gold' });
 export type Tier = z.infer<typeof Tier>;
 
-export const TIER_RANK: Record<Tier, number> = { free: 0, bronze: 1, silver: 2, gold: 3 };
+const TIER_RANK: Record<Tier, number> = { free: 0, bronze: 1, silver: 2, gold: 3 };
 
 export const TIER_LABEL: Record<Tier, string> = {
   free: 'Free',

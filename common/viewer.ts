@@ -20,7 +20,7 @@ export interface StaffIdentity {
 export type SignedInMember = MemberIdentity & { sessionId: string };
 export type SignedInStaff = StaffIdentity & { sessionId: string };
 
-export interface ClientInfo {
+interface ClientInfo {
   /** The client's address (the socket's, or the proxy's report when TRUST_PROXY is set). */
   address: string;
   userAgent: string | undefined;

@@ -15,7 +15,7 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle has the same query API; inside a transaction use only this handle. */
 export type DatabaseOrTransaction = Parameters<Parameters<Database['transaction']>[0]>[0] | Database;
 
-export const MIGRATIONS_FOLDER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const MIGRATIONS_FOLDER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export interface DatabaseHandle {
   db: Database;

@@ -111,6 +111,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       },
     },
     crossOriginEmbedderPolicy: false,
+    // Browsers then still send the Origin header with the site's own form posts (with no-referrer
+    // they send "Origin: null", which React Router refuses as a possible cross-site request).
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
   const redis = await connectRedis(app, config.redisUrl);
   app.decorate('redis', redis);

@@ -28,7 +28,7 @@ function createRepositories(db: DatabaseOrTransaction) {
   };
 }
 
-export type Repositories = ReturnType<typeof createRepositories>;
+type Repositories = ReturnType<typeof createRepositories>;
 
 /** The repositories, plus `transaction` for rules that change several tables together (a change and its audit entry). */
 export interface DataAccess extends Repositories {

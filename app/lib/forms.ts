@@ -9,8 +9,21 @@ export interface FormErrors {
   fieldErrors: Record<string, string>;
 }
 
+/** The body of a form post; null when it is not a form at all (a JSON body, a broken multipart, too large). */
+export async function readForm(request: Request): Promise<FormData | null> {
+  try {
+    return await request.formData();
+  } catch {
+    return null;
+  }
+}
+
+const UNREADABLE_FORM = 'The form could not be read. Please send it again.';
+
 /** The fields of a submitted form, checked with the same contract the API route uses. */
-export function parseForm<S extends z.ZodType>(schema: S, formData: FormData): { ok: true; data: z.output<S> } | FormErrors {
+export async function parseForm<S extends z.ZodType>(schema: S, request: Request): Promise<{ ok: true; data: z.output<S> } | FormErrors> {
+  const formData = await readForm(request);
+  if (!formData) return { ok: false, formError: UNREADABLE_FORM, fieldErrors: {} };
   const values: Record<string, unknown> = {};
   for (const [key, value] of formData) if (typeof value === 'string') values[key] = value;
   const result = schema.safeParse(values);
@@ -22,6 +35,9 @@ export function parseForm<S extends z.ZodType>(schema: S, formData: FormData): {
   }
   return { ok: false, formError: result.error.issues[0]?.message ?? 'Please check the form.', fieldErrors };
 }
+
+/** The answer to a post whose body is not a readable form. */
+export const unreadableForm = () => formErrors(UNREADABLE_FORM);
 
 // The built pages and the server each hold their own copy of common/errors.ts, so a service's error
 // is recognised by its shape rather than by `instanceof`.
@@ -71,6 +87,8 @@ export async function orRequestFailed<T>(serverAction: () => Promise<T>): Promis
   try {
     return await serverAction();
   } catch (error) {
+    // A redirect (a session that ended sends staff to /admin/login) is an answer, not a failure.
+    if (error instanceof Response) throw error;
     console.warn('The request failed:', error);
     return { ok: false, requestFailed: true, formError: null, fieldErrors: {} };
   }

@@ -1,5 +1,6 @@
 import { data, Link } from 'react-router';
 import { pageMeta } from '../lib/meta.ts';
+import { buttonClass } from '../components/ui/button.tsx';
 
 // Any path no route matches answers 404 with this page inside the shared layout.
 export function loader() {
@@ -15,10 +16,10 @@ export default function NotFound() {
       <h1 className="mt-2 text-3xl font-extrabold text-brand-800">Page not found</h1>
       <p className="mt-4 text-gray-600">The page you are looking for does not exist or has moved.</p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
-        <Link to="/" className="rounded-lg bg-brand-800 px-6 py-3 font-semibold text-white hover:bg-brand-700">
+        <Link to="/" className={buttonClass()}>
           Back to Home
         </Link>
-        <Link to="/courses" className="rounded-lg border border-brand-800 px-6 py-3 font-semibold text-brand-800 hover:bg-brand-50">
+        <Link to="/courses" className={buttonClass({ variant: 'outline' })}>
           Browse Courses
         </Link>
       </div>

@@ -7,7 +7,7 @@ import type { Resource } from '../../common/resources.contract.ts';
 // brokers; every image, video and download it names is a file under public/, so the site works offline.
 
 /** Lessons, episodes, resources and posts have their API shape, less what the API derives. */
-export type DemoLesson = Omit<Lesson, 'has_video'>;
+type DemoLesson = Omit<Lesson, 'has_video'>;
 export type DemoEpisode = PodcastEpisode;
 export type DemoResource = Omit<Resource, 'has_download'>;
 export type DemoPost = Omit<CommunityPost, 'content'> & { content: string };

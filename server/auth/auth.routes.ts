@@ -1,29 +1,33 @@
 import { LoginInput, MeResponse, RegisterInput, RevokeOthersResponse, TokenResponse } from '../../common/auth.contract.ts';
 import { SuccessResponse } from '../../common/fields.ts';
-import type { ZodApp } from '../http/zod.ts';
+import { withErrors, type ZodApp } from '../http/zod.ts';
 import { clearSessionCookie, MEMBER_COOKIE, setSessionCookie } from '../sessions/session-cookies.ts';
 
 export async function authRoutes(app: ZodApp) {
   const { auth } = app.services;
 
-  app.post('/api/auth/register', { schema: { body: RegisterInput, response: { 201: TokenResponse } } }, async (request, reply) => {
-    const session = await auth.register(await request.viewer(), request.body);
-    setSessionCookie(request, reply, 'member', session.token, session.expiresAt);
-    return reply.status(201).send({ token: session.token });
-  });
+  app.post(
+    '/api/auth/register',
+    { schema: { body: RegisterInput, response: withErrors({ 201: TokenResponse }) } },
+    async (request, reply) => {
+      const session = await auth.register(await request.viewer(), request.body);
+      setSessionCookie(request, reply, 'member', session.token, session.expiresAt);
+      return reply.status(201).send({ token: session.token });
+    },
+  );
 
   // A fresh token at every sign-in.
-  app.post('/api/auth/login', { schema: { body: LoginInput, response: { 200: TokenResponse } } }, async (request, reply) => {
+  app.post('/api/auth/login', { schema: { body: LoginInput, response: withErrors({ 200: TokenResponse }) } }, async (request, reply) => {
     const session = await auth.signIn(await request.viewer(), request.body);
     setSessionCookie(request, reply, 'member', session.token, session.expiresAt);
     return { token: session.token };
   });
 
-  app.get('/api/auth/me', { config: { access: 'member' }, schema: { response: { 200: MeResponse } } }, async (request) =>
+  app.get('/api/auth/me', { config: { access: 'member' }, schema: { response: withErrors({ 200: MeResponse }) } }, async (request) =>
     auth.me(await request.viewer()),
   );
 
-  app.post('/api/auth/logout', { schema: { response: { 200: SuccessResponse } } }, async (request, reply) => {
+  app.post('/api/auth/logout', { schema: { response: withErrors({ 200: SuccessResponse }) } }, async (request, reply) => {
     await auth.signOut(await request.viewer());
     if (request.cookies[MEMBER_COOKIE]) clearSessionCookie(reply, 'member');
     return { success: true as const };
@@ -31,7 +35,7 @@ export async function authRoutes(app: ZodApp) {
 
   app.post(
     '/api/auth/sessions/revoke-others',
-    { config: { access: 'member' }, schema: { response: { 200: RevokeOthersResponse } } },
+    { config: { access: 'member' }, schema: { response: withErrors({ 200: RevokeOthersResponse }) } },
     async (request) => ({ success: true as const, ended: await auth.revokeOtherSessions(await request.viewer()) }),
   );
 }

@@ -1,25 +1,25 @@
 import { ContactMessageList, MessageParams } from '../../common/admin.contract.ts';
 import { ContactInput } from '../../common/contact.contract.ts';
 import { SuccessResponse } from '../../common/fields.ts';
-import type { ZodApp } from '../http/zod.ts';
+import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function contactRoutes(app: ZodApp) {
   const { contact, messages } = app.services;
   const staff = { access: 'staff' } as const;
 
   // SPEC 7: stores the message and answers {success: true}.
-  app.post('/api/contact', { schema: { body: ContactInput, response: { 201: SuccessResponse } } }, async (request, reply) => {
+  app.post('/api/contact', { schema: { body: ContactInput, response: withErrors({ 201: SuccessResponse }) } }, async (request, reply) => {
     await contact.send(await request.viewer(), request.body);
     return reply.status(201).send({ success: true });
   });
 
-  app.get('/api/admin/messages', { config: staff, schema: { response: { 200: ContactMessageList } } }, async (request) =>
+  app.get('/api/admin/messages', { config: staff, schema: { response: withErrors({ 200: ContactMessageList }) } }, async (request) =>
     messages.list(await request.viewer()),
   );
 
   app.post(
     '/api/admin/messages/:id/handled',
-    { config: staff, schema: { params: MessageParams, response: { 200: SuccessResponse } } },
+    { config: staff, schema: { params: MessageParams, response: withErrors({ 200: SuccessResponse }) } },
     async (request) => {
       await messages.markHandled(await request.viewer(), request.params.id);
       return { success: true as const };

@@ -1,10 +1,10 @@
 import { ContentResponse, ContentSectionBody, SectionParams } from '../../common/content.contract.ts';
 import { SuccessResponse } from '../../common/fields.ts';
-import type { ZodApp } from '../http/zod.ts';
+import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function contentRoutes(app: ZodApp) {
   const { content } = app.services;
-  const schema = { params: SectionParams, response: { 200: ContentResponse } };
+  const schema = { params: SectionParams, response: withErrors({ 200: ContentResponse }) };
 
   // SPEC 7: `{data: {...}}`, an empty object when the section was never saved.
   app.get('/api/content/:section', { schema }, async (request) => ({ data: await content.get(request.params.section) }));
@@ -14,7 +14,10 @@ export async function contentRoutes(app: ZodApp) {
 
   app.post(
     '/api/admin/content/:section',
-    { config: { access: 'staff' }, schema: { params: SectionParams, body: ContentSectionBody, response: { 200: SuccessResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { params: SectionParams, body: ContentSectionBody, response: withErrors({ 200: SuccessResponse }) },
+    },
     async (request) => {
       await content.save(await request.viewer(), request.params.section, request.body);
       return { success: true as const };

@@ -1,5 +1,5 @@
 import { parseContentSection, sectionNotFound, type ContentService } from '../../common/content.contract.ts';
-import { isContentSectionKey, type ContentSectionKey } from '../../common/content-sections.ts';
+import { isContentSectionKey, withContentDefaults, type ContentSectionKey } from '../../common/content-sections.ts';
 import { notFound } from '../../common/errors.ts';
 import { requireStaff } from '../../common/viewer.ts';
 import type { DataAccess } from '../repositories.ts';
@@ -12,6 +12,12 @@ function sectionOf(section: string): ContentSectionKey {
 export function createContentService(data: DataAccess): ContentService {
   return {
     get: (section) => data.content.find(sectionOf(section)),
+
+    async saveField(viewer, { section, field, value }) {
+      const key = sectionOf(section);
+      const shown = withContentDefaults(key, await data.content.find(key));
+      await this.save(viewer, key, { ...shown, [field]: value });
+    },
 
     // SPEC 7: the body is the whole section object; values are stored and shown as plain text.
     async save(viewer, section, body) {

@@ -1,14 +1,16 @@
 import { CourseList, CourseParams, Course, LessonList } from '../../common/courses.contract.ts';
-import type { ZodApp } from '../http/zod.ts';
+import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function coursesRoutes(app: ZodApp) {
   const { courses } = app.services;
 
-  app.get('/api/courses', { schema: { response: { 200: CourseList } } }, () => courses.list());
+  app.get('/api/courses', { schema: { response: withErrors({ 200: CourseList }) } }, () => courses.list());
 
-  app.get('/api/courses/:id', { schema: { params: CourseParams, response: { 200: Course } } }, (request) => courses.get(request.params.id));
+  app.get('/api/courses/:id', { schema: { params: CourseParams, response: withErrors({ 200: Course }) } }, (request) =>
+    courses.get(request.params.id),
+  );
 
-  app.get('/api/courses/:id/lessons', { schema: { params: CourseParams, response: { 200: LessonList } } }, async (request) =>
+  app.get('/api/courses/:id/lessons', { schema: { params: CourseParams, response: withErrors({ 200: LessonList }) } }, async (request) =>
     courses.lessons(await request.viewer(), request.params.id),
   );
 }

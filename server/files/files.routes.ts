@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import { badRequest, notFound, ServiceError } from '../../common/errors.ts';
 import { DEFAULT_UPLOAD_FOLDER, UploadedFileList, UploadResponse } from '../../common/files.contract.ts';
-import type { ZodApp } from '../http/zod.ts';
+import { withErrors, type ZodApp } from '../http/zod.ts';
 import { LOCAL_FILES_PREFIX } from './storage.ts';
 import { INLINE_CONTENT_TYPES } from './upload-types.ts';
 
@@ -14,12 +14,12 @@ export async function filesRoutes(app: ZodApp) {
   await app.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 5, fieldSize: 1000 } });
   const staff = { access: 'staff' } as const;
 
-  app.get('/api/admin/files', { config: staff, schema: { response: { 200: UploadedFileList } } }, async (request) =>
+  app.get('/api/admin/files', { config: staff, schema: { response: withErrors({ 200: UploadedFileList }) } }, async (request) =>
     files.list(await request.viewer()),
   );
 
   // SPEC 7: multipart with file and folder; answers the file's url.
-  app.post('/api/admin/upload', { config: staff, schema: { response: { 201: UploadResponse } } }, async (request, reply) => {
+  app.post('/api/admin/upload', { config: staff, schema: { response: withErrors({ 201: UploadResponse }) } }, async (request, reply) => {
     if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data with the fields file and folder.');
     let folder: unknown = DEFAULT_UPLOAD_FOLDER;
     let file: { filename: string; content: Buffer } | undefined;
@@ -42,7 +42,7 @@ export async function filesRoutes(app: ZodApp) {
     return reply.status(201).send(await files.upload(await request.viewer(), { ...file, folder }));
   });
 
-  // Files kept on local disk, with their recorded type, `nosniff`, and no inline scripting.
+  // Files kept on local disk, with their recorded type, `nosniff`, and no inline scripting (not JSON: only the input is declared).
   app.get(`${LOCAL_FILES_PREFIX}:folder/:name`, { schema: { params: LocalFileParams } }, async (request, reply) => {
     const file = await files.openLocal(`${request.params.folder}/${request.params.name}`);
     if (!file) throw notFound('File not found.');

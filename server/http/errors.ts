@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ServiceError } from '../../common/errors.ts';
 
 /** The first problem of a zod error as one sentence; schemas in common/ carry human messages. */
-export function describeZodError(error: z.ZodError): string {
+function describeZodError(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'The request is not valid.';
   return describeIssue(issue.path.map(String), issue.message);
@@ -54,7 +54,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
  * What may be logged of an unexpected error. A failed database query's message holds the query's
  * parameters (a password hash, an email), so only its driver-level cause is kept.
  */
-export function loggableError(error: unknown): { type: string; message: string; code?: string; stack?: string } {
+function loggableError(error: unknown): { type: string; message: string; code?: string; stack?: string } {
   const candidate = error as { name?: string; message?: string; code?: string; stack?: string; cause?: unknown };
   const isQueryError = candidate?.name === 'DrizzleQueryError' || candidate?.message?.startsWith('Failed query');
   if (isQueryError) {

@@ -6,7 +6,7 @@ import {
   EnrolledCourseList,
   MemberCertificateList,
 } from '../../common/learning.contract.ts';
-import type { ZodApp } from '../http/zod.ts';
+import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function learningRoutes(app: ZodApp) {
   const { learning } = app.services;
@@ -14,35 +14,38 @@ export async function learningRoutes(app: ZodApp) {
 
   app.post(
     '/api/courses/:id/enrol',
-    { config: member, schema: { params: CourseParams, response: { 200: CourseProgress } } },
+    { config: member, schema: { params: CourseParams, response: withErrors({ 200: CourseProgress }) } },
     async (request) => learning.enrol(await request.viewer(), request.params.id),
   );
 
   app.get(
     '/api/courses/:id/progress',
-    { config: member, schema: { params: CourseParams, response: { 200: CourseProgress } } },
+    { config: member, schema: { params: CourseParams, response: withErrors({ 200: CourseProgress }) } },
     async (request) => learning.courseProgress(await request.viewer(), request.params.id),
   );
 
   app.post(
     '/api/lessons/:id/complete',
-    { config: member, schema: { params: LessonParams, response: { 200: CourseProgress } } },
+    { config: member, schema: { params: LessonParams, response: withErrors({ 200: CourseProgress }) } },
     async (request) => learning.completeLesson(await request.viewer(), request.params.id),
   );
 
-  app.get('/api/me/enrolments', { config: member, schema: { response: { 200: EnrolledCourseList } } }, async (request) =>
+  app.get('/api/me/enrolments', { config: member, schema: { response: withErrors({ 200: EnrolledCourseList }) } }, async (request) =>
     learning.enrolments(await request.viewer()),
   );
 
-  app.get('/api/me/certificates', { config: member, schema: { response: { 200: MemberCertificateList } } }, async (request) =>
+  app.get('/api/me/certificates', { config: member, schema: { response: withErrors({ 200: MemberCertificateList }) } }, async (request) =>
     learning.certificates(await request.viewer()),
   );
 
   // Public verification of a certificate by its code.
-  app.get('/api/certificates/:code', { schema: { params: CertificateParams, response: { 200: CertificateVerification } } }, (request) =>
-    learning.verifyCertificate(request.params.code),
+  app.get(
+    '/api/certificates/:code',
+    { schema: { params: CertificateParams, response: withErrors({ 200: CertificateVerification }) } },
+    (request) => learning.verifyCertificate(request.params.code),
   );
 
+  // A PDF, not JSON: only its input is declared.
   app.get('/api/certificates/:code/pdf', { config: member, schema: { params: CertificateParams } }, async (request, reply) => {
     const { code, pdf } = await learning.certificatePdf(await request.viewer(), request.params.code);
     return reply

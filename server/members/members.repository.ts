@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, lt, or, sql, count, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { members } from '../../db/schema.ts';
@@ -26,6 +26,12 @@ const listColumns = {
   tier: members.membershipTier,
   createdAt: members.createdAt,
 };
+
+/** Where the next page of a long list starts: the last row's join time (to the microsecond) and id. */
+export interface MemberCursor {
+  createdAt: string;
+  id: string;
+}
 
 export function createMembersRepository(db: DatabaseOrTransaction) {
   return {
@@ -57,13 +63,14 @@ export function createMembersRepository(db: DatabaseOrTransaction) {
       return row?.value ?? 0;
     },
 
-    /** Newest first; `before` pages through the whole list by join date and id. */
-    async search(search: string | undefined, limit: number, before?: { createdAt: Date; id: string }) {
-      const page = before
-        ? or(lt(members.createdAt, before.createdAt), and(eq(members.createdAt, before.createdAt), lt(members.id, before.id)))
-        : undefined;
+    /**
+     * Newest first; `before` pages through the whole list by join time and id. The cursor keeps the
+     * database's own microseconds (a JavaScript Date would round them to milliseconds and skip rows).
+     */
+    async search(search: string | undefined, limit: number, before?: MemberCursor) {
+      const page = before ? sql`(${members.createdAt}, ${members.id}) < (${before.createdAt}::timestamptz, ${before.id}::uuid)` : undefined;
       return db
-        .select(listColumns)
+        .select({ ...listColumns, cursor: sql<string>`${members.createdAt}::text` })
         .from(members)
         .where(and(matching(search), page))
         .orderBy(desc(members.createdAt), desc(members.id))

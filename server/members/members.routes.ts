@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { AdminMemberList, MemberParams, MembersQuery, MemberTierInput, MemberTierResponse } from '../../common/admin.contract.ts';
-import type { ZodApp } from '../http/zod.ts';
+import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function membersRoutes(app: ZodApp) {
   const { members } = app.services;
@@ -8,11 +8,11 @@ export async function membersRoutes(app: ZodApp) {
 
   app.get(
     '/api/admin/members',
-    { config: staff, schema: { querystring: MembersQuery, response: { 200: AdminMemberList } } },
+    { config: staff, schema: { querystring: MembersQuery, response: withErrors({ 200: AdminMemberList }) } },
     async (request) => members.search(await request.viewer(), request.query.search),
   );
 
-  // Streamed page by page, so an export of any size is complete.
+  // Streamed page by page, so an export of any size is complete; CSV, not JSON, so only its input is declared.
   app.get('/api/admin/members/export.csv', { config: staff, schema: { querystring: MembersQuery } }, async (request, reply) => {
     const lines = members.exportCsv(await request.viewer(), request.query.search);
     return reply
@@ -23,7 +23,7 @@ export async function membersRoutes(app: ZodApp) {
 
   app.post(
     '/api/admin/members/:id/tier',
-    { config: staff, schema: { params: MemberParams, body: MemberTierInput, response: { 200: MemberTierResponse } } },
+    { config: staff, schema: { params: MemberParams, body: MemberTierInput, response: withErrors({ 200: MemberTierResponse }) } },
     async (request) => members.setTier(await request.viewer(), request.params.id, request.body.membership_tier),
   );
 }

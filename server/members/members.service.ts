@@ -2,7 +2,7 @@ import type { MembersService } from '../../common/admin.contract.ts';
 import { notFound } from '../../common/errors.ts';
 import { requireStaff } from '../../common/viewer.ts';
 import type { DataAccess } from '../repositories.ts';
-import type { MembersRepository } from './members.repository.ts';
+import type { MemberCursor, MembersRepository } from './members.repository.ts';
 
 const SEARCH_ROWS = 500;
 const EXPORT_PAGE = 500;
@@ -33,7 +33,7 @@ export function createMembersService(data: DataAccess): MembersService {
     async *exportCsv(viewer, search) {
       requireStaff(viewer);
       yield `${['Name', 'Email', 'Tier', 'Joined'].join(',')}\r\n`;
-      let before: { createdAt: Date; id: string } | undefined;
+      let before: MemberCursor | undefined;
       for (;;) {
         const rows = await data.members.search(search, EXPORT_PAGE, before);
         if (rows.length > 0) {
@@ -43,7 +43,7 @@ export function createMembersService(data: DataAccess): MembersService {
         }
         const last = rows.at(-1);
         if (!last || rows.length < EXPORT_PAGE) return;
-        before = { createdAt: last.createdAt, id: last.id };
+        before = { createdAt: last.cursor, id: last.id };
       }
     },
 

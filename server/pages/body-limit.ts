@@ -1,4 +1,4 @@
-import { Readable, Transform } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 // Page forms reach React Router as a raw stream, past Fastify's own body limit, so pages get theirs here.
@@ -31,6 +31,11 @@ export function limitPageBodies(limitFor: (request: FastifyRequest) => Promise<n
     if (Number.isFinite(declared) && declared > limit) {
       return reply.status(413).type('text/plain; charset=utf-8').send('This form is too large to send.');
     }
-    if (request.body instanceof Readable) request.body = request.body.pipe(new ByteLimit(limit));
+    if (request.body instanceof Readable) {
+      const limited = new ByteLimit(limit);
+      // pipeline, not pipe: a client that goes away mid-body fails the limited stream too, so nothing waits forever.
+      pipeline(request.body, limited, () => {});
+      request.body = limited;
+    }
   };
 }

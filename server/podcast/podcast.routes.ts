@@ -1,21 +1,23 @@
 import { SuccessResponse } from '../../common/fields.ts';
 import { AdminEpisodeList, AdminPodcastEpisodeList, PodcastEpisodeList } from '../../common/podcast.contract.ts';
-import type { ZodApp } from '../http/zod.ts';
+import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function podcastRoutes(app: ZodApp) {
   const { podcast } = app.services;
   const staff = { access: 'staff' } as const;
 
-  app.get('/api/podcast/episodes', { schema: { response: { 200: PodcastEpisodeList } } }, () => podcast.list());
+  app.get('/api/podcast/episodes', { schema: { response: withErrors({ 200: PodcastEpisodeList }) } }, () => podcast.list());
 
-  app.get('/api/admin/podcast/list', { config: staff, schema: { response: { 200: AdminPodcastEpisodeList } } }, async (request) =>
-    podcast.adminList(await request.viewer()),
+  app.get(
+    '/api/admin/podcast/list',
+    { config: staff, schema: { response: withErrors({ 200: AdminPodcastEpisodeList }) } },
+    async (request) => podcast.adminList(await request.viewer()),
   );
 
   // SPEC 4: 'Save All Changes' sends the whole list.
   app.post(
     '/api/admin/podcast/update',
-    { config: staff, schema: { body: AdminEpisodeList, response: { 200: SuccessResponse } } },
+    { config: staff, schema: { body: AdminEpisodeList, response: withErrors({ 200: SuccessResponse }) } },
     async (request) => {
       await podcast.replaceAll(await request.viewer(), request.body);
       return { success: true as const };

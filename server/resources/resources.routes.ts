@@ -1,7 +1,9 @@
 import { ResourceList } from '../../common/resources.contract.ts';
-import type { ZodApp } from '../http/zod.ts';
+import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function resourcesRoutes(app: ZodApp) {
   const { resources } = app.services;
-  app.get('/api/resources', { schema: { response: { 200: ResourceList } } }, async (request) => resources.list(await request.viewer()));
+  app.get('/api/resources', { schema: { response: withErrors({ 200: ResourceList }) } }, async (request) =>
+    resources.list(await request.viewer()),
+  );
 }

@@ -4,7 +4,7 @@ export type SessionKind = 'member' | 'staff';
 
 export const MEMBER_COOKIE = 'rp_session';
 export const STAFF_COOKIE = 'rp_staff';
-export const cookieNameFor = (kind: SessionKind) => (kind === 'member' ? MEMBER_COOKIE : STAFF_COOKIE);
+const cookieNameFor = (kind: SessionKind) => (kind === 'member' ? MEMBER_COOKIE : STAFF_COOKIE);
 
 /**
  * HttpOnly, SameSite=Lax; Secure whenever the request came over HTTPS (behind a proxy, set

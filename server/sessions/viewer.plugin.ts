@@ -5,7 +5,7 @@ import { MEMBER_COOKIE, STAFF_COOKIE } from './session-cookies.ts';
 import type { SessionService } from './session.service.ts';
 
 /** Who may call a route: declared in its options (`config: { access: 'member' }`), checked before anything else runs. */
-export type RouteAccess = 'member' | 'staff';
+type RouteAccess = 'member' | 'staff';
 
 declare module 'fastify' {
   interface FastifyRequest {

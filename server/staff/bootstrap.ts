@@ -3,7 +3,7 @@ import type { Database } from '../../db/client.ts';
 import { hashPassword } from '../sessions/passwords.ts';
 import { createStaffRepository } from './staff.repository.ts';
 
-export const DEFAULT_ADMIN_EMAIL = 'admin@realtypocket.local';
+const DEFAULT_ADMIN_EMAIL = 'admin@realtypocket.local';
 
 /**
  * Creates the first staff account when none exists. Without ADMIN_EMAIL/ADMIN_PASSWORD a random

@@ -1,17 +1,15 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { baseUrl, gotoHydrated, pageProblems, useBrowser } from './browser.ts';
+import { baseUrl, gotoHydrated, pageProblems, signInAsStaff, useBrowser } from './browser.ts';
 
 const browser = useBrowser();
 
-/** Signs the staff account in through the admin login page; returns its page. */
+/** A page signed in as staff (by cookie: signing in through the form is tested once, below), on the dashboard. */
 async function adminPage(): Promise<Page> {
   const page = await browser.newPage();
-  await gotoHydrated(page, '/admin/login');
-  await page.getByLabel('Email').fill(inject('adminEmail'));
-  await page.getByLabel('Password').fill(inject('adminPassword'));
-  await page.getByRole('button', { name: 'Login' }).click();
+  await signInAsStaff(page);
+  await gotoHydrated(page, '/admin/dashboard');
   await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
   return page;
 }
@@ -60,26 +58,29 @@ describe('staff sign-in', () => {
     await page.goto('/admin/dashboard');
     await page.waitForURL('**/admin/login');
     await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
-    expect(await page.getByRole('heading', { name: 'Admin Login' }).isVisible()).toBe(true);
-    expect(await page.getByText('RealtyPocket Coaching Admin Panel').isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Admin Login' }).waitFor();
+    await page.getByText('RealtyPocket Coaching Admin Panel').waitFor();
     await page.getByLabel('Email').fill(inject('adminEmail'));
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Login' }).click();
     expect(await page.getByRole('alert').textContent()).toBe('Invalid email or password');
     expect(page.url()).toMatch(/\/admin\/login$/);
 
-    const admin = await adminPage();
+    await page.getByLabel('Password').fill(inject('adminPassword'));
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+    const admin = page;
     const tabs = admin.getByRole('navigation', { name: 'Admin sections' }).getByRole('link');
     expect(await tabs.allTextContents()).toEqual(['Podcasts', 'File Upload', 'Content', 'Members', 'Messages', 'Activity']);
     // Podcasts is the dashboard's default tab.
     expect(new URL(admin.url()).pathname).toBe('/admin/dashboard');
     expect(await tabs.getByText('Podcasts').getAttribute('aria-current')).toBe('page');
-    expect(await admin.getByRole('heading', { name: 'Manage Podcast Episodes' }).isVisible()).toBe(true);
+    await admin.getByRole('heading', { name: 'Manage Podcast Episodes' }).waitFor();
     // The open tab is a link of its own and survives a reload.
     await openTab(admin, 'Messages', '/admin/dashboard/messages');
     await admin.reload();
     await admin.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
-    expect(await admin.getByRole('heading', { name: 'Messages', exact: true }).isVisible()).toBe(true);
+    await admin.getByRole('heading', { name: 'Messages', exact: true }).waitFor();
     expect(await tabs.getByText('Messages').getAttribute('aria-current')).toBe('page');
     await admin.getByRole('button', { name: 'Logout' }).click();
     await admin.waitForURL('**/admin/login');
@@ -96,7 +97,7 @@ describe('podcasts tab', () => {
     restorers.push(async () => {
       await page.request.post('/api/admin/podcast/update', { data: original });
     });
-    expect(await page.getByRole('heading', { name: 'Manage Podcast Episodes' }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Manage Podcast Episodes' }).waitFor();
     const items = page.locator('[data-episode-id]');
     expect(await items.count()).toBe(original.length);
 
@@ -132,7 +133,7 @@ describe('podcasts tab', () => {
 
     const site = await browser.newPage();
     await gotoHydrated(site, '/podcast');
-    expect(await site.getByRole('heading', { name: 'Brand New Episode' }).isVisible()).toBe(true);
+    await site.getByRole('heading', { name: 'Brand New Episode' }).waitFor();
     expect(await site.locator('iframe').first().getAttribute('src')).toBe('https://open.spotify.com/embed/episode/1A2b3C4d5E6f7G8h9I0jKl');
   });
 });
@@ -142,7 +143,7 @@ describe('file upload tab', () => {
     const page = await adminPage();
     const alerts = collectAlerts(page);
     await openTab(page, 'File Upload', '/admin/dashboard/files');
-    expect(await page.getByRole('heading', { name: 'Upload Files to Local Storage' }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Upload Files to Local Storage' }).waitFor();
     const button = page.getByRole('button', { name: 'Upload File' });
     expect(await button.isDisabled()).toBe(true);
     expect(await page.getByLabel('Folder').inputValue()).toBe('course-materials');
@@ -178,7 +179,7 @@ describe('content tab', () => {
     const page = await adminPage();
     const alerts = collectAlerts(page);
     await openTab(page, 'Content', '/admin/dashboard/content');
-    expect(await page.getByRole('heading', { name: 'Edit Page Content' }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Edit Page Content' }).waitFor();
     for (const check of SECTION_CHECKS) {
       await snapshotContent(page, check.section);
       await page.locator('#content-section').selectOption({ label: check.label });
@@ -245,7 +246,7 @@ describe('members and activity tabs', () => {
     const registered = await member.request.post('/api/auth/register', { data: { name: 'Tier Member', email, password: 'secret12' } });
     expect(registered.status()).toBe(201);
     await gotoHydrated(member, '/courses/luxury-market');
-    expect(await member.getByRole('link', { name: 'Upgrade to Access' }).isVisible()).toBe(true);
+    await member.getByRole('link', { name: 'Upgrade to Access' }).waitFor();
 
     const page = await adminPage();
     await openTab(page, 'Members', '/admin/dashboard/members');
@@ -258,14 +259,14 @@ describe('members and activity tabs', () => {
       .toBe('gold');
 
     await gotoHydrated(member, '/courses/luxury-market');
-    expect(await member.getByRole('button', { name: 'Start Learning' }).isVisible()).toBe(true);
+    await member.getByRole('button', { name: 'Start Learning' }).waitFor();
 
     await openTab(page, 'Activity', '/admin/dashboard/activity');
     const entry = page.getByTestId('activity').locator('li', { hasText: `member.tier · ${email}` });
     await entry.waitFor();
     expect(await entry.textContent()).toContain(inject('adminEmail'));
     await entry.getByText('Old and new value').click();
-    expect(await entry.getByText('Old: free').isVisible()).toBe(true);
-    expect(await entry.getByText('New: gold').isVisible()).toBe(true);
+    await entry.getByText('Old: free').waitFor();
+    await entry.getByText('New: gold').waitFor();
   });
 });

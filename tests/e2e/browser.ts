@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 // The machine has no outside network: background requests would only fail, slowly.
 const CHROMIUM_ARGS = [
@@ -62,4 +62,28 @@ export async function gotoHydrated(page: Page, url: string) {
   const response = await page.goto(url);
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
   return response;
+}
+
+let accounts = 0;
+/** A unique email for an account a test creates. */
+export const newEmail = (prefix = 'agent') => `${prefix}-${Date.now()}-${++accounts}-${process.pid}@example.com`;
+
+/**
+ * Signs a page in as a new free member through the API: the session cookie lands in the page's
+ * context. For tests where signing in is not what they test.
+ */
+export async function signInAsNewMember(page: Page, name = 'Test Member'): Promise<{ email: string; password: string }> {
+  const email = newEmail();
+  const password = 'member-password-1';
+  const response = await page.request.post('/api/auth/register', { data: { name, email, password } });
+  if (response.status() !== 201) throw new Error(`Could not register a test member: ${response.status()} ${await response.text()}`);
+  return { email, password };
+}
+
+/** Signs a page in as the staff account the test server was started with, by cookie. */
+export async function signInAsStaff(page: Page): Promise<void> {
+  const response = await page.request.post('/api/admin/login', {
+    data: { email: inject('adminEmail'), password: inject('adminPassword') },
+  });
+  if (!response.ok()) throw new Error(`Could not sign the staff account in: ${response.status()}`);
 }

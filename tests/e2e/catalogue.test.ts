@@ -14,7 +14,7 @@ describe('courses (/courses)', () => {
 
     await page.getByPlaceholder('Search courses...').fill('LISTING PRESENTATION');
     await page.getByText('Showing 1 course(s)').waitFor();
-    expect(await page.getByRole('heading', { name: 'Listing Presentation Mastery' }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Listing Presentation Mastery' }).waitFor();
     // Search also matches the description.
     await page.getByPlaceholder('Search courses...').fill('cap rates');
     await page.getByText('Showing 1 course(s)').waitFor();
@@ -23,12 +23,12 @@ describe('courses (/courses)', () => {
     await page.locator('#category-filter').selectOption('negotiation');
     await page.locator('#tier-filter').selectOption('silver');
     await page.getByText('Showing 1 course(s)').waitFor();
-    expect(await page.getByRole('heading', { name: 'Advanced Negotiation Strategies' }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Advanced Negotiation Strategies' }).waitFor();
     await page.locator('#tier-filter').selectOption('free');
     await page.getByText('Showing 0 course(s)').waitFor();
-    expect(await page.getByText('No courses found matching your criteria').isVisible()).toBe(true);
+    await page.getByText('No courses found matching your criteria').waitFor();
 
-    expect(await page.getByText('Want Access to ALL Courses?').isVisible()).toBe(true);
+    await page.getByText('Want Access to ALL Courses?').waitFor();
     expect(await page.getByRole('link', { name: 'View Membership Plans' }).getAttribute('href')).toBe('/pricing');
     expect(pageProblems(page)).toEqual([]);
   });
@@ -49,7 +49,7 @@ describe('course detail (/courses/{id})', () => {
     const response = await gotoHydrated(page, '/courses/listing-presentation-mastery');
     expect(response?.status()).toBe(200);
     for (const text of ['Listing Presentation Mastery', 'Certificate included', '7 lessons', 'Instructor: Sarah Whitfield', 'Bronze']) {
-      expect(await page.getByText(text, { exact: false }).first().isVisible(), text).toBe(true);
+      await page.getByText(text, { exact: false }).first().waitFor();
     }
     expect(await page.getByRole('link', { name: 'Sign Up to Enroll' }).getAttribute('href')).toBe('/signup');
     expect(await page.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/login');
@@ -60,7 +60,7 @@ describe('course detail (/courses/{id})', () => {
     expect(await first.getAttribute('aria-expanded')).toBe('false');
     await first.click();
     expect(await first.getAttribute('aria-expanded')).toBe('true');
-    expect(await page.getByText('What to send before the appointment').isVisible()).toBe(true);
+    await page.getByText('What to send before the appointment').waitFor();
     await third.click();
     expect(await first.getAttribute('aria-expanded')).toBe('false');
     expect(await third.getAttribute('aria-expanded')).toBe('true');
@@ -93,7 +93,7 @@ describe('podcast (/podcast)', () => {
       'Latest Episode',
       'Previous Episode',
     ]) {
-      expect(await page.getByText(text, { exact: true }).first().isVisible(), text).toBe(true);
+      await page.getByText(text, { exact: true }).first().waitFor();
     }
     const episodes = (await (await fetch(`${baseUrl()}/api/podcast/episodes`)).json()) as { spotify_url: string }[];
     const frames = await page.locator('iframe').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('src')));
@@ -112,8 +112,8 @@ describe('resources (/resources)', () => {
     expect(await page.locator('h1').textContent()).toBe('Resources & Tools');
     const total = (await (await fetch(`${baseUrl()}/api/resources`)).json()).length as number;
     await page.getByText(`Showing ${total} resource(s)`).waitFor();
-    expect(await page.getByText('Gold membership required').first().isVisible()).toBe(true);
-    expect(await page.getByText('Silver membership required').first().isVisible()).toBe(true);
+    await page.getByText('Gold membership required').first().waitFor();
+    await page.getByText('Silver membership required').first().waitFor();
     // A visitor is entitled to no download, so every card offers View Details.
     expect(await page.getByRole('link', { name: 'Download', exact: true }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'View Details' }).count()).toBe(total);
@@ -123,7 +123,7 @@ describe('resources (/resources)', () => {
     expect(await page.locator('article', { hasText: 'Market Report' }).count()).toBe(2);
     await page.getByPlaceholder('Search resources...').fill('no such resource anywhere');
     await page.getByText('No resources found').waitFor();
-    expect(await page.getByText('Want Access to Premium Resources?').isVisible()).toBe(true);
+    await page.getByText('Want Access to Premium Resources?').waitFor();
   });
 });
 
@@ -132,11 +132,11 @@ describe('community (/community)', () => {
     const page = await browser.newPage();
     await gotoHydrated(page, '/community');
     expect(await page.locator('h1').textContent()).toBe('RealtyPocket Community');
-    expect(await page.getByText('Join our membership to participate').isVisible()).toBe(true);
+    await page.getByText('Join our membership to participate').waitFor();
     const posts = (await (await fetch(`${baseUrl()}/api/community/posts`)).json()) as { title: string; content: string | null }[];
     expect(await page.getByTestId('discussion-count').textContent()).toBe(`${posts.length} Discussions`);
     for (const text of ['10,000+ Active Members', '50+ Daily Posts', 'Recent Discussions']) {
-      expect(await page.getByText(text).first().isVisible(), text).toBe(true);
+      await page.getByText(text).first().waitFor();
     }
     expect(await page.locator('article[data-locked="false"]').count()).toBe(2);
     expect(await page.locator('article[data-locked="true"]').count()).toBe(posts.length - 2);

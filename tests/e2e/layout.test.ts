@@ -72,8 +72,8 @@ describe('shared layout (in the browser)', () => {
         ['Terms of Service', '/terms-of-service'],
       ]),
     );
-    await expect(footer.getByText('Download on iOS').isVisible()).resolves.toBe(true);
-    await expect(footer.getByText('Get it on Android').isVisible()).resolves.toBe(true);
+    await footer.getByText('Download on iOS').waitFor();
+    await footer.getByText('Get it on Android').waitFor();
     expect(await footer.textContent()).toMatch(/2025 .*All rights reserved/);
 
     // A short window, so even a short page can scroll past the threshold.
@@ -99,7 +99,7 @@ describe('shared layout (in the browser)', () => {
     const menu = page.locator('#mobile-menu');
     await menu.waitFor();
     for (const name of ['Courses', 'Podcast', 'Resources', 'Community', 'Pricing']) {
-      expect(await menu.getByRole('link', { name, exact: true }).isVisible()).toBe(true);
+      await menu.getByRole('link', { name, exact: true }).waitFor();
     }
     await page.getByRole('button', { name: 'Close menu' }).click();
     await menu.waitFor({ state: 'detached' });

@@ -20,15 +20,15 @@ describe('login and signup pages', () => {
   it('show the spec texts, links and the Google info toast', async () => {
     const page = await browser.newPage();
     await gotoHydrated(page, '/login');
-    expect(await page.getByRole('heading', { name: 'Welcome Back' }).isVisible()).toBe(true);
-    expect(await page.getByText('Forgot password?').isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Welcome Back' }).waitFor();
+    await page.getByText('Forgot password?').waitFor();
     await page.getByRole('button', { name: 'Sign in with Google' }).click();
     await toast(page, 'Google OAuth coming soon');
     await page.getByRole('link', { name: 'Sign up' }).click();
     await page.waitForURL('**/signup');
     await page.getByRole('heading', { name: 'Start Your Journey' }).waitFor();
-    expect(await page.getByText('Must be at least 6 characters').isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Sign up with Google' }).isVisible()).toBe(true);
+    await page.getByText('Must be at least 6 characters').waitFor();
+    await page.getByRole('button', { name: 'Sign up with Google' }).waitFor();
     expect(await page.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/login');
   });
 
@@ -72,11 +72,11 @@ describe('a new member', () => {
     await toast(page, 'Account created successfully!');
     await page.waitForURL('**/dashboard');
     await page.getByRole('heading', { name: 'Welcome back, Jordan Lee!' }).waitFor();
-    expect(await page.locator('header').getByText('Welcome, Jordan Lee').isVisible()).toBe(true);
+    await page.locator('header').getByText('Welcome, Jordan Lee').waitFor();
     expect(await page.locator('[data-stat="Courses Enrolled"]').textContent()).toBe('0');
     expect(await page.locator('[data-stat="Certificates Earned"]').textContent()).toBe('0');
-    expect(await page.getByText("You haven't enrolled in any courses yet").isVisible()).toBe(true);
-    expect(await page.getByText('Upgrade Available').isVisible()).toBe(true);
+    await page.getByText("You haven't enrolled in any courses yet").waitFor();
+    await page.getByText('Upgrade Available').waitFor();
     expect(await page.getByRole('link', { name: 'Upgrade Plan' }).getAttribute('href')).toBe('/pricing');
 
     // A duplicate sign-up with the same email is refused with the server's message.
@@ -113,12 +113,12 @@ describe('a new member', () => {
     await toast(page, 'Course complete! Your certificate is ready on your dashboard.');
     await page.getByRole('link', { name: 'View your certificate' }).click();
     await page.getByText('✓ Verified certificate').waitFor();
-    expect(await page.getByRole('heading', { name: 'Jordan Lee' }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Jordan Lee' }).waitFor();
 
     await gotoHydrated(page, '/dashboard');
     expect(await page.locator('[data-stat="Courses Enrolled"]').textContent()).toBe('1');
     expect(await page.locator('[data-stat="Certificates Earned"]').textContent()).toBe('1');
-    expect(await page.getByText('100% complete').isVisible()).toBe(true);
+    await page.getByText('100% complete').waitFor();
     const pdf = await page.request.get((await page.getByRole('link', { name: 'Download PDF' }).getAttribute('href'))!);
     expect(pdf.headers()['content-type']).toBe('application/pdf');
 

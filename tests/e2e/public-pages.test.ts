@@ -15,7 +15,7 @@ describe('home (/)', () => {
       'Trusted by 10,000+ Real Estate Professionals',
       '★ 4.9 App Rating',
     ]) {
-      expect(await page.getByText(text, { exact: true }).isVisible(), text).toBe(true);
+      await page.getByText(text, { exact: true }).waitFor();
     }
     const stats = (await (await fetch(`${baseUrl()}/api/admin/analytics/content`)).json()) as {
       total_users: number;
@@ -62,7 +62,7 @@ describe('home (/)', () => {
     await buttons.nth(3).click();
     expect(await buttons.nth(0).getAttribute('aria-expanded')).toBe('false');
     expect(await buttons.nth(3).getAttribute('aria-expanded')).toBe('true');
-    expect(await faq.getByText('Finish every lesson of a course').isVisible()).toBe(true);
+    await faq.getByText('Finish every lesson of a course').waitFor();
     await buttons.nth(3).click();
     expect(await faq.locator('[aria-expanded="true"]').count()).toBe(0);
   });
@@ -80,19 +80,19 @@ describe('pricing (/pricing)', () => {
   it('defaults to monthly, switches to yearly prices with the saving, and links every plan to /signup', async () => {
     const page = await browser.newPage();
     await gotoHydrated(page, '/pricing');
-    expect(await page.getByText('Save 16%').isVisible()).toBe(true);
+    await page.getByText('Save 16%').waitFor();
     expect(await page.getByRole('button', { name: 'Monthly' }).getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByTestId('price-bronze').textContent()).toBe('$29');
     expect(await page.getByTestId('price-silver').textContent()).toBe('$79');
     expect(await page.getByTestId('price-gold').textContent()).toBe('$149');
-    expect(await page.locator('[data-plan="silver"]').getByText('Most Popular').isVisible()).toBe(true);
+    await page.locator('[data-plan="silver"]').getByText('Most Popular').waitFor();
     await page.getByRole('button', { name: 'Yearly' }).click();
     expect(await page.getByTestId('price-bronze').textContent()).toBe('$290');
     expect(await page.getByTestId('price-silver').textContent()).toBe('$790');
     expect(await page.getByTestId('price-gold').textContent()).toBe('$1,490');
-    expect(await page.getByText('Save $298 a year').isVisible()).toBe(true);
+    await page.getByText('Save $298 a year').waitFor();
     for (const plan of ['Start Bronze', 'Start Silver', 'Start Gold']) expect(await hrefOf(page, plan), plan).toBe('/signup');
-    expect(await page.getByRole('heading', { name: '30-Day Money-Back Guarantee', exact: true }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: '30-Day Money-Back Guarantee', exact: true }).waitFor();
     const table = page.locator('table');
     expect(await table.locator('tr', { hasText: 'Courses' }).textContent()).toContain('Bronze only');
     expect(await table.locator('tr', { hasText: '1-on-1 coaching' }).textContent()).toContain('Monthly');
@@ -103,9 +103,9 @@ describe('contact (/contact)', () => {
   it('sends a message, confirms it and clears the form; shows the error alert when sending fails', async () => {
     const page = await browser.newPage();
     await gotoHydrated(page, '/contact');
-    expect(await page.getByText("Have questions? We're here to help you succeed.").isVisible()).toBe(true);
+    await page.getByText("Have questions? We're here to help you succeed.").waitFor();
     for (const text of ['support@realtypocket.com', '(512) 555-0142', 'Monday - Friday, 9am - 5pm CST', 'Need Immediate Help?']) {
-      expect(await page.getByText(text).first().isVisible(), text).toBe(true);
+      await page.getByText(text).first().waitFor();
     }
     const fill = async () => {
       await page.getByLabel('Your Name').fill('Taylor Agent');
@@ -140,7 +140,7 @@ describe('company pages', () => {
     const page = await browser.newPage();
     await gotoHydrated(page, '/about');
     for (const heading of ['Our Mission', 'Who We Serve', 'Our Core Values', 'Our Track Record', 'Excellence', 'Community', 'Growth']) {
-      expect(await page.getByRole('heading', { name: heading, exact: true }).isVisible(), heading).toBe(true);
+      await page.getByRole('heading', { name: heading, exact: true }).waitFor();
     }
     expect(await page.locator('main').getByRole('link', { name: 'Get Started Today' }).getAttribute('href')).toBe('/signup');
     expect(await page.locator('main').getByRole('link', { name: 'View Pricing' }).getAttribute('href')).toBe('/pricing');
@@ -149,12 +149,12 @@ describe('company pages', () => {
   it('shows the privacy policy and the terms with their sections, date and Back to Home', async () => {
     const page = await browser.newPage();
     await gotoHydrated(page, '/privacy-policy');
-    expect(await page.getByText('Last updated October 13, 2025').isVisible()).toBe(true);
+    await page.getByText('Last updated October 13, 2025').waitFor();
     expect(await page.locator('article h2').count()).toBe(10);
-    expect(await page.getByText(/we keep your account data for 90 days/).isVisible()).toBe(true);
+    await page.getByText(/we keep your account data for 90 days/).waitFor();
     await gotoHydrated(page, '/terms-of-service');
     expect(await page.locator('article h2').count()).toBe(11);
-    expect(await page.getByText(/at least 18 years old/).isVisible()).toBe(true);
+    await page.getByText(/at least 18 years old/).waitFor();
     await page.getByRole('link', { name: 'Back to Home' }).click();
     await page.waitForURL((url) => url.pathname === '/');
   });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -41,12 +42,42 @@ let counter = 0;
 export const uniqueEmail = (prefix = 'member') =>
   `${prefix}-${process.pid}-${Date.now()}-${++counter}-${randomBytes(3).toString('hex')}@example.com`;
 
-/** A fresh database for this test file: in-memory PGlite, or a copy of the migrated PostgreSQL template. */
+// One embedded database per test worker (the api lane runs its files one after another in each
+// worker), emptied when the next file takes it; a second app inside one file gets its own.
+let workerDatabase: Promise<DatabaseHandle> | undefined;
+let workerDatabaseInUse = false;
+
+async function emptyDatabase(handle: DatabaseHandle): Promise<void> {
+  const tables = (await handle.db.execute(sql`select tablename from pg_tables where schemaname = 'public'`)) as unknown as {
+    rows: { tablename: string }[];
+  };
+  const names = tables.rows.map((row) => `"${row.tablename}"`).join(', ');
+  if (names) await handle.db.execute(sql.raw(`truncate table ${names} restart identity cascade`));
+}
+
+/** A clean database for one app: the worker's embedded one, or a copy of the migrated PostgreSQL template. */
 async function openTestDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
   if (process.env.TEST_DB !== 'postgres') {
-    const handle = await openDatabase({ kind: 'memory' });
-    await handle.migrate();
-    return { handle, drop: async () => {} };
+    if (workerDatabaseInUse) {
+      const handle = await openDatabase({ kind: 'memory' });
+      await handle.migrate();
+      return { handle, drop: () => handle.close() };
+    }
+    workerDatabaseInUse = true;
+    workerDatabase ??= openDatabase({ kind: 'memory' }).then(async (handle) => {
+      await handle.migrate();
+      return handle;
+    });
+    const handle = await workerDatabase;
+    await emptyDatabase(handle);
+    // The app closes its handle; the worker keeps the database for the next file.
+    const borrowed: DatabaseHandle = { ...handle, close: async () => {} };
+    return {
+      handle: borrowed,
+      drop: async () => {
+        workerDatabaseInUse = false;
+      },
+    };
   }
   const url = process.env.TEST_DATABASE_URL!;
   const name = `rp_test_${process.pid}_${randomBytes(4).toString('hex')}`;

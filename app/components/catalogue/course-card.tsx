@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import type { Course } from '../../../common/courses.contract.ts';
 import { TierBadge } from './tier-badge.tsx';
+import { buttonClass } from '../ui/button.tsx';
 
 /** SPEC 2 Courses: thumbnail, tier badge, title, description, duration, lesson count, instructor, 'View Course'. */
 export function CourseCard({ course }: { course: Course }) {
@@ -27,10 +28,7 @@ export function CourseCard({ course }: { course: Course }) {
             <dd>{course.instructor}</dd>
           </div>
         </dl>
-        <Link
-          to={`/courses/${course.id}`}
-          className="mt-5 inline-flex justify-center rounded-lg bg-brand-800 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
-        >
+        <Link to={`/courses/${course.id}`} className={buttonClass({ size: 'sm', className: 'mt-5' })}>
           View Course
         </Link>
       </div>

@@ -1,7 +1,7 @@
 import { TIER_LABEL, type Tier } from '../../../common/tiers.ts';
 
 // SPEC 2 Member dashboard: free grey, bronze orange, silver cream, gold amber. Used for every tier badge.
-export const TIER_BADGE_CLASSES: Record<Tier, string> = {
+const TIER_BADGE_CLASSES: Record<Tier, string> = {
   free: 'bg-gray-100 text-gray-700 ring-gray-300',
   bronze: 'bg-orange-100 text-orange-800 ring-orange-300',
   silver: 'bg-amber-50 text-stone-700 ring-stone-300',

@@ -11,7 +11,7 @@ export interface EditModeState {
 
 export const EditModeContext = createContext<EditModeState>({ enabled: false, toggle: () => {} });
 
-export function useEditMode(): EditModeState {
+function useEditMode(): EditModeState {
   return useContext(EditModeContext);
 }
 

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Outlet, useNavigation } from 'react-router';
 import { EditModeContext } from '../editable/editable-text.tsx';
-import { useRootData } from '../../root.tsx';
+import { useRootData } from '../../lib/root-data.ts';
 import { Button } from '../ui/button.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNav } from './site-nav.tsx';

@@ -5,7 +5,7 @@ import type { PublicViewer } from '../../../common/viewer.ts';
 import { buttonClass, ButtonLink } from '../ui/button.tsx';
 
 // SPEC 2 Shared layout: the five section links, in the top navigation and the mobile menu.
-export const SECTION_LINKS = [
+const SECTION_LINKS = [
   { to: '/courses', label: 'Courses' },
   { to: '/podcast', label: 'Podcast' },
   { to: '/resources', label: 'Resources' },

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { buttonClass } from '../ui/button.tsx';
 
 export interface LegalSection {
   title: string;
@@ -34,7 +35,7 @@ export function LegalPage({
           ))}
         </section>
       ))}
-      <Link to="/" className="mt-12 inline-block rounded-lg bg-brand-800 px-6 py-3 font-semibold text-white hover:bg-brand-700">
+      <Link to="/" className={buttonClass({ className: 'mt-12' })}>
         Back to Home
       </Link>
     </article>

@@ -6,6 +6,7 @@ import { PageHeader } from '../../components/ui/page-header.tsx';
 import { pageMeta } from '../../lib/meta.ts';
 import { orFallback, pageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/about';
+import { buttonClass } from '../../components/ui/button.tsx';
 
 export const meta = () =>
   pageMeta({ title: 'About', description: `About ${BRAND_NAME}: our mission, who we serve and our core values.`, path: '/about' });
@@ -132,10 +133,10 @@ export default function AboutPage({ loaderData }: Route.ComponentProps) {
           ))}
         </dl>
         <div className="mt-12 flex flex-wrap justify-center gap-3">
-          <Link to="/signup" className="rounded-lg bg-brand-800 px-6 py-3 font-semibold text-white hover:bg-brand-700">
+          <Link to="/signup" className={buttonClass()}>
             Get Started Today
           </Link>
-          <Link to="/pricing" className="rounded-lg border border-brand-800 px-6 py-3 font-semibold text-brand-800 hover:bg-brand-50">
+          <Link to="/pricing" className={buttonClass({ variant: 'outline' })}>
             View Pricing
           </Link>
         </div>

@@ -20,7 +20,7 @@ export function loader({ context }: Route.LoaderArgs) {
 const LOGIN_FAILED = 'Invalid email or password';
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = parseForm(LoginInput, await request.formData());
+  const form = await parseForm(LoginInput, request);
   if (!form.ok) return formErrors(LOGIN_FAILED);
   const signedIn = await attempt(() => pageSession(context).staffSignIn(form.data));
   if (!signedIn.ok) return formErrors(LOGIN_FAILED, signedIn.refusal.init?.status ?? 401);

@@ -17,7 +17,7 @@ export const loader = ({ context }: Route.LoaderArgs) => redirectSignedInMember(
 
 // SPEC 4: success starts the session (an HttpOnly cookie), shows a toast and goes to /dashboard.
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = parseForm(LoginInput, await request.formData());
+  const form = await parseForm(LoginInput, request);
   if (!form.ok) return invalid(form);
   const session = pageSession(context);
   const signedIn = await attempt(() => session.signIn(form.data));

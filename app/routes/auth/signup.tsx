@@ -17,7 +17,7 @@ export const meta = () => pageMeta({ title: 'Sign Up', description: 'Create your
 export const loader = ({ context }: Route.LoaderArgs) => redirectSignedInMember(context);
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = parseForm(SignupForm, await request.formData());
+  const form = await parseForm(SignupForm, request);
   if (!form.ok) return invalid(form);
   const session = pageSession(context);
   const { name, email, password } = form.data;

@@ -3,15 +3,16 @@ import { BRAND_NAME } from '../../../common/brand.ts';
 import { CertificateParams } from '../../../common/learning.contract.ts';
 import { formatDate } from '../../lib/format.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { orFallback, pageServices } from '../../lib/page-context.ts';
+import { attempt } from '../../lib/forms.ts';
+import { pageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/verify';
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const code = CertificateParams.safeParse(params);
-  const certificate = code.success
-    ? await orFallback(pageServices(context).services.learning.verifyCertificate(code.data.code), null, 'the certificate')
-    : null;
-  return certificate ? { certificate } : data({ certificate: null }, { status: 404 });
+  if (!code.success) return data({ certificate: null }, { status: 404 });
+  const found = await attempt(() => pageServices(context).services.learning.verifyCertificate(code.data.code));
+  // Only an unknown code is "not found"; any other failure is a real error page.
+  return found.ok ? { certificate: found.value } : data({ certificate: null }, { status: 404 });
 }
 
 export const meta = () => pageMeta({ title: 'Certificate Verification', description: `Verify a ${BRAND_NAME} certificate of completion.` });

@@ -20,7 +20,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 function PostCard({ post }: { post: CommunityPost }) {
-  // The API leaves out the content of posts a visitor may not read, so the blur hides nothing real.
+  // The service leaves out the content of posts a visitor may not read, so the blur hides nothing real.
   const locked = post.content === null;
   return (
     <Card as="article" className="relative overflow-hidden" data-locked={locked}>

@@ -24,7 +24,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = parseForm(ContactInput, await request.formData());
+  const form = await parseForm(ContactInput, request);
   if (!form.ok) return invalid(form);
   const { services, viewer } = pageServices(context);
   const sent = await attempt(() => services.contact.send(viewer, form.data));
@@ -122,19 +122,19 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
 
         <aside className="space-y-4">
           <h2 className="text-2xl font-bold text-gray-900">Get in Touch</h2>
-          <div className="rounded-2xl border border-gray-200 bg-white p-5">
+          <Card>
             <h3 className="font-semibold text-gray-900">Email</h3>
             <EditableText section="contact_info" field="email" value={info.email} as="p" className="mt-1 text-gray-700" />
-          </div>
-          <div className="rounded-2xl border border-gray-200 bg-white p-5">
+          </Card>
+          <Card>
             <h3 className="font-semibold text-gray-900">Phone</h3>
             <EditableText section="contact_info" field="phone" value={info.phone} as="p" className="mt-1 text-gray-700" />
             <EditableText section="contact_info" field="hours" value={info.hours} as="p" className="mt-1 text-sm text-gray-500" />
-          </div>
-          <div className="rounded-2xl border border-gray-200 bg-white p-5">
+          </Card>
+          <Card>
             <h3 className="font-semibold text-gray-900">Office</h3>
             <EditableText section="contact_info" field="address" value={info.address} as="p" className="mt-1 text-gray-700" />
-          </div>
+          </Card>
           <div className="rounded-2xl bg-brand-50 p-5">
             <h3 className="font-semibold text-gray-900">Need Immediate Help?</h3>
             <p className="mt-1 text-sm text-gray-700">Check out our Help Center for instant answers to common questions.</p>

@@ -1,16 +1,16 @@
 import { useEffect, useState } from 'react';
 import { data, Link, useFetcher } from 'react-router';
 import { toast } from 'sonner';
-import { z } from 'zod';
-import { CourseParams, type Lesson } from '../../../common/courses.contract.ts';
+import { COURSE_NOT_FOUND, CourseParams, type Lesson } from '../../../common/courses.contract.ts';
+import { CourseFormInput } from '../../../common/learning.contract.ts';
 import { CourseMainAction, enrolState } from '../../components/catalogue/course-actions.tsx';
 import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
 import { Accordion } from '../../components/ui/accordion.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
-import { attempt, invalid, parseForm } from '../../lib/forms.ts';
+import { attempt, formErrors, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
 import { orFallback, pageServices } from '../../lib/page-context.ts';
-import { useRootData } from '../../root.tsx';
+import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/course-detail';
 
 const notFound = () => data({ course: null, lessons: [] as Lesson[], progress: null }, { status: 404 });
@@ -28,21 +28,16 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   return { course, lessons, progress };
 }
 
-// Enrolling and completing a lesson: both are forms, so they also work before the page's script runs.
-const CourseIntent = z.discriminatedUnion('intent', [
-  z.object({ intent: z.literal('enrol') }),
-  z.object({ intent: z.literal('complete'), lessonId: z.string().max(100) }),
-]);
-
+// Enrolling and completing a lesson are both forms, so they also work before the page's script runs.
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const form = parseForm(CourseIntent, await request.formData());
+  const course = CourseParams.safeParse({ id: params.courseId });
+  if (!course.success) return formErrors(COURSE_NOT_FOUND, 404);
+  const form = await parseForm(CourseFormInput, request);
   if (!form.ok) return invalid(form);
   const { services, viewer } = pageServices(context);
   const intent = form.data;
   const done = await attempt(() =>
-    intent.intent === 'enrol'
-      ? services.learning.enrol(viewer, params.courseId)
-      : services.learning.completeLesson(viewer, intent.lessonId),
+    intent.intent === 'enrol' ? services.learning.enrol(viewer, course.data.id) : services.learning.completeLesson(viewer, intent.lessonId),
   );
   if (!done.ok) return done.refusal;
   return { ok: true as const, intent: intent.intent, progress: done.value };
@@ -227,7 +222,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
               body: (
                 <div>
                   <p>{lesson.description}</p>
-                  {/* SPEC 6: the video button only for a signed-in, entitled member; the API sends video_url only then. */}
+                  {/* SPEC 6: the video button only for a signed-in, entitled member; the service sends video_url only then. */}
                   <div className="mt-4 flex flex-wrap gap-3">
                     {lesson.video_url && state === 'entitled' && (
                       <Button variant="gold" size="sm" onClick={() => setPlaying(lesson)}>

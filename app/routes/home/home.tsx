@@ -11,6 +11,7 @@ import { pageMeta } from '../../lib/meta.ts';
 import { orFallback, pageServices } from '../../lib/page-context.ts';
 import { FIXED_FEATURES, HOME_FAQS, TESTIMONIALS, WITH_POINTS, WITHOUT_POINTS } from '../../components/home/home-content.ts';
 import type { Route } from './+types/home';
+import { Card, cardClass } from '../../components/ui/card.tsx';
 
 export const meta = () =>
   pageMeta({
@@ -130,7 +131,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
         <h2 className="text-center text-3xl font-extrabold text-gray-900">Real Agents, Real Results</h2>
         <div className="mt-10 grid gap-6 md:grid-cols-3">
           {TESTIMONIALS.map((testimonial) => (
-            <figure key={testimonial.name} className="flex flex-col rounded-2xl border border-gray-200 bg-white p-6 shadow-sm">
+            <figure key={testimonial.name} className={cardClass('flex flex-col p-6')}>
               <p className="text-sm font-bold text-gold-600">{testimonial.result}</p>
               <blockquote className="mt-3 flex-1 text-gray-700">“{testimonial.quote}”</blockquote>
               <figcaption className="mt-4">
@@ -161,7 +162,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
         <h2 className="text-center text-3xl font-extrabold text-gray-900">Everything You Need to Succeed</h2>
         <div className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {featureCards.map((card) => (
-            <article key={card.field} className="rounded-2xl border border-gray-200 bg-white p-6 shadow-sm">
+            <Card as="article" key={card.field} className="p-6">
               <EditableText
                 section="homepage_features"
                 field={`feature${card.field}_title`}
@@ -176,13 +177,13 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
                 as="p"
                 className="mt-2 text-gray-600"
               />
-            </article>
+            </Card>
           ))}
           {FIXED_FEATURES.map((card) => (
-            <article key={card.title} className="rounded-2xl border border-gray-200 bg-white p-6 shadow-sm">
+            <Card as="article" key={card.title} className="p-6">
               <h3 className="text-lg font-bold text-gray-900">{card.title}</h3>
               <p className="mt-2 text-gray-600">{card.description}</p>
-            </article>
+            </Card>
           ))}
         </div>
         <div className="mt-10 text-center">

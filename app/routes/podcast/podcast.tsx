@@ -7,6 +7,8 @@ import { EditableText } from '../../components/editable/editable-text.tsx';
 import { pageMeta } from '../../lib/meta.ts';
 import { orFallback, pageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/podcast';
+import { buttonClass } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
 
 export const meta = () =>
   pageMeta({
@@ -27,7 +29,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 function EpisodePlayer({ episode, label, field }: { episode: PodcastEpisode; label: string; field: 'episode1_label' | 'episode2_label' }) {
   const embed = spotifyEmbedUrl(episode.spotify_url);
   return (
-    <article className="rounded-2xl border border-gray-200 bg-white p-5 shadow-sm">
+    <Card as="article">
       <EditableText
         section="podcast_labels"
         field={field}
@@ -50,7 +52,7 @@ function EpisodePlayer({ episode, label, field }: { episode: PodcastEpisode; lab
       ) : (
         <p className="mt-4 rounded-xl bg-gray-100 p-4 text-sm text-gray-600">This episode's player is not available.</p>
       )}
-    </article>
+    </Card>
   );
 }
 
@@ -93,10 +95,10 @@ export default function PodcastPage({ loaderData }: Route.ComponentProps) {
       </section>
       <section className="mx-auto mb-16 max-w-5xl px-4">
         <div className="flex flex-wrap justify-center gap-3 rounded-3xl bg-brand-50 px-6 py-10">
-          <Link to="/courses" className="rounded-lg bg-brand-800 px-6 py-3 font-semibold text-white hover:bg-brand-700">
+          <Link to="/courses" className={buttonClass()}>
             Explore Courses
           </Link>
-          <Link to="/pricing" className="rounded-lg border border-brand-800 px-6 py-3 font-semibold text-brand-800 hover:bg-white">
+          <Link to="/pricing" className={buttonClass({ variant: 'outline' })}>
             View Pricing
           </Link>
         </div>

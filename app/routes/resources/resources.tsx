@@ -11,7 +11,7 @@ import { buttonClass, Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { pageMeta } from '../../lib/meta.ts';
 import { orFallback, pageServices } from '../../lib/page-context.ts';
-import { useRootData } from '../../root.tsx';
+import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/resources';
 
 export const meta = () =>

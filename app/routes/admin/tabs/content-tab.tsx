@@ -12,7 +12,7 @@ import {
 import { useActionAlerts } from '../../../components/admin/use-action-alerts.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Select, Textarea } from '../../../components/ui/field.tsx';
-import { attempt, formErrors, orRequestFailed, unlessRequestFailed } from '../../../lib/forms.ts';
+import { attempt, formErrors, orRequestFailed, readForm, unlessRequestFailed, unreadableForm } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/content-tab';
 
@@ -28,8 +28,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 // SPEC 7: the whole section is saved; the service refuses a save that leaves out any field.
 export async function action({ request, context }: Route.ActionArgs) {
   const { services, viewer } = staffPageServices(context);
-  const form = Object.fromEntries(await request.formData());
-  const { section, ...fields } = form;
+  const formData = await readForm(request);
+  if (!formData) return unreadableForm();
+  const { section, ...fields } = Object.fromEntries(formData);
   if (typeof section !== 'string') return formErrors('Choose a section.');
   const saved = await attempt(() => services.content.save(viewer, section, fields));
   if (!saved.ok) return saved.refusal;

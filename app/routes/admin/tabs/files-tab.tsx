@@ -4,7 +4,7 @@ import { DEFAULT_UPLOAD_FOLDER, UPLOAD_FOLDER_LABEL, UPLOAD_FOLDER_VALUES } from
 import { useActionAlerts } from '../../../components/admin/use-action-alerts.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Select } from '../../../components/ui/field.tsx';
-import { attempt, formErrors, orRequestFailed, unlessRequestFailed } from '../../../lib/forms.ts';
+import { attempt, formErrors, orRequestFailed, readForm, unlessRequestFailed, unreadableForm } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/files-tab';
 
@@ -16,7 +16,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 // SPEC 7: a multipart form with file and folder.
 export async function action({ request, context }: Route.ActionArgs) {
   const { services, viewer } = staffPageServices(context);
-  const form = await request.formData();
+  const form = await readForm(request);
+  if (!form) return unreadableForm();
   const file = form.get('file');
   if (!(file instanceof File) || file.size === 0) return formErrors('Choose a file to upload.');
   const uploaded = await attempt(async () =>

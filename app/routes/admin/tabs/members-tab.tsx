@@ -20,7 +20,7 @@ const TierChange = z.object({ memberId: MemberParams.shape.id, membership_tier: 
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { services, viewer } = staffPageServices(context);
-  const form = parseForm(TierChange, await request.formData());
+  const form = await parseForm(TierChange, request);
   if (!form.ok) return invalid(form);
   const changed = await attempt(() => services.members.setTier(viewer, form.data.memberId, form.data.membership_tier));
   if (!changed.ok) return changed.refusal;

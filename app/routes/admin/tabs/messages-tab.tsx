@@ -15,7 +15,7 @@ const MarkHandled = z.object({ messageId: MessageParams.shape.id });
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { services, viewer } = staffPageServices(context);
-  const form = parseForm(MarkHandled, await request.formData());
+  const form = await parseForm(MarkHandled, request);
   if (!form.ok) return invalid(form);
   const handled = await attempt(() => services.messages.markHandled(viewer, form.data.messageId));
   if (!handled.ok) return handled.refusal;

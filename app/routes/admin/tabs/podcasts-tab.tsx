@@ -1,12 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { useFetcher } from 'react-router';
-import { z } from 'zod';
 import { DEFAULT_EPISODE_DURATION } from '../../../../common/limits.ts';
-import { AdminEpisodeList, type AdminPodcastEpisode } from '../../../../common/podcast.contract.ts';
+import { AdminEpisodeListForm, type AdminPodcastEpisode } from '../../../../common/podcast.contract.ts';
 import { useActionAlerts } from '../../../components/admin/use-action-alerts.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Textarea } from '../../../components/ui/field.tsx';
-import { attempt, formErrors, orRequestFailed, unlessRequestFailed } from '../../../lib/forms.ts';
+import { attempt, invalid, orRequestFailed, parseForm, unlessRequestFailed } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/podcasts-tab';
 
@@ -15,22 +14,12 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { episodes: await services.podcast.adminList(viewer) };
 }
 
-// SPEC 7: 'Save All Changes' sends the whole list, here as JSON in one form field.
-const EpisodesField = z.object({ episodes: z.string().max(8_000_000) });
-
+// SPEC 7: 'Save All Changes' sends the whole list.
 export async function action({ request, context }: Route.ActionArgs) {
   const { services, viewer } = staffPageServices(context);
-  const field = EpisodesField.safeParse(Object.fromEntries(await request.formData()));
-  if (!field.success) return formErrors('Send the whole list of episodes.');
-  let json: unknown;
-  try {
-    json = JSON.parse(field.data.episodes);
-  } catch {
-    return formErrors('The list of episodes is not valid JSON.');
-  }
-  const episodes = AdminEpisodeList.safeParse(json);
-  if (!episodes.success) return formErrors(episodes.error.issues[0]?.message ?? 'The list of episodes is not valid.');
-  const saved = await attempt(() => services.podcast.replaceAll(viewer, episodes.data));
+  const form = await parseForm(AdminEpisodeListForm, request);
+  if (!form.ok) return invalid(form);
+  const saved = await attempt(() => services.podcast.replaceAll(viewer, form.data.episodes));
   if (!saved.ok) return saved.refusal;
   return { ok: true as const };
 }

@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { members, sessions } from '../../db/schema.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
-import { SessionService } from './session.service.ts';
-import { hashSessionToken } from './tokens.ts';
+import { hashPassword, verifyPassword } from '../../server/sessions/passwords.ts';
+import { SessionService } from '../../server/sessions/session.service.ts';
+import { hashSessionToken } from '../../server/sessions/tokens.ts';
 
 let database: DatabaseHandle;
 let memberId: string;

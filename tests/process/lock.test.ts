@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { acquireDirectoryLock, DatabaseLockedError } from './lock.ts';
+import { acquireDirectoryLock, DatabaseLockedError } from '../../db/lock.ts';
 
 const dirs: string[] = [];
 const tempDir = () => {

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { count } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from './client.ts';
-import { DatabaseLockedError } from './lock.ts';
-import { contactMessages, courses, lessons } from './schema.ts';
-import { seedDemoCatalogue } from './seed/seed.ts';
+import { openDatabase } from '../../db/client.ts';
+import { DatabaseLockedError } from '../../db/lock.ts';
+import { contactMessages, courses, lessons } from '../../db/schema.ts';
+import { seedDemoCatalogue } from '../../db/seed/seed.ts';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));

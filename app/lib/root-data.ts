@@ -1,0 +1,16 @@
+import { useRouteLoaderData } from 'react-router';
+import type { ContentData } from '../../common/content-sections.ts';
+import type { FlashMessage } from '../../common/request-context.ts';
+import type { PublicViewer } from '../../common/viewer.ts';
+
+/** What the root loader gives every page: who is signed in, the footer texts, and a toast left by the last action. */
+export interface RootData {
+  viewer: PublicViewer;
+  footerText: ContentData;
+  flash: FlashMessage | null;
+}
+
+/** The root loader's data, from any route or component. */
+export function useRootData(): RootData | undefined {
+  return useRouteLoaderData<RootData>('root');
+}
