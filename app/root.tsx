@@ -3,6 +3,7 @@ import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration }
 import { toast, Toaster } from 'sonner';
 import { publicViewer } from '../common/viewer.ts';
 import { buttonClass } from './components/ui/button.tsx';
+import { useNonce } from './lib/nonce.tsx';
 import { orFallback, pageServices, pageSession } from './lib/page-context.ts';
 import type { RootData } from './lib/root-data.ts';
 import { unlessRequestFailed } from './lib/forms.ts';
@@ -23,6 +24,7 @@ export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -37,8 +39,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {children}
         {/* SPEC 2: the toast area sits at the top centre of every screen. */}
         <Toaster position="top-center" richColors />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -8,15 +8,22 @@ export const NAV_SCROLL_THRESHOLD_PX = 20;
 export const CONTENT_SAVE_RELOAD_DELAY_MS = 500;
 export const DEFAULT_EPISODE_DURATION = '45:00';
 
-// Brute-force protection: attempts allowed per window before a 429 (server/http/attempt-limiter.ts).
+// Brute-force protection (server/http/attempt-limiter.ts). Every sign-in attempt counts per client
+// address; failed ones also count per account *and* address, so guesses from one place never lock
+// the owner out when they sign in from another. Past a limit, each further try doubles the wait.
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
 export const MEMBER_AUTH_LIMITS = {
-  perAddress: { max: 30, windowMs: 15 * 60 * 1000 },
-  perAccount: { max: 8, windowMs: 15 * 60 * 1000 },
+  perAddress: { max: 40, windowMs: FIFTEEN_MINUTES, growing: true },
+  perAccountAndAddress: { max: 8, windowMs: FIFTEEN_MINUTES, growing: true },
 } as const;
-/** Staff sign-in: a few free tries, then each further try doubles the wait. */
+/** Staff sign-in: stricter, a few free tries. */
 export const STAFF_LOGIN_LIMITS = {
-  perAddress: { max: 10, windowMs: 15 * 60 * 1000 },
-  perAccount: { max: 5, windowMs: 15 * 60 * 1000 },
+  perAddress: { max: 20, windowMs: FIFTEEN_MINUTES, growing: true },
+  perAccountAndAddress: { max: 5, windowMs: FIFTEEN_MINUTES, growing: true },
 } as const;
+/** Sign-ups per client address (creating accounts in bulk is the abuse there). */
+export const SIGNUP_LIMIT = { max: 30, windowMs: FIFTEEN_MINUTES } as const;
+/** A member's live sessions (devices); a new sign-in past this ends the oldest. */
+export const MAX_LIVE_SESSIONS = 10;
 /** Contact form messages per client address. */
 export const CONTACT_LIMIT = { max: 5, windowMs: 60 * 60 * 1000 } as const;

@@ -55,3 +55,5 @@ export interface PageSession {
 export const servicesContext = createContext<Services>();
 export const viewerContext = createContext<Viewer>();
 export const pageSessionContext = createContext<PageSession>();
+/** The nonce this page's inline scripts carry; the response's Content-Security-Policy names it. */
+export const cspNonceContext = createContext<string>();

@@ -23,6 +23,16 @@ export interface DatabaseHandle {
   /** Resolves once the database answers a query. */
   ping(): Promise<void>;
   migrate(): Promise<void>;
+  /**
+   * Runs `work` (migrations, the first staff account, the demo catalogue) while no other process
+   * does the same: on PostgreSQL under an advisory lock, so any number of servers can start at once.
+   */
+  withStartupLock<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` unless another process is running the job of the same name (PostgreSQL advisory
+   * lock, not waited for); answers whether it ran. Embedded: there is only one process.
+   */
+  runAlone(job: string, work: () => Promise<void>): Promise<boolean>;
   close(): Promise<void>;
   /** Embedded only: a gzip tarball of the data directory, restorable with `loadDataDir`. */
   dumpDataDir?(): Promise<Blob>;
@@ -30,6 +40,9 @@ export interface DatabaseHandle {
 
 export type DatabaseLocation =
   { kind: 'postgres'; url: string } | { kind: 'embedded'; dataDir: string; purpose: string } | { kind: 'memory'; loadDataDir?: Blob };
+
+// The advisory lock key of the start-up work, the same in every process of the site ('rp-start').
+const STARTUP_LOCK_KEY = 0x72702d7374617274n.toString();
 
 export function embeddedDataPath(dataDir: string): string {
   return path.join(dataDir, 'pglite');
@@ -59,6 +72,12 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
       await db.execute(sql`select 1`);
     },
     migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    // The directory lock already makes this process the only one.
+    withStartupLock: (work) => work(),
+    runAlone: async (_job, work) => {
+      await work();
+      return true;
+    },
     dumpDataDir: () => client.dumpDataDir('gzip') as Promise<Blob>,
     close: async () => {
       if (closed) return;
@@ -85,6 +104,35 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
       await db.execute(sql`select 1`);
     },
     migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    async withStartupLock(work) {
+      // Held on one connection of the pool; the work itself may use any other.
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
+        try {
+          return await work();
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    async runAlone(job, work) {
+      const client = await pool.connect();
+      try {
+        const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtext($1)) as locked', [`rp:${job}`]);
+        if (!rows[0]?.locked) return false;
+        try {
+          await work();
+          return true;
+        } finally {
+          await client.query('select pg_advisory_unlock(hashtext($1))', [`rp:${job}`]);
+        }
+      } finally {
+        client.release();
+      }
+    },
     close: async () => {
       if (closed) return;
       closed = true;

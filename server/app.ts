@@ -1,5 +1,4 @@
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import type { ViteDevServer } from 'vite';
@@ -14,7 +13,11 @@ import { coursesRoutes } from './courses/courses.routes.ts';
 import { filesRoutes } from './files/files.routes.ts';
 import type { FileStorage } from './files/storage.ts';
 import { healthRoutes } from './health/health.routes.ts';
+import { keepAnswersPrivate, refuseCrossSiteWrites } from './http/browser-guards.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { httpServerFactory } from './http/http-server.ts';
+import { SiteLogController } from './http/request-log.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { useZodContracts } from './http/zod.ts';
 import { learningRoutes } from './learning/learning.routes.ts';
 import { membersRoutes } from './members/members.routes.ts';
@@ -22,7 +25,9 @@ import { pagesPlugin } from './pages/pages.plugin.ts';
 import { podcastRoutes } from './podcast/podcast.routes.ts';
 import { resourcesRoutes } from './resources/resources.routes.ts';
 import { createServices, type ServerServices } from './services.ts';
+import { scheduleSessionPurge } from './sessions/session-purge.ts';
 import { SessionService } from './sessions/session.service.ts';
+import { SiteCookies } from './sessions/session-cookies.ts';
 import viewerPlugin from './sessions/viewer.plugin.ts';
 import { staffRoutes } from './staff/staff.routes.ts';
 import { statsRoutes } from './stats/stats.routes.ts';
@@ -83,10 +88,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const { config } = deps;
   const fastify = Fastify({
     logger: deps.logger ?? { level: config.logLevel },
+    // One line per request that never carries the query string, cookies or tokens.
+    logController: new SiteLogController(),
     // The client address comes from the socket unless a proxy in front is configured and trusted.
     trustProxy: trustProxySetting(config.trustProxy),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    serverFactory: httpServerFactory(config),
   });
   const app = useZodContracts(fastify);
 
@@ -96,30 +104,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerErrorHandling(app);
 
   await app.register(cookie);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        // React Router's hydration data is an inline script.
-        scriptSrc: ["'self'", "'unsafe-inline'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
-        mediaSrc: ["'self'", 'https:', 'blob:'],
-        frameSrc: ['https://open.spotify.com', 'https://www.youtube-nocookie.com', 'https://player.vimeo.com'],
-        connectSrc: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    // Browsers then still send the Origin header with the site's own form posts (with no-referrer
-    // they send "Origin: null", which React Router refuses as a possible cross-site request).
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-  });
+  securityHeaders(app, { production: config.isProduction });
   const redis = await connectRedis(app, config.redisUrl);
   app.decorate('redis', redis);
 
   const sessions = new SessionService(deps.database.db, { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs });
-  await app.register(viewerPlugin, { sessions });
+  await app.register(viewerPlugin, { sessions, cookies: new SiteCookies({ production: config.isProduction }) });
+  refuseCrossSiteWrites(app, config.publicUrl);
+  keepAnswersPrivate(app);
+  scheduleSessionPurge(app, sessions, deps.database);
   app.decorate('services', createServices({ db: deps.database.db, config, storage: deps.storage, sessions, redis }));
 
   await app.register(healthRoutes, { ping: deps.database.ping });

@@ -64,6 +64,16 @@ const ConfigSchema = z
     S3_SECRET_ACCESS_KEY: optionalText,
     S3_FORCE_PATH_STYLE: booleanFlag(false),
     S3_PUBLIC_URL: optionalText.pipe(z.url('S3_PUBLIC_URL must be a URL').optional()),
+    REQUEST_TIMEOUT_SECONDS: z.coerce
+      .number({ error: 'REQUEST_TIMEOUT_SECONDS must be a number of seconds' })
+      .min(1, 'REQUEST_TIMEOUT_SECONDS must be at least 1')
+      .max(3600)
+      .default(120),
+    MAX_CONNECTIONS: z.coerce
+      .number({ error: 'MAX_CONNECTIONS must be a whole number' })
+      .int('MAX_CONNECTIONS must be a whole number')
+      .min(1, 'MAX_CONNECTIONS must be at least 1')
+      .default(1024),
     SESSION_IDLE_DAYS: z.coerce.number().positive().default(14),
     SESSION_MAX_DAYS: z.coerce.number().positive().default(60),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -101,6 +111,9 @@ export interface Config {
         publicUrl: string | undefined;
       }
     | undefined;
+  /** A request (headers and body) must arrive within this; a slow or stalled client is cut off. */
+  requestTimeoutMs: number;
+  maxConnections: number;
   sessionIdleMs: number;
   sessionMaxMs: number;
   logLevel: RawConfig['LOG_LEVEL'];
@@ -142,6 +155,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           publicUrl: c.S3_PUBLIC_URL,
         }
       : undefined,
+    requestTimeoutMs: c.REQUEST_TIMEOUT_SECONDS * 1000,
+    maxConnections: c.MAX_CONNECTIONS,
     sessionIdleMs: c.SESSION_IDLE_DAYS * DAY_MS,
     sessionMaxMs: c.SESSION_MAX_DAYS * DAY_MS,
     logLevel: c.LOG_LEVEL,

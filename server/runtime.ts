@@ -22,15 +22,18 @@ export async function prepareServer(
   const announce = options.announce ?? ((line: string) => console.log(line));
   const database = await openConfiguredDatabase(config, `server on port ${config.port}`);
   try {
-    await database.migrate();
-    const staff = await ensureFirstStaffAccount(database.db, config.admin);
+    const { staff, seeded } = await database.withStartupLock(async () => {
+      await database.migrate();
+      const created = await ensureFirstStaffAccount(database.db, config.admin);
+      return { staff: created, seeded: config.seedDemo && (await seedDemoCatalogue(database.db)) };
+    });
     if (staff?.generatedPassword) {
       // Printed once, on the very first start; only its hash is stored.
       announce(`First staff account created: ${staff.email} / ${staff.generatedPassword}  (shown once: write it down)`);
     } else if (staff) {
       announce(`First staff account created: ${staff.email}`);
     }
-    if (config.seedDemo && (await seedDemoCatalogue(database.db))) announce('Demo catalogue loaded.');
+    if (seeded) announce('Demo catalogue loaded.');
     const app = await buildApp({
       config,
       database,

@@ -1,17 +1,17 @@
 import { LoginInput, MeResponse, RegisterInput, RevokeOthersResponse, TokenResponse } from '../../common/auth.contract.ts';
 import { SuccessResponse } from '../../common/fields.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
-import { clearSessionCookie, MEMBER_COOKIE, setSessionCookie } from '../sessions/session-cookies.ts';
 
 export async function authRoutes(app: ZodApp) {
   const { auth } = app.services;
+  const cookies = app.siteCookies;
 
   app.post(
     '/api/auth/register',
     { schema: { body: RegisterInput, response: withErrors({ 201: TokenResponse }) } },
     async (request, reply) => {
       const session = await auth.register(await request.viewer(), request.body);
-      setSessionCookie(request, reply, 'member', session.token, session.expiresAt);
+      cookies.setSession(request, reply, 'member', session.token, session.expiresAt);
       return reply.status(201).send({ token: session.token });
     },
   );
@@ -19,7 +19,7 @@ export async function authRoutes(app: ZodApp) {
   // A fresh token at every sign-in.
   app.post('/api/auth/login', { schema: { body: LoginInput, response: withErrors({ 200: TokenResponse }) } }, async (request, reply) => {
     const session = await auth.signIn(await request.viewer(), request.body);
-    setSessionCookie(request, reply, 'member', session.token, session.expiresAt);
+    cookies.setSession(request, reply, 'member', session.token, session.expiresAt);
     return { token: session.token };
   });
 
@@ -29,7 +29,7 @@ export async function authRoutes(app: ZodApp) {
 
   app.post('/api/auth/logout', { schema: { response: withErrors({ 200: SuccessResponse }) } }, async (request, reply) => {
     await auth.signOut(await request.viewer());
-    if (request.cookies[MEMBER_COOKIE]) clearSessionCookie(reply, 'member');
+    cookies.clearSession(request, reply, 'member');
     return { success: true as const };
   });
 

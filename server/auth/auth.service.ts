@@ -1,6 +1,6 @@
 import { EMAIL_TAKEN, type AuthService } from '../../common/auth.contract.ts';
 import { conflict } from '../../common/errors.ts';
-import { MEMBER_AUTH_LIMITS, STAFF_LOGIN_LIMITS } from '../../common/limits.ts';
+import { MEMBER_AUTH_LIMITS, SIGNUP_LIMIT, STAFF_LOGIN_LIMITS } from '../../common/limits.ts';
 import { requireMember } from '../../common/viewer.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import { isUniqueViolation, type MembersRepository } from '../members/members.repository.ts';
@@ -23,23 +23,18 @@ export function createAuthService(deps: {
     limiter,
     limits: MEMBER_AUTH_LIMITS,
   });
-  // Stricter for staff: a few free tries, then each further try doubles the wait.
   const staffSignIn = createPasswordSignIn({
     kind: 'staff',
     findCredentials: (email) => deps.staff.findCredentials(email),
     sessions,
     limiter,
-    limits: {
-      perAddress: { ...STAFF_LOGIN_LIMITS.perAddress, growing: true },
-      perAccount: { ...STAFF_LOGIN_LIMITS.perAccount, growing: true },
-    },
+    limits: STAFF_LOGIN_LIMITS,
   });
 
   return {
     async register(viewer, input) {
       // Every sign-up counts: creating accounts in bulk is the abuse here.
-      await limiter.check('register:address', viewer.client.address, MEMBER_AUTH_LIMITS.perAddress);
-      await limiter.check('register:account', input.email, MEMBER_AUTH_LIMITS.perAccount);
+      await limiter.check('register:address', viewer.client.address, SIGNUP_LIMIT);
       const passwordHash = await hashPassword(input.password);
       let member: { id: string };
       try {

@@ -13,14 +13,17 @@ interface Credentials {
 }
 
 export interface SignInLimits {
+  /** Every attempt from one client address, right or wrong. */
   perAddress: AttemptLimit;
-  perAccount: AttemptLimit;
+  /** Failed attempts on one account from one client address. */
+  perAccountAndAddress: AttemptLimit;
 }
 
 /**
- * Password sign-in for members and staff alike: refused while the address or the account is
- * blocked; the same answer and timing for an unknown email and a wrong password; a fresh session
- * at every success; only failures count towards the limits.
+ * Password sign-in for members and staff alike: limited per client address (every attempt) and per
+ * account from that address (failures), so an attacker's guesses never stop the owner signing in
+ * from elsewhere; the same answer and timing for an unknown email and a wrong password; a fresh
+ * session at every success.
  */
 export function createPasswordSignIn(options: {
   kind: SessionKind;
@@ -30,18 +33,14 @@ export function createPasswordSignIn(options: {
   limits: SignInLimits;
 }) {
   const { kind, limiter, limits } = options;
-  const scopes = (viewer: Viewer, email: string) =>
-    [
-      [`${kind}-login:address`, viewer.client.address, limits.perAddress],
-      [`${kind}-login:account`, email, limits.perAccount],
-    ] as const;
-
   return async function signIn(viewer: Viewer, input: LoginInput) {
-    for (const [scope, key, limit] of scopes(viewer, input.email)) await limiter.ensureNotBlocked(scope, key, limit);
+    const pair = `${input.email.toLowerCase()}|${viewer.client.address}`;
+    await limiter.check(`${kind}-login:address`, viewer.client.address, limits.perAddress);
+    await limiter.ensureNotBlocked(`${kind}-login:account-address`, pair, limits.perAccountAndAddress);
     const account = await options.findCredentials(input.email);
     const valid = account ? await verifyPassword(account.passwordHash, input.password) : await verifyAgainstDecoy(input.password);
     if (!account || !valid) {
-      for (const [scope, key, limit] of scopes(viewer, input.email)) await limiter.recordFailure(scope, key, limit);
+      await limiter.recordFailure(`${kind}-login:account-address`, pair, limits.perAccountAndAddress);
       throw unauthorized(INVALID_CREDENTIALS);
     }
     const owner = kind === 'member' ? { kind, memberId: account.id } : { kind, staffId: account.id };

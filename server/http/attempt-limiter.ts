@@ -68,6 +68,8 @@ class RedisCounter implements Counter {
   }
 }
 
+const MAX_WAIT_MS = 24 * 60 * 60 * 1000;
+
 function tooMany(waitMs: number): ServiceError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
   const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
@@ -92,25 +94,35 @@ export class AttemptLimiter {
     return `${this.prefix}:${scope}:${key.toLowerCase()}`;
   }
 
-  /** Counts this attempt and refuses it past the limit (sign-up, contact form). */
+  /** Counts this attempt and refuses it past the limit (every sign-in and sign-up, the contact form). */
   async check(scope: string, key: string, limit: AttemptLimit): Promise<void> {
-    const result = await this.counter.hit(this.key(scope, key), limit.windowMs).catch(() => null);
+    const result = await this.count(this.key(scope, key), limit);
     if (result && result.count > limit.max) throw tooMany(result.ttlMs);
   }
 
-  /** Refuses when this key already failed `max` times (sign-in: only failures count). */
+  /**
+   * Refuses while this key has failed `max` times (sign-in: only failures count). With `growing`,
+   * an attempt made while refused counts as another failure, so an attacker who keeps guessing waits
+   * longer and longer instead of getting a fresh window.
+   */
   async ensureNotBlocked(scope: string, key: string, limit: AttemptLimit): Promise<void> {
-    const result = await this.counter.peek(this.key(scope, key)).catch(() => null);
-    if (result && result.count >= limit.max) throw tooMany(result.ttlMs);
+    const fullKey = this.key(scope, key);
+    const seen = await this.counter.peek(fullKey).catch(() => null);
+    if (!seen || seen.count < limit.max) return;
+    const result = limit.growing ? ((await this.count(fullKey, limit)) ?? seen) : seen;
+    throw tooMany(result.ttlMs);
   }
 
   /** Counts a failed attempt; with `growing`, each failure past the limit doubles the wait. */
   async recordFailure(scope: string, key: string, limit: AttemptLimit): Promise<void> {
-    const fullKey = this.key(scope, key);
+    await this.count(this.key(scope, key), limit);
+  }
+
+  private async count(fullKey: string, limit: AttemptLimit): Promise<Count | null> {
     const result = await this.counter.hit(fullKey, limit.windowMs).catch(() => null);
-    if (result && limit.growing && result.count >= limit.max) {
-      const waitMs = Math.min(limit.windowMs * 2 ** (result.count - limit.max), 24 * 60 * 60 * 1000);
-      await this.counter.extend(fullKey, waitMs).catch(() => {});
-    }
+    if (!result || !limit.growing || result.count < limit.max) return result;
+    const waitMs = Math.min(limit.windowMs * 2 ** (result.count - limit.max), MAX_WAIT_MS);
+    await this.counter.extend(fullKey, waitMs).catch(() => {});
+    return { count: result.count, ttlMs: Math.max(result.ttlMs, waitMs) };
   }
 }

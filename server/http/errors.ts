@@ -54,7 +54,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
  * What may be logged of an unexpected error. A failed database query's message holds the query's
  * parameters (a password hash, an email), so only its driver-level cause is kept.
  */
-function loggableError(error: unknown): { type: string; message: string; code?: string; stack?: string } {
+export function loggableError(error: unknown): { type: string; message: string; code?: string; stack?: string } {
   const candidate = error as { name?: string; message?: string; code?: string; stack?: string; cause?: unknown };
   const isQueryError = candidate?.name === 'DrizzleQueryError' || candidate?.message?.startsWith('Failed query');
   if (isQueryError) {

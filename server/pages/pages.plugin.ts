@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -5,8 +6,8 @@ import { fastifyReactRouter } from '@mcansh/react-router-fastify';
 import type { FastifyInstance } from 'fastify';
 import { RouterContextProvider } from 'react-router';
 import type { ViteDevServer } from 'vite';
-import { pageSessionContext, servicesContext, viewerContext } from '#request-context';
-import { clearSessionCookie } from '../sessions/session-cookies.ts';
+import { cspNonceContext, pageSessionContext, servicesContext, viewerContext } from '#request-context';
+import { pageContentSecurityPolicy } from '../http/security-headers.ts';
 import { limitPageBodies, PAGE_FORM_LIMIT_BYTES } from './body-limit.ts';
 import { createPageSession } from './page-session.ts';
 
@@ -44,11 +45,15 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
     async getLoadContext(request, reply) {
       const viewer = await request.viewer();
       // SPEC 8: a session that no longer works is forgotten silently; the visitor is simply signed out.
-      for (const kind of await request.staleSessionCookies()) clearSessionCookie(reply, kind);
+      for (const kind of await request.staleSessionCookies()) app.siteCookies.clearSession(request, reply, kind);
+      // A fresh nonce for this page's inline scripts, named in its Content-Security-Policy.
+      const nonce = randomBytes(18).toString('base64');
+      reply.header('content-security-policy', pageContentSecurityPolicy(nonce));
       const context = new RouterContextProvider();
+      context.set(cspNonceContext, nonce);
       context.set(servicesContext, app.services);
       context.set(viewerContext, viewer);
-      context.set(pageSessionContext, createPageSession(app.services, viewer, request, reply));
+      context.set(pageSessionContext, createPageSession(app.services, app.siteCookies, viewer, request, reply));
       return context;
     },
   });

@@ -2,24 +2,52 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export type SessionKind = 'member' | 'staff';
 
-export const MEMBER_COOKIE = 'rp_session';
-export const STAFF_COOKIE = 'rp_staff';
-const cookieNameFor = (kind: SessionKind) => (kind === 'member' ? MEMBER_COOKIE : STAFF_COOKIE);
-
 /**
- * HttpOnly, SameSite=Lax; Secure whenever the request came over HTTPS (behind a proxy, set
- * TRUST_PROXY so the forwarded protocol counts). The web app never sees the token itself.
+ * The site's cookies: HttpOnly, SameSite=Lax, Path=/. In production they are always Secure and
+ * carry the `__Host-` prefix (the browser then refuses them from any other host or without HTTPS),
+ * whether or not the request reached this process over HTTPS (a TLS proxy in front). Elsewhere
+ * they are Secure when the request came over HTTPS.
  */
-export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, kind: SessionKind, token: string, expiresAt: Date) {
-  reply.setCookie(cookieNameFor(kind), token, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: request.protocol === 'https',
-    path: '/',
-    expires: expiresAt,
-  });
-}
+export class SiteCookies {
+  readonly names: { member: string; staff: string; flash: string };
+  private readonly production: boolean;
 
-export function clearSessionCookie(reply: FastifyReply, kind: SessionKind) {
-  reply.clearCookie(cookieNameFor(kind), { path: '/' });
+  constructor(options: { production: boolean }) {
+    this.production = options.production;
+    const prefix = options.production ? '__Host-' : '';
+    this.names = { member: `${prefix}rp_session`, staff: `${prefix}rp_staff`, flash: `${prefix}rp_flash` };
+  }
+
+  private attributes(request: FastifyRequest) {
+    return { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: this.production || request.protocol === 'https' };
+  }
+
+  sessionToken(request: FastifyRequest, kind: SessionKind): string | undefined {
+    return request.cookies[this.names[kind]];
+  }
+
+  setSession(request: FastifyRequest, reply: FastifyReply, kind: SessionKind, token: string, expiresAt: Date) {
+    reply.setCookie(this.names[kind], token, { ...this.attributes(request), expires: expiresAt });
+  }
+
+  clearSession(request: FastifyRequest, reply: FastifyReply, kind: SessionKind) {
+    if (request.cookies[this.names[kind]] !== undefined) reply.clearCookie(this.names[kind], this.attributes(request));
+  }
+
+  flash(request: FastifyRequest): string | undefined {
+    return request.cookies[this.names.flash];
+  }
+
+  setFlash(request: FastifyRequest, reply: FastifyReply, value: string) {
+    reply.setCookie(this.names.flash, value, { ...this.attributes(request), maxAge: 60 });
+  }
+
+  clearFlash(request: FastifyRequest, reply: FastifyReply) {
+    if (request.cookies[this.names.flash] !== undefined) reply.clearCookie(this.names.flash, this.attributes(request));
+  }
+
+  /** Whether the request carries any of the site's cookies (a browser acting for a signed-in person). */
+  carriesAny(request: FastifyRequest): boolean {
+    return Object.values(this.names).some((name) => request.cookies[name] !== undefined);
+  }
 }

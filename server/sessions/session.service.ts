@@ -1,3 +1,4 @@
+import { MAX_LIVE_SESSIONS } from '../../common/limits.ts';
 import type { MemberIdentity, StaffIdentity } from '../../common/viewer.ts';
 import type { Database } from '../../db/client.ts';
 import { createSessionsRepository, type SessionOwner, type SessionsRepository } from './sessions.repository.ts';
@@ -34,7 +35,7 @@ export class SessionService {
     this.policy = policy;
   }
 
-  /** Starts a session and returns its token; only the token's hash is stored. */
+  /** Starts a session and returns its token; only the token's hash is stored. A member keeps at most MAX_LIVE_SESSIONS. */
   async create(owner: SessionOwner, info: SessionRequestInfo = {}): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
     const token = generateSessionToken();
     const expiresAt = new Date(Date.now() + this.policy.maxMs);
@@ -45,6 +46,7 @@ export class SessionService {
       userAgent: info.userAgent?.slice(0, 400) ?? null,
       ipAddress: info.ipAddress ?? null,
     });
+    if (owner.kind === 'member') await this.repository.revokeOldest(owner.memberId, MAX_LIVE_SESSIONS);
     return { token, sessionId, expiresAt };
   }
 
@@ -84,8 +86,8 @@ export class SessionService {
     return this.repository.revokeMemberSessions(memberId, keepSessionId);
   }
 
-  /** Removes sessions that can no longer be used. */
-  purgeExpired(): Promise<void> {
+  /** Removes sessions that can no longer be used; returns how many. */
+  purgeExpired(): Promise<number> {
     return this.repository.deleteUnusable(new Date(Date.now() - this.policy.idleMs));
   }
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { members, sessions, staffAccounts } from '../../db/schema.ts';
 
@@ -79,12 +79,31 @@ export function createSessionsRepository(db: DatabaseOrTransaction) {
       return ended.length;
     },
 
-    async deleteUnusable(idleCutoff: Date): Promise<void> {
-      await db
+    /** Ends the member's live sessions beyond the newest `keep`; returns how many ended. */
+    async revokeOldest(memberId: string, keep: number): Promise<number> {
+      const newest = db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(and(eq(sessions.memberId, memberId), isNull(sessions.revokedAt)))
+        .orderBy(desc(sessions.createdAt), desc(sessions.id))
+        .limit(keep);
+      const ended = await db
+        .update(sessions)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(sessions.memberId, memberId), isNull(sessions.revokedAt), notInArray(sessions.id, newest)))
+        .returning({ id: sessions.id });
+      return ended.length;
+    },
+
+    /** Removes sessions that can no longer be used; returns how many. */
+    async deleteUnusable(idleCutoff: Date): Promise<number> {
+      const removed = await db
         .delete(sessions)
         .where(
           sql`${sessions.expiresAt} < now() or ${sessions.lastSeenAt} < ${idleCutoff} or ${sessions.revokedAt} < now() - interval '1 day'`,
-        );
+        )
+        .returning({ id: sessions.id });
+      return removed.length;
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { requireMember, requireStaff, type Viewer } from '../../common/viewer.ts';
-import { MEMBER_COOKIE, STAFF_COOKIE } from './session-cookies.ts';
+import type { SiteCookies } from './session-cookies.ts';
 import type { SessionService } from './session.service.ts';
 
 /** Who may call a route: declared in its options (`config: { access: 'member' }`), checked before anything else runs. */
@@ -16,6 +16,7 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     sessions: SessionService;
+    siteCookies: SiteCookies;
   }
   interface FastifyContextConfig {
     access?: RouteAccess;
@@ -37,7 +38,7 @@ interface Resolved {
  * Resolves the viewer from `Authorization: Bearer <token>` (API and mobile clients), which wins,
  * else from the member and staff HttpOnly cookies (the web app), both looked up in one query.
  */
-async function resolve(sessions: SessionService, request: FastifyRequest): Promise<Resolved> {
+async function resolve(sessions: SessionService, cookies: SiteCookies, request: FastifyRequest): Promise<Resolved> {
   const client = { address: request.ip, userAgent: request.headers['user-agent'] };
   const bearer = bearerToken(request);
   if (bearer) {
@@ -51,8 +52,8 @@ async function resolve(sessions: SessionService, request: FastifyRequest): Promi
       stale: [],
     };
   }
-  const memberToken = request.cookies[MEMBER_COOKIE];
-  const staffToken = request.cookies[STAFF_COOKIE];
+  const memberToken = cookies.sessionToken(request, 'member');
+  const staffToken = cookies.sessionToken(request, 'staff');
   const [member, staff] = memberToken || staffToken ? await sessions.resolveMany([memberToken, staffToken]) : [null, null];
   const stale: ('member' | 'staff')[] = [];
   if (memberToken && member?.kind !== 'member') stale.push('member');
@@ -67,13 +68,14 @@ async function resolve(sessions: SessionService, request: FastifyRequest): Promi
   };
 }
 
-async function viewerPlugin(app: FastifyInstance, options: { sessions: SessionService }) {
+async function viewerPlugin(app: FastifyInstance, options: { sessions: SessionService; cookies: SiteCookies }) {
   app.decorate('sessions', options.sessions);
+  app.decorate('siteCookies', options.cookies);
   const cache = new WeakMap<FastifyRequest, Promise<Resolved>>();
   const resolved = (request: FastifyRequest) => {
     let pending = cache.get(request);
     if (!pending) {
-      pending = resolve(options.sessions, request);
+      pending = resolve(options.sessions, options.cookies, request);
       cache.set(request, pending);
     }
     return pending;

@@ -2,24 +2,24 @@ import { StaffSessionResponse } from '../../common/admin.contract.ts';
 import { LoginInput, StaffTokenResponse } from '../../common/auth.contract.ts';
 import { SuccessResponse } from '../../common/fields.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
-import { clearSessionCookie, setSessionCookie, STAFF_COOKIE } from '../sessions/session-cookies.ts';
 
 export async function staffRoutes(app: ZodApp) {
   const { auth, staff } = app.services;
+  const cookies = app.siteCookies;
 
   app.post(
     '/api/admin/login',
     { schema: { body: LoginInput, response: withErrors({ 200: StaffTokenResponse }) } },
     async (request, reply) => {
       const session = await auth.staffSignIn(await request.viewer(), request.body);
-      setSessionCookie(request, reply, 'staff', session.token, session.expiresAt);
+      cookies.setSession(request, reply, 'staff', session.token, session.expiresAt);
       return { token: session.token, email: session.email };
     },
   );
 
   app.post('/api/admin/logout', { schema: { response: withErrors({ 200: SuccessResponse }) } }, async (request, reply) => {
     await auth.staffSignOut(await request.viewer());
-    if (request.cookies[STAFF_COOKIE]) clearSessionCookie(reply, 'staff');
+    cookies.clearSession(request, reply, 'staff');
     return { success: true as const };
   });
 

@@ -32,9 +32,11 @@ export function useBrowser() {
     await browser?.close();
   });
   return {
-    async newPage(options: { mobile?: boolean } = {}): Promise<Page> {
+    /** `bypassCSP` only for tools a test injects into the page (axe-core); the site's own scripts never need it. */
+    async newPage(options: { mobile?: boolean; bypassCSP?: boolean } = {}): Promise<Page> {
       const context = await browser.newContext({
         baseURL: baseUrl(),
+        bypassCSP: options.bypassCSP ?? false,
         viewport: options.mobile ? { width: 360, height: 740 } : { width: 1280, height: 900 },
         isMobile: options.mobile ?? false,
         hasTouch: options.mobile ?? false,

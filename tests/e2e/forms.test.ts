@@ -99,7 +99,10 @@ describe('form posts answer with field errors', () => {
     });
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe('/dashboard');
-    expect(response.headers.getSetCookie().some((cookie) => cookie.startsWith('rp_session=') && /HttpOnly/i.test(cookie))).toBe(true);
+    // Production cookies: Secure, HttpOnly and __Host- prefixed.
+    const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith('__Host-rp_session='));
+    expect(session).toMatch(/HttpOnly/i);
+    expect(session).toMatch(/Secure/i);
   });
 
   it('refuses a form larger than a page form may be', async () => {

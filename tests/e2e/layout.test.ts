@@ -30,9 +30,10 @@ describe('shared layout (server-rendered)', () => {
   });
 
   it('forgets a session cookie that no longer works, leaving a signed-out visitor', async () => {
-    const response = await fetch(`${baseUrl()}/`, { headers: { cookie: 'rp_session=forged-or-expired' } });
+    // In production the cookie carries the __Host- prefix.
+    const response = await fetch(`${baseUrl()}/`, { headers: { cookie: '__Host-rp_session=forged-or-expired' } });
     expect(response.status).toBe(200);
-    expect(response.headers.get('set-cookie')).toMatch(/^rp_session=; Max-Age=0; Path=\//);
+    expect(response.headers.get('set-cookie')).toMatch(/^__Host-rp_session=; Max-Age=0; Path=\//);
     expect(await response.text()).toContain('Get Started Today');
   });
 

@@ -29,7 +29,8 @@ describe('page quality', () => {
   });
 
   it('has no serious or critical accessibility violations (axe-core)', async () => {
-    const page = await browser.newPage();
+    // axe-core is injected as an inline script, which the site's CSP rightly refuses.
+    const page = await browser.newPage({ bypassCSP: true });
     for (const path of PUBLIC_PAGES) {
       await gotoHydrated(page, path);
       await page.addScriptTag({ path: axePath });
@@ -43,5 +44,40 @@ describe('page quality', () => {
       });
       expect(violations, path).toEqual([]);
     }
+  });
+
+  it('allows no inline script without the page nonce, and every page runs under that policy', async () => {
+    const page = await browser.newPage();
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    for (const path of PUBLIC_PAGES) {
+      const response = await gotoHydrated(page, path);
+      const policy = (await response!.allHeaders())['content-security-policy'] ?? '';
+      const scriptSrc = policy.split(';').find((directive) => directive.trim().startsWith('script-src ')) ?? '';
+      expect(scriptSrc, path).not.toContain("'unsafe-inline'");
+      const nonce = /'nonce-([^']+)'/.exec(scriptSrc)?.[1];
+      expect(nonce, path).toBeTruthy();
+      // Every inline script of the page carries this very nonce; a second load gets a new one.
+      const html = await response!.text();
+      const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((match) => match[1] ?? '');
+      expect(scripts.length, path).toBeGreaterThan(0);
+      for (const attributes of scripts) expect(attributes, path).toContain(`nonce="${nonce}"`);
+    }
+    const policies = await Promise.all([page.request.get('/'), page.request.get('/')]).then((answers) =>
+      answers.map((answer) => answer.headers()['content-security-policy']),
+    );
+    expect(policies[0]).not.toBe(policies[1]);
+    // An injected inline script without the nonce does not run.
+    await gotoHydrated(page, '/');
+    await page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'window.injected = true';
+      document.body.append(script);
+    });
+    expect(await page.evaluate(() => (window as unknown as { injected?: boolean }).injected)).toBeUndefined();
+    expect(violations.length).toBeGreaterThan(0);
+    expect(violations.every((text) => text.includes('window.injected') || /inline script/i.test(text))).toBe(true);
   });
 });

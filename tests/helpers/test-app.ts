@@ -21,6 +21,8 @@ export interface TestApp {
   db: Database;
   config: Config;
   dataDir: string;
+  /** Log lines written by the server, when created with `captureLogs`. */
+  logs: string[];
   /** A new member of this tier with a live session; returns its Bearer token. */
   loginAs(tier: Tier, details?: { name?: string; email?: string; password?: string }): Promise<MemberLogin>;
   /** A new staff account with a live session. */
@@ -101,14 +103,17 @@ async function openTestDatabase(): Promise<{ handle: DatabaseHandle; drop: () =>
 }
 
 export async function createTestApp(
-  options: { seed?: boolean; env?: Record<string, string>; storage?: (dataDir: string) => FileStorage } = {},
+  options: { seed?: boolean; env?: Record<string, string>; storage?: (dataDir: string) => FileStorage; captureLogs?: boolean } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...options.env });
   const { handle, drop } = await openTestDatabase();
   if (options.seed !== false) await seedDemoCatalogue(handle.db);
   const storage = options.storage?.(dataDir) ?? new LocalDiskStorage(path.join(dataDir, 'uploads'));
-  const app = await buildApp({ config, database: handle, storage, pages: false, logger: false });
+  // With `captureLogs`, every log line the server writes is kept in `logs` (as JSON text).
+  const logs: string[] = [];
+  const logger = options.captureLogs ? { level: 'info', stream: { write: (line: string) => void logs.push(line) } } : false;
+  const app = await buildApp({ config, database: handle, storage, pages: false, logger });
   await app.ready();
 
   return {
@@ -116,6 +121,7 @@ export async function createTestApp(
     db: handle.db,
     config,
     dataDir,
+    logs,
     async loginAs(tier, details = {}) {
       const email = details.email ?? uniqueEmail(tier);
       const password = details.password ?? 'correct horse battery';

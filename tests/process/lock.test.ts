@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,5 +36,43 @@ describe('embedded database lock', () => {
     const second = acquireDirectoryLock(dir, 'second');
     expect(fs.existsSync(second.path)).toBe(true);
     second.release();
+  });
+});
+
+describe('embedded database lock under a race', () => {
+  it('treats a lock file that is there but not yet readable as held', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'database.lock'), '');
+    expect(() => acquireDirectoryLock(dir, 'second')).toThrow(DatabaseLockedError);
+  });
+
+  it('never lets two of four processes starting at once hold it together', async () => {
+    const dir = tempDir();
+    const log = path.join(dir, 'holders.log');
+    const racer = path.resolve(import.meta.dirname, 'fixtures/lock-racer.ts');
+    for (let round = 0; round < 8; round++) {
+      const data = path.join(dir, `round-${round}`);
+      const runs = Array.from(
+        { length: 4 },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const child = spawn(process.execPath, [racer, data, log], { stdio: 'inherit' });
+            child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`racer exited with ${code}`))));
+          }),
+      );
+      await Promise.all(runs);
+    }
+    const holds = fs
+      .readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' ').map(Number) as [number, number, number]);
+    expect(holds.length).toBeGreaterThanOrEqual(8);
+    holds.sort((a, b) => a[1] - b[1]);
+    for (let i = 1; i < holds.length; i++) {
+      // Each hold starts after the one before it ended (holds of one round are in one data directory;
+      // rounds run one after another).
+      expect(holds[i]![1]).toBeGreaterThanOrEqual(holds[i - 1]![2]);
+    }
   });
 });

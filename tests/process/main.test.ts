@@ -86,6 +86,43 @@ describe('server process', () => {
   }, 120_000);
 });
 
+describe('npm start under a process manager', () => {
+  it('passes SIGTERM on to the server, which stops cleanly and releases the database', async () => {
+    const port = await freePort();
+    const dataDir = tempDataDir();
+    const npm = spawn('npm', ['start', '--silent'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        LOG_LEVEL: 'warn',
+        SEED_DEMO: '0',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+    expect(await waitHealthy(`http://127.0.0.1:${port}`, exited)).toBe(true);
+    expect(fs.existsSync(path.join(dataDir, 'database.lock'))).toBe(true);
+    // The process manager signals npm, the process it started.
+    npm.kill('SIGTERM');
+    await exited;
+    await expect.poll(() => fs.existsSync(path.join(dataDir, 'database.lock')), { timeout: 15_000 }).toBe(false);
+    await expect
+      .poll(
+        () =>
+          fetch(`http://127.0.0.1:${port}/healthz`).then(
+            () => 'up',
+            () => 'down',
+          ),
+        { timeout: 15_000 },
+      )
+      .toBe('down');
+  }, 60_000);
+});
+
 describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('server process on PostgreSQL', () => {
   it('starts on an empty PostgreSQL database with the demo catalogue and keeps its data across a restart', async () => {
     const { default: pg } = await import('pg');
@@ -130,6 +167,47 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('server process on Postgr
       second.child.kill('SIGTERM');
       expect(await second.exited).toBe(0);
     } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  }, 120_000);
+
+  it('starts three servers at once on one empty database: all come up, the catalogue is loaded once', async () => {
+    const { default: pg } = await import('pg');
+    const adminUrl = process.env.TEST_DATABASE_URL!;
+    const name = `rp_race_${process.pid}_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const servers: ReturnType<typeof startServer>[] = [];
+    try {
+      const ports = [await freePort(), await freePort(), await freePort()];
+      for (const port of ports) {
+        servers.push(
+          startServer({
+            PORT: String(port),
+            DATA_DIR: tempDataDir(),
+            DATABASE_URL: url.toString(),
+            ADMIN_EMAIL: 'owner@example.com',
+            ADMIN_PASSWORD: 'owner password',
+          }),
+        );
+      }
+      const healthy = await Promise.all(ports.map((port, index) => waitHealthy(`http://127.0.0.1:${port}`, servers[index]!.exited)));
+      expect(healthy, servers.map((server) => server.output()).join('\n')).toEqual([true, true, true]);
+      const check = new pg.Client({ connectionString: url.toString() });
+      await check.connect();
+      const courses = await check.query('select count(*)::int as n from courses');
+      const staff = await check.query('select count(*)::int as n from staff_accounts');
+      await check.end();
+      const listed = (await (await fetch(`http://127.0.0.1:${ports[0]}/api/courses`)).json()) as unknown[];
+      expect(courses.rows[0].n).toBe(listed.length);
+      expect(staff.rows[0].n).toBe(1);
+    } finally {
+      for (const server of servers) server.child.kill('SIGTERM');
+      await Promise.all(servers.map((server) => server.exited));
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
     }
