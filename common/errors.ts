@@ -1,6 +1,6 @@
 // The one error type business rules throw. Its message is meant for the person who sent the
 // request; the API answers `{detail}` with its status, and page actions show it in the form.
-export type ServiceErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503;
+export type ServiceErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 416 | 429 | 503;
 
 export class ServiceError extends Error {
   readonly status: ServiceErrorStatus;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { uuidParam } from './fields.ts';
+import { TIERS, type Tier } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
 
 /** SPEC 3 upload folders; course-materials is the default. */
@@ -14,8 +16,28 @@ export const UPLOAD_FOLDER_LABEL: Record<UploadFolder, string> = {
   videos: 'Videos',
 };
 
-/** SPEC 3 Uploaded file. */
-const UploadedFile = z.object({ id: z.string(), filename: z.string(), folder: UploadFolder, url: z.string() });
+/** Who may open an uploaded file: everyone (images on public pages), or members at a tier and above. */
+export const FILE_VISIBILITIES = ['public', ...TIERS] as const;
+export const FileVisibility = z.enum(FILE_VISIBILITIES, {
+  error: 'Choose who may open the file: public, free, bronze, silver or gold.',
+});
+export type FileVisibility = z.infer<typeof FileVisibility>;
+export const FILE_VISIBILITY_LABEL: Record<FileVisibility, string> = {
+  public: 'Everyone (for public pages)',
+  free: 'Members (free and above)',
+  bronze: 'Bronze members and above',
+  silver: 'Silver members and above',
+  gold: 'Gold members only',
+};
+
+/** Images show on public pages; everything else is for paying members (downloads are a Bronze feature, SPEC 9). */
+export const defaultVisibility = (folder: UploadFolder): FileVisibility => (folder === 'images' ? 'public' : 'bronze');
+
+/** The tier a visibility asks for; null for everyone. */
+export const accessTierOf = (visibility: FileVisibility): Tier | null => (visibility === 'public' ? null : visibility);
+
+/** SPEC 3 Uploaded file; `visibility` says who may open it, `url` is where (a members-only file goes through a check). */
+const UploadedFile = z.object({ id: z.string(), filename: z.string(), folder: UploadFolder, url: z.string(), visibility: FileVisibility });
 type UploadedFile = z.infer<typeof UploadedFile>;
 export const UploadedFileList = z.array(UploadedFile);
 
@@ -23,10 +45,18 @@ export const UploadedFileList = z.array(UploadedFile);
 export const UploadResponse = UploadedFile.extend({ success: z.literal(true) });
 export type UploadResponse = z.infer<typeof UploadResponse>;
 
+export const FileParams = z.object({ id: uuidParam('File id') });
+export const FileVisibilityInput = z.object({ visibility: FileVisibility });
+
 export interface FilesService {
   /** Shown after 'Upload Files to' (SPEC 2). */
   readonly storageName: string;
   list(viewer: Viewer): Promise<UploadedFile[]>;
-  /** Checks the file by extension and content, stores it under a server-chosen name, and logs it. */
-  upload(viewer: Viewer, file: { filename: string; content: Uint8Array; folder: unknown }): Promise<UploadResponse>;
+  /**
+   * Checks the file by extension and content, stores it under a server-chosen name with its
+   * visibility (by default from its folder), and logs it.
+   */
+  upload(viewer: Viewer, file: { filename: string; content: Uint8Array; folder: unknown; visibility?: unknown }): Promise<UploadResponse>;
+  /** Staff only: who may open a file from now on; logged. */
+  setVisibility(viewer: Viewer, fileId: string, visibility: FileVisibility): Promise<UploadedFile>;
 }

@@ -109,7 +109,10 @@ export const lessons = pgTable(
     title: text().notNull(),
     duration: text().notNull(),
     description: text().notNull(),
+    /** An external video (YouTube, Vimeo...); the site cannot protect it. */
     videoUrl: text(),
+    /** A video in the file store, served only to entitled members. */
+    videoFileId: uuid().references(() => uploadedFiles.id, { onDelete: 'set null' }),
   },
   (t) => [index('lessons_course_idx').on(t.courseId, t.position)],
 );
@@ -188,7 +191,10 @@ export const resources = pgTable(
     description: text().notNull(),
     resourceType: text({ enum: RESOURCE_TYPES }).notNull(),
     tierRequired: text({ enum: TIERS }).notNull(),
+    /** An external link; the site cannot protect what it points to. */
     downloadUrl: text(),
+    /** A file in the file store, downloadable only by entitled members. */
+    fileId: uuid().references(() => uploadedFiles.id, { onDelete: 'set null' }),
     position: integer().notNull().default(0),
     createdAt: createdAt(),
   },
@@ -246,11 +252,16 @@ export const uploadedFiles = pgTable(
     storageKey: text().notNull().unique(),
     contentType: text().notNull(),
     sizeBytes: integer().notNull(),
-    url: text().notNull(),
+    /** Who may open it: null for everyone (images on public pages), else members at this tier and above. */
+    accessTier: text({ enum: TIERS }),
     uploadedBy: text(),
     createdAt: createdAt(),
   },
-  (t) => [index('uploaded_files_created_idx').on(t.createdAt), check('uploaded_files_folder_check', oneOf('folder', UPLOAD_FOLDER_VALUES))],
+  (t) => [
+    index('uploaded_files_created_idx').on(t.createdAt),
+    check('uploaded_files_folder_check', oneOf('folder', UPLOAD_FOLDER_VALUES)),
+    check('uploaded_files_access_tier_check', sql`${sql.raw('access_tier')} is null or ${oneOf('access_tier', TIERS)}`),
+  ],
 );
 
 export const auditLog = pgTable(

@@ -4,8 +4,9 @@ import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { DEMO_COURSES, DEMO_EPISODES, DEMO_RESOURCES } from '../db/seed/demo-catalogue.ts';
 import type { ResourceType } from '../common/resources.contract.ts';
 
-// Writes the demo catalogue's thumbnails (SVG) and downloads (PDF) under public/, so the site works
-// offline. Run after changing the demo catalogue: `node scripts/generate-demo-assets.ts`.
+// Writes the demo catalogue's thumbnails (SVG, under public/) and downloads (PDF, under db/seed/files/),
+// so the site works offline. Run after changing the demo catalogue: `node scripts/generate-demo-assets.ts`.
+
 const publicDir = path.resolve(import.meta.dirname, '../public');
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -81,11 +82,13 @@ const TYPE_LABEL: Record<ResourceType, string> = {
   article: 'ARTICLE',
   market_report: 'MARKET REPORT',
 };
+// Downloads are members-only: they live beside the seed, which puts them into the file store.
+const seedFilesDir = path.resolve(import.meta.dirname, '../db/seed/files');
 for (const resource of DEMO_RESOURCES) {
-  if (!resource.download_url) continue;
+  if (!resource.download_file) continue;
   fs.writeFileSync(
-    path.join(publicDir, resource.download_url),
+    path.join(seedFilesDir, resource.download_file),
     await resourcePdf(resource.title, resource.description, TYPE_LABEL[resource.resource_type]),
   );
 }
-console.log('Demo assets written under public/.');
+console.log('Demo assets written under public/ (images) and db/seed/files/ (downloads).');

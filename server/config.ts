@@ -63,7 +63,6 @@ const ConfigSchema = z
     S3_ACCESS_KEY_ID: optionalText,
     S3_SECRET_ACCESS_KEY: optionalText,
     S3_FORCE_PATH_STYLE: booleanFlag(false),
-    S3_PUBLIC_URL: optionalText.pipe(z.url('S3_PUBLIC_URL must be a URL').optional()),
     REQUEST_TIMEOUT_SECONDS: z.coerce
       .number({ error: 'REQUEST_TIMEOUT_SECONDS must be a number of seconds' })
       .min(1, 'REQUEST_TIMEOUT_SECONDS must be at least 1')
@@ -108,7 +107,6 @@ export interface Config {
         accessKeyId: string | undefined;
         secretAccessKey: string | undefined;
         forcePathStyle: boolean;
-        publicUrl: string | undefined;
       }
     | undefined;
   /** A request (headers and body) must arrive within this; a slow or stalled client is cut off. */
@@ -152,7 +150,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           accessKeyId: c.S3_ACCESS_KEY_ID,
           secretAccessKey: c.S3_SECRET_ACCESS_KEY,
           forcePathStyle: c.S3_FORCE_PATH_STYLE,
-          publicUrl: c.S3_PUBLIC_URL,
         }
       : undefined,
     requestTimeoutMs: c.REQUEST_TIMEOUT_SECONDS * 1000,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ViteDevServer } from 'vite';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
-import { seedDemoCatalogue } from '../db/seed/seed.ts';
+import { moveDemoMediaIntoFileStore, seedDemoCatalogue } from '../db/seed/seed.ts';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { createStorage } from './files/create-storage.ts';
@@ -21,11 +21,15 @@ export async function prepareServer(
 ): Promise<{ app: FastifyInstance; database: DatabaseHandle }> {
   const announce = options.announce ?? ((line: string) => console.log(line));
   const database = await openConfiguredDatabase(config, `server on port ${config.port}`);
+  const storage = createStorage(config);
   try {
     const { staff, seeded } = await database.withStartupLock(async () => {
       await database.migrate();
       const created = await ensureFirstStaffAccount(database.db, config.admin);
-      return { staff: created, seeded: config.seedDemo && (await seedDemoCatalogue(database.db)) };
+      const seeded = config.seedDemo && (await seedDemoCatalogue(database.db, storage));
+      // Earlier versions linked the demo videos and downloads as public files.
+      await moveDemoMediaIntoFileStore(database.db, storage);
+      return { staff: created, seeded };
     });
     if (staff?.generatedPassword) {
       // Printed once, on the very first start; only its hash is stored.
@@ -37,7 +41,7 @@ export async function prepareServer(
     const app = await buildApp({
       config,
       database,
-      storage: createStorage(config),
+      storage,
       pages: { devServer: options.devServer },
     });
     app.addHook('onClose', async () => {

@@ -4,20 +4,25 @@ import type { PodcastEpisode } from '../../common/podcast.contract.ts';
 import type { Resource } from '../../common/resources.contract.ts';
 
 // The demo catalogue loaded into an empty database (SEED_DEMO). Written for real estate agents and
-// brokers; every image, video and download it names is a file under public/, so the site works offline.
+// brokers. Its images are files under public/ (they show on public pages); its lesson videos and
+// downloads are under db/seed/files/ and reach members only through the file store, so the site works offline.
 
-/** Lessons, episodes, resources and posts have their API shape, less what the API derives. */
-type DemoLesson = Omit<Lesson, 'has_video'>;
+/**
+ * Lessons, episodes, resources and posts have their API shape, less what the API derives. A lesson's
+ * video and a resource's download name a file under db/seed/files/, which the seed puts into the
+ * file store as a members-only file at the course's or resource's tier.
+ */
+type DemoLesson = Omit<Lesson, 'has_video' | 'video_url'> & { video_file: string | null };
 export type DemoEpisode = PodcastEpisode;
-export type DemoResource = Omit<Resource, 'has_download'>;
+export type DemoResource = Omit<Resource, 'has_download' | 'download_url'> & { download_file: string | null };
 export type DemoPost = Omit<CommunityPost, 'content'> & { content: string };
 
 export interface DemoCourse extends Omit<Course, 'lesson_count'> {
   lessons: DemoLesson[];
 }
 
-const VIDEO_1 = '/media/lessons/lesson-preview-1.webm';
-const VIDEO_2 = '/media/lessons/lesson-preview-2.webm';
+const VIDEO_1 = 'lessons/lesson-preview-1.webm';
+const VIDEO_2 = 'lessons/lesson-preview-2.webm';
 
 const FOUNDER = 'Michael Reyes';
 
@@ -28,7 +33,7 @@ function lessons(courseId: string, items: [title: string, duration: string, desc
     title,
     duration,
     description,
-    video_url: video,
+    video_file: video,
   }));
 }
 
@@ -514,7 +519,7 @@ export const DEMO_EPISODES: DemoEpisode[] = [
   },
 ];
 
-const download = (id: string) => `/downloads/${id}.pdf`;
+const download = (id: string) => `downloads/${id}.pdf`;
 
 export const DEMO_RESOURCES: DemoResource[] = [
   {
@@ -523,7 +528,7 @@ export const DEMO_RESOURCES: DemoResource[] = [
     description: 'Make five sphere calls before you open your email. Fifty conversations a fortnight is how referral businesses are built.',
     resource_type: 'daily_tip',
     tier_required: 'free',
-    download_url: null,
+    download_file: null,
   },
   {
     id: 'tip-price-reduction',
@@ -531,7 +536,7 @@ export const DEMO_RESOURCES: DemoResource[] = [
     description: 'Lead with showing feedback and days-on-market data, then let the seller choose between price, condition and patience.',
     resource_type: 'daily_tip',
     tier_required: 'free',
-    download_url: download('tip-price-reduction'),
+    download_file: download('tip-price-reduction'),
   },
   {
     id: 'ebook-first-year',
@@ -539,7 +544,7 @@ export const DEMO_RESOURCES: DemoResource[] = [
     description: 'A 40-page guide to budgeting, lead generation and habits that carry new agents through their first twelve months.',
     resource_type: 'ebook',
     tier_required: 'free',
-    download_url: download('ebook-first-year'),
+    download_file: download('ebook-first-year'),
   },
   {
     id: 'ebook-listing-playbook',
@@ -547,7 +552,7 @@ export const DEMO_RESOURCES: DemoResource[] = [
     description: 'Pre-listing package, pricing conversation and marketing plan templates, with the scripts our top coaches use.',
     resource_type: 'ebook',
     tier_required: 'bronze',
-    download_url: download('ebook-listing-playbook'),
+    download_file: download('ebook-listing-playbook'),
   },
   {
     id: 'workbook-business-plan',
@@ -555,7 +560,7 @@ export const DEMO_RESOURCES: DemoResource[] = [
     description: 'Fill-in worksheets that turn your income goal into monthly targets, a marketing budget and a weekly activity tracker.',
     resource_type: 'workbook',
     tier_required: 'bronze',
-    download_url: download('workbook-business-plan'),
+    download_file: download('workbook-business-plan'),
   },
   {
     id: 'workbook-buyer-consultation',
@@ -563,7 +568,7 @@ export const DEMO_RESOURCES: DemoResource[] = [
     description: 'A questionnaire, a needs-and-wants worksheet and a buyer agreement explainer to use in every consultation.',
     resource_type: 'workbook',
     tier_required: 'silver',
-    download_url: download('workbook-buyer-consultation'),
+    download_file: download('workbook-buyer-consultation'),
   },
   {
     id: 'article-appraisal-gaps',
@@ -571,7 +576,7 @@ export const DEMO_RESOURCES: DemoResource[] = [
     description: 'What happens when the appraisal comes in low, and how listing and buyer agents can keep the deal alive.',
     resource_type: 'article',
     tier_required: 'free',
-    download_url: download('article-appraisal-gaps'),
+    download_file: download('article-appraisal-gaps'),
   },
   {
     id: 'article-expired-listings',
@@ -579,7 +584,7 @@ export const DEMO_RESOURCES: DemoResource[] = [
     description: 'The three reasons homes fail to sell and a respectful approach to sellers whose listing just expired.',
     resource_type: 'article',
     tier_required: 'bronze',
-    download_url: null,
+    download_file: null,
   },
   {
     id: 'market-report-q3-2026',
@@ -587,7 +592,7 @@ export const DEMO_RESOURCES: DemoResource[] = [
     description: 'Inventory, days on market, price reductions and mortgage rates for the third quarter, with talking points for clients.',
     resource_type: 'market_report',
     tier_required: 'silver',
-    download_url: download('market-report-q3-2026'),
+    download_file: download('market-report-q3-2026'),
   },
   {
     id: 'market-report-luxury-2026',
@@ -595,7 +600,7 @@ export const DEMO_RESOURCES: DemoResource[] = [
     description: 'Sales above one million dollars by region, cash-buyer share and the amenities luxury buyers pay for.',
     resource_type: 'market_report',
     tier_required: 'gold',
-    download_url: download('market-report-luxury-2026'),
+    download_file: download('market-report-luxury-2026'),
   },
   {
     id: 'ebook-team-scripts',
@@ -603,7 +608,7 @@ export const DEMO_RESOURCES: DemoResource[] = [
     description: 'Recruiting calls, agent onboarding checklists and weekly accountability meeting agendas for team leaders.',
     resource_type: 'ebook',
     tier_required: 'gold',
-    download_url: download('ebook-team-scripts'),
+    download_file: download('ebook-team-scripts'),
   },
   {
     id: 'workbook-social-calendar',
@@ -611,7 +616,7 @@ export const DEMO_RESOURCES: DemoResource[] = [
     description: 'Ninety days of post ideas, captions and short video prompts for agents, organised by week.',
     resource_type: 'workbook',
     tier_required: 'silver',
-    download_url: null,
+    download_file: null,
   },
 ];
 

@@ -25,8 +25,9 @@ export function createCoursesService(repository: CoursesRepository): CoursesServ
         title: lesson.title,
         duration: lesson.duration,
         description: lesson.description,
-        video_url: entitled ? lesson.videoUrl : null,
-        has_video: lesson.videoUrl !== null && lesson.videoUrl !== '',
+        // A stored video goes through its own tier check; an external one is linked as it is.
+        video_url: entitled ? (lesson.videoFileId ? `/api/lessons/${lesson.id}/video` : lesson.videoUrl || null) : null,
+        has_video: lesson.videoFileId !== null || Boolean(lesson.videoUrl),
       }));
     },
   };

@@ -1,7 +1,8 @@
 import { desc, eq } from 'drizzle-orm';
 import type { UploadFolder } from '../../common/files.contract.ts';
+import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { uploadedFiles } from '../../db/schema.ts';
+import { courses, lessons, resources, uploadedFiles } from '../../db/schema.ts';
 
 export function createFilesRepository(db: DatabaseOrTransaction) {
   return {
@@ -10,8 +11,34 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
       return db.select().from(uploadedFiles).orderBy(desc(uploadedFiles.createdAt)).limit(limit);
     },
 
+    async findById(id: string) {
+      const [row] = await db.select().from(uploadedFiles).where(eq(uploadedFiles.id, id)).limit(1);
+      return row ?? null;
+    },
+
     async findByStorageKey(storageKey: string) {
       const [row] = await db.select().from(uploadedFiles).where(eq(uploadedFiles.storageKey, storageKey)).limit(1);
+      return row ?? null;
+    },
+
+    /** A lesson's stored video with the tier of its course; null when the lesson has none. */
+    async findLessonVideo(lessonId: string) {
+      const [row] = await db
+        .select({ file: uploadedFiles, courseTier: courses.tier })
+        .from(lessons)
+        .innerJoin(courses, eq(courses.id, lessons.courseId))
+        .innerJoin(uploadedFiles, eq(uploadedFiles.id, lessons.videoFileId))
+        .where(eq(lessons.id, lessonId));
+      return row ?? null;
+    },
+
+    /** A resource's stored file with the tier it requires; null when the resource has none. */
+    async findResourceFile(resourceId: string) {
+      const [row] = await db
+        .select({ file: uploadedFiles, tierRequired: resources.tierRequired })
+        .from(resources)
+        .innerJoin(uploadedFiles, eq(uploadedFiles.id, resources.fileId))
+        .where(eq(resources.id, resourceId));
       return row ?? null;
     },
 
@@ -21,11 +48,15 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
       storageKey: string;
       contentType: string;
       sizeBytes: number;
-      url: string;
+      accessTier: Tier | null;
       uploadedBy: string;
     }): Promise<{ id: string }> {
       const [row] = await db.insert(uploadedFiles).values(values).returning({ id: uploadedFiles.id });
       return row!;
+    },
+
+    async setAccessTier(id: string, accessTier: Tier | null): Promise<void> {
+      await db.update(uploadedFiles).set({ accessTier }).where(eq(uploadedFiles.id, id));
     },
   };
 }

@@ -1,12 +1,14 @@
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
+import { CourseParams, LessonParams } from '../../common/courses.contract.ts';
 import { badRequest, notFound, ServiceError } from '../../common/errors.ts';
-import { DEFAULT_UPLOAD_FOLDER, UploadedFileList, UploadResponse } from '../../common/files.contract.ts';
+import { DEFAULT_UPLOAD_FOLDER, FileParams, FileVisibilityInput, UploadedFileList, UploadResponse } from '../../common/files.contract.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
+import { sendStoredFile } from './send-file.ts';
 import { LOCAL_FILES_PREFIX } from './storage.ts';
-import { INLINE_CONTENT_TYPES } from './upload-types.ts';
 
 const LocalFileParams = z.object({ folder: z.string().max(100), name: z.string().max(200) });
+const ResourceParams = z.object({ id: CourseParams.shape.id.describe('Resource id') });
 
 export async function filesRoutes(app: ZodApp) {
   const { files } = app.services;
@@ -18,18 +20,18 @@ export async function filesRoutes(app: ZodApp) {
     files.list(await request.viewer()),
   );
 
-  // SPEC 7: multipart with file and folder; answers the file's url.
+  // SPEC 7: multipart with file and folder (and, beyond the spec, who may open it); answers the file's url.
   app.post('/api/admin/upload', { config: staff, schema: { response: withErrors({ 201: UploadResponse }) } }, async (request, reply) => {
     if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data with the fields file and folder.');
-    let folder: unknown = DEFAULT_UPLOAD_FOLDER;
+    const fields: Record<string, unknown> = { folder: DEFAULT_UPLOAD_FOLDER };
     let file: { filename: string; content: Buffer } | undefined;
     try {
       for await (const part of request.parts()) {
         if (part.type === 'file') {
           const content = await part.toBuffer();
           if (part.fieldname === 'file' && !file) file = { filename: part.filename, content };
-        } else if (part.fieldname === 'folder') {
-          folder = part.value;
+        } else if (part.fieldname === 'folder' || part.fieldname === 'visibility') {
+          fields[part.fieldname] = part.value;
         }
       }
     } catch (error) {
@@ -39,21 +41,40 @@ export async function filesRoutes(app: ZodApp) {
       throw error;
     }
     if (!file) throw badRequest('Choose a file to upload.');
-    return reply.status(201).send(await files.upload(await request.viewer(), { ...file, folder }));
+    return reply
+      .status(201)
+      .send(await files.upload(await request.viewer(), { ...file, folder: fields.folder, visibility: fields.visibility }));
   });
 
-  // Files kept on local disk, with their recorded type, `nosniff`, and no inline scripting (not JSON: only the input is declared).
+  app.post(
+    '/api/admin/files/:id/visibility',
+    {
+      config: staff,
+      schema: { params: FileParams, body: FileVisibilityInput, response: withErrors({ 200: UploadResponse.omit({ success: true }) }) },
+    },
+    async (request) => files.setVisibility(await request.viewer(), request.params.id, request.body.visibility),
+  );
+
+  // Files, not JSON: only the input is declared. Each goes through its access check first.
+  app.get('/api/files/:id', { schema: { params: FileParams } }, async (request, reply) => {
+    const { file, membersOnly } = await files.fileById(await request.viewer(), request.params.id);
+    return sendStoredFile(request, reply, app.storage, file, { membersOnly });
+  });
+
+  app.get('/api/lessons/:id/video', { schema: { params: LessonParams } }, async (request, reply) => {
+    const { file, membersOnly } = await files.lessonVideo(await request.viewer(), request.params.id);
+    return sendStoredFile(request, reply, app.storage, file, { membersOnly });
+  });
+
+  app.get('/api/resources/:id/download', { schema: { params: ResourceParams } }, async (request, reply) => {
+    const { file, membersOnly } = await files.resourceDownload(await request.viewer(), request.params.id);
+    return sendStoredFile(request, reply, app.storage, file, { membersOnly });
+  });
+
+  // Public files kept on local disk; a members-only file is not found here, whatever its name.
   app.get(`${LOCAL_FILES_PREFIX}:folder/:name`, { schema: { params: LocalFileParams } }, async (request, reply) => {
-    const file = await files.openLocal(`${request.params.folder}/${request.params.name}`);
-    if (!file) throw notFound('File not found.');
-    const disposition = INLINE_CONTENT_TYPES.has(file.contentType) ? 'inline' : 'attachment';
-    const asciiName = file.filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-    return reply
-      .header('content-type', file.contentType)
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox")
-      .header('content-disposition', `${disposition}; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`)
-      .header('cache-control', 'public, max-age=3600')
-      .send(file.stream);
+    const found = await files.publicFile(`${request.params.folder}/${request.params.name}`);
+    if (!found) throw notFound('File not found.');
+    return sendStoredFile(request, reply, app.storage, found.file, { membersOnly: false });
   });
 }

@@ -1,67 +1,146 @@
-import type { Readable } from 'node:stream';
-import { badRequest } from '../../common/errors.ts';
-import { UploadFolder, type FilesService } from '../../common/files.contract.ts';
-import { requireStaff } from '../../common/viewer.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../../common/errors.ts';
+import { accessTierOf, defaultVisibility, FileVisibility, UploadFolder, type FilesService } from '../../common/files.contract.ts';
+import { isEntitled, type Tier } from '../../common/tiers.ts';
+import { requireStaff, type Viewer } from '../../common/viewer.ts';
 import type { DataAccess } from '../repositories.ts';
-import { isSafeStorageKey, type FileStorage } from './storage.ts';
+import type { StoredFile } from './send-file.ts';
+import type { FileStorage } from './storage.ts';
 import { checkUpload, displayName, storageKeyFor } from './upload-checks.ts';
 
 const LIBRARY_ROWS = 500;
 
-/** Server-side extras beyond what pages call: reading a stored file back. */
-export interface ServerFilesService extends FilesService {
-  /** A file kept on local disk, with its recorded type and name; null when unknown or missing. */
-  openLocal(storageKey: string): Promise<{ contentType: string; filename: string; stream: Readable } | null>;
+type FileRow = NonNullable<Awaited<ReturnType<DataAccess['files']['findById']>>>;
+
+/** A file cleared for this viewer, and whether it is for members only (never stored by a shared cache). */
+interface FileDelivery {
+  file: StoredFile;
+  membersOnly: boolean;
 }
+
+/** Server-side extras beyond what pages call: the checks that let a viewer open a file. */
+export interface ServerFilesService extends FilesService {
+  /** A public file by its storage key (the local `/files/...` address); null for a members-only or unknown one. */
+  publicFile(storageKey: string): Promise<FileDelivery | null>;
+  /** An uploaded file by id, for whoever its visibility allows (staff: every file). */
+  fileById(viewer: Viewer, fileId: string): Promise<FileDelivery>;
+  /** A lesson's uploaded video, for members whose tier reaches the course's (and staff). */
+  lessonVideo(viewer: Viewer, lessonId: string): Promise<FileDelivery>;
+  /** A resource's uploaded file, for members whose tier reaches tier_required (and staff). */
+  resourceDownload(viewer: Viewer, resourceId: string): Promise<FileDelivery>;
+}
+
+/** Who may open what: everyone a public file; staff everything; a member what their tier reaches. */
+function clear(viewer: Viewer, tier: Tier | null, what: string): void {
+  if (tier === null || viewer.staff) return;
+  if (!viewer.member) throw unauthorized(`Please sign in to open this ${what}.`);
+  if (!isEntitled(viewer.member.membershipTier, tier)) {
+    throw forbidden(`Your membership does not include this ${what}. Upgrade your plan to open it.`);
+  }
+}
+
+const delivery = (row: FileRow, membersOnly: boolean): FileDelivery => ({
+  file: { storageKey: row.storageKey, contentType: row.contentType, filename: row.filename },
+  membersOnly,
+});
 
 export function createFilesService(deps: { data: DataAccess; storage: FileStorage }): ServerFilesService {
   const { data, storage } = deps;
+  // A public file on local disk has its own address; every other file goes through /api/files/:id.
+  const urlOf = (row: FileRow) =>
+    row.accessTier === null && storage.publicUrlFor ? storage.publicUrlFor(row.storageKey) : `/api/files/${row.id}`;
+  const shape = (row: FileRow) => ({
+    id: row.id,
+    filename: row.filename,
+    folder: row.folder,
+    url: urlOf(row),
+    visibility: row.accessTier ?? ('public' as const),
+  });
+
   return {
     storageName: storage.displayName,
 
     async list(viewer) {
       requireStaff(viewer);
-      const rows = await data.files.latest(LIBRARY_ROWS);
-      return rows.map((row) => ({ id: row.id, filename: row.filename, folder: row.folder, url: row.url }));
+      return (await data.files.latest(LIBRARY_ROWS)).map(shape);
     },
 
     async upload(viewer, file) {
       const staff = requireStaff(viewer);
       const folder = UploadFolder.safeParse(file.folder);
       if (!folder.success) throw badRequest(folder.error.issues[0]?.message ?? 'Choose a folder.', 'folder');
+      const visibility = FileVisibility.safeParse(
+        file.visibility === undefined || file.visibility === '' ? defaultVisibility(folder.data) : file.visibility,
+      );
+      if (!visibility.success) throw badRequest(visibility.error.issues[0]?.message ?? 'Choose who may open the file.', 'visibility');
       const name = displayName(file.filename);
       const content = Buffer.from(file.content);
       const { type, extension } = await checkUpload(name, content);
       const key = storageKeyFor(folder.data, extension);
       await storage.put(key, content, type.contentType, type.inline ? {} : { attachment: name });
-      const url = storage.urlFor(key);
       const stored = await data.transaction(async (tx) => {
-        const row = await tx.files.create({
+        const { id } = await tx.files.create({
           filename: name,
           folder: folder.data,
           storageKey: key,
           contentType: type.contentType,
           sizeBytes: content.length,
-          url,
+          accessTier: accessTierOf(visibility.data),
           uploadedBy: staff.email,
         });
+        const row = (await tx.files.findById(id))!;
         await tx.audit.record({
           actorEmail: staff.email,
           action: 'file.upload',
           target: `${folder.data}/${name}`,
           oldValue: null,
-          newValue: { url, size: content.length },
+          newValue: { url: urlOf(row), size: content.length, visibility: visibility.data },
         });
         return row;
       });
-      return { success: true as const, id: stored.id, filename: name, folder: folder.data, url };
+      return { success: true as const, ...shape(stored) };
     },
 
-    async openLocal(storageKey) {
-      if (!isSafeStorageKey(storageKey) || !storage.open) return null;
-      const file = await data.files.findByStorageKey(storageKey);
-      const stream = file ? await storage.open(storageKey) : null;
-      return file && stream ? { contentType: file.contentType, filename: file.filename, stream } : null;
+    async setVisibility(viewer, fileId, visibility) {
+      const staff = requireStaff(viewer);
+      return data.transaction(async (tx) => {
+        const before = await tx.files.findById(fileId);
+        if (!before) throw notFound('File not found.');
+        await tx.files.setAccessTier(fileId, accessTierOf(visibility));
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: 'file.visibility',
+          target: `${before.folder}/${before.filename}`,
+          oldValue: before.accessTier ?? 'public',
+          newValue: visibility,
+        });
+        return shape((await tx.files.findById(fileId))!);
+      });
+    },
+
+    async publicFile(storageKey) {
+      const row = await data.files.findByStorageKey(storageKey);
+      return row && row.accessTier === null ? delivery(row, false) : null;
+    },
+
+    async fileById(viewer, fileId) {
+      const row = await data.files.findById(fileId);
+      if (!row) throw notFound('File not found.');
+      clear(viewer, row.accessTier, 'file');
+      return delivery(row, row.accessTier !== null);
+    },
+
+    async lessonVideo(viewer, lessonId) {
+      const found = await data.files.findLessonVideo(lessonId);
+      if (!found) throw notFound('This lesson has no video.');
+      clear(viewer, found.courseTier, 'lesson video');
+      return delivery(found.file, true);
+    },
+
+    async resourceDownload(viewer, resourceId) {
+      const found = await data.files.findResourceFile(resourceId);
+      if (!found) throw notFound('This resource has no download.');
+      clear(viewer, found.tierRequired, 'download');
+      return delivery(found.file, true);
     },
   };
 }

@@ -1,11 +1,15 @@
-import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.ts';
 import type { FileStorage } from './storage.ts';
 
 type S3Settings = NonNullable<Config['s3']>;
 
-/** Files in any S3-compatible bucket (AWS S3, MinIO, R2, Spaces...). */
+/**
+ * Files in any S3-compatible bucket (AWS S3, MinIO, R2, Spaces...). The bucket stays private: every
+ * file, public or not, is handed out as a short-lived signed link after the site's own check.
+ */
 export class S3Storage implements FileStorage {
   readonly displayName = 'Cloud Storage';
   private readonly client: S3Client;
@@ -36,14 +40,16 @@ export class S3Storage implements FileStorage {
     );
   }
 
-  urlFor(key: string): string {
-    const { publicUrl, endpoint, bucket, region, forcePathStyle } = this.settings;
-    if (publicUrl) return `${publicUrl.replace(/\/$/, '')}/${key}`;
-    if (endpoint) {
-      const base = endpoint.replace(/\/$/, '');
-      return forcePathStyle ? `${base}/${bucket}/${key}` : base.replace('://', `://${bucket}.`) + `/${key}`;
-    }
-    return `https://${bucket}.s3.${region}.amazonaws.com/${key}`;
+  /** A presigned GET that expires within minutes, answering with the file's type and disposition. */
+  signedUrl(key: string, options: { expiresInSeconds: number; contentType: string; disposition: string }): Promise<string> {
+    const command = new GetObjectCommand({
+      Bucket: this.settings.bucket,
+      Key: key,
+      ResponseContentType: options.contentType,
+      ResponseContentDisposition: options.disposition,
+      ResponseCacheControl: 'private, no-store',
+    });
+    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
   }
 
   async delete(key: string): Promise<void> {

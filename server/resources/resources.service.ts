@@ -8,14 +8,16 @@ export function createResourcesService(repository: ResourcesRepository): Resourc
     async list(viewer) {
       const rows = await repository.list();
       return rows.map((row) => {
-        const hasDownload = row.downloadUrl !== null && row.downloadUrl !== '';
+        // A stored file goes through its own tier check; an external link is given as it is.
+        const link = row.fileId ? `/api/resources/${row.id}/download` : row.downloadUrl || null;
+        const hasDownload = link !== null;
         return {
           id: row.id,
           title: row.title,
           description: row.description,
           resource_type: row.resourceType,
           tier_required: row.tierRequired,
-          download_url: hasDownload && isEntitled(viewer.member?.membershipTier, row.tierRequired) ? row.downloadUrl : null,
+          download_url: hasDownload && isEntitled(viewer.member?.membershipTier, row.tierRequired) ? link : null,
           has_download: hasDownload,
         };
       });

@@ -151,13 +151,14 @@ describe('content sections', () => {
 });
 
 describe('uploads', () => {
-  const upload = (file: { name: string; content: Buffer; type?: string } | null, folder = 'ebooks') => {
-    const body = multipartBody({ folder }, file);
+  const upload = (file: { name: string; content: Buffer; type?: string } | null, folder = 'ebooks', visibility?: string) => {
+    const body = multipartBody(visibility ? { folder, visibility } : { folder }, file);
     return t.app.inject({ method: 'POST', url: '/api/admin/upload', payload: body.payload, headers: { ...staffHeaders, ...body.headers } });
   };
 
   it('stores an allowed file under a server-chosen name and serves it with its true type and nosniff', async () => {
-    const response = await upload({ name: '../../Listing Checklist.pdf', content: PDF_BYTES });
+    // A public file (the staff member chose it) has its own address; members-only files are tested in protected-files.
+    const response = await upload({ name: '../../Listing Checklist.pdf', content: PDF_BYTES }, 'ebooks', 'public');
     expect(response.statusCode).toBe(201);
     const body = response.json();
     expect(body).toMatchObject({ filename: 'Listing Checklist.pdf', folder: 'ebooks' });
@@ -167,13 +168,14 @@ describe('uploads', () => {
     expect(served.headers['content-type']).toBe('application/pdf');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
     const files = (await t.app.inject({ url: '/api/admin/files', headers: staffHeaders })).json();
-    expect(files[0]).toEqual({ id: body.id, filename: 'Listing Checklist.pdf', folder: 'ebooks', url: body.url });
+    expect(files[0]).toEqual({ id: body.id, filename: 'Listing Checklist.pdf', folder: 'ebooks', url: body.url, visibility: 'public' });
   });
 
   it('serves text files as attachments', async () => {
     const response = await upload({ name: 'leads.csv', content: Buffer.from('name,email\nAna,ana@example.com\n') }, 'templates');
     expect(response.statusCode).toBe(201);
-    const served = await t.app.inject(response.json().url);
+    const served = await t.app.inject({ url: response.json().url, headers: staffHeaders });
+    expect(served.statusCode).toBe(200);
     expect(served.headers['content-disposition']).toMatch(/^attachment;/);
   });
 

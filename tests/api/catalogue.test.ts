@@ -37,7 +37,8 @@ describe('GET /api/courses/:id and lessons', () => {
     expect(forged.every((lesson) => lesson.video_url === null)).toBe(true);
     const free = await t.loginAs('free');
     const asMember = await get<{ video_url: string | null }[]>('/api/courses/first-90-days/lessons', free.headers);
-    expect(asMember.every((lesson) => lesson.video_url?.startsWith('/media/lessons/'))).toBe(true);
+    // Entitled members get the lesson's checked video address, never a public file.
+    expect(asMember.every((lesson) => lesson.video_url?.startsWith('/api/lessons/'))).toBe(true);
   });
 });
 

@@ -93,6 +93,16 @@ describe('NUL characters', () => {
   });
 });
 
+describe('passwords', () => {
+  it('refuses a password of only spaces, keeping the 6-character rule and its text', async () => {
+    const register = (password: string) =>
+      t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { name: 'Space Bar', email: uniqueEmail('space'), password } });
+    expectReadable400(await register('      '), 'Password cannot be only spaces');
+    expectReadable400(await register('12345'), 'Must be at least 6 characters');
+    expect((await register(' pass word ')).statusCode).toBe(201);
+  });
+});
+
 describe('query parameters', () => {
   it('refuses a repeated search parameter and a NUL in it', async () => {
     const repeated = await t.app.inject({ url: '/api/admin/members?search=a&search=b', headers: staffHeaders });

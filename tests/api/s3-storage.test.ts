@@ -38,22 +38,49 @@ afterAll(async () => {
 });
 
 describe('S3-compatible storage', () => {
-  it('uploads through the API into the bucket, and the returned URL serves the file', async () => {
+  const upload = async (fields: Record<string, string>) => {
     const staff = await t.loginAsStaff();
-    const body = multipartBody({ folder: 'course-materials' }, { name: 'Buyer Checklist.pdf', content: PDF_BYTES });
-    const response = await t.app.inject({
+    const body = multipartBody(fields, { name: 'Buyer Checklist.pdf', content: PDF_BYTES });
+    return t.app.inject({
       method: 'POST',
       url: '/api/admin/upload',
       payload: body.payload,
       headers: { ...body.headers, authorization: `Bearer ${staff.token}` },
     });
+  };
+
+  it('uploads a public file into the private bucket and hands it to anyone through a signed link', async () => {
+    const response = await upload({ folder: 'course-materials', visibility: 'public' });
     expect(response.statusCode).toBe(201);
     const { url, filename } = response.json();
     expect(filename).toBe('Buyer Checklist.pdf');
-    expect(url).toMatch(new RegExp(`^${endpoint}/${BUCKET}/course-materials/[0-9a-f]{32}\\.pdf$`));
-    const fetched = await fetch(url);
+    expect(url).toMatch(/^\/api\/files\/[0-9a-f-]{36}$/);
+    const redirect = await t.app.inject(url);
+    expect(redirect.statusCode).toBe(302);
+    const signed = new URL(String(redirect.headers.location));
+    expect(signed.pathname).toMatch(new RegExp(`^/${BUCKET}/course-materials/[0-9a-f]{32}\\.pdf$`));
+    const fetched = await fetch(signed);
     expect(fetched.status).toBe(200);
     expect(fetched.headers.get('content-type')).toBe('application/pdf');
+    expect(Buffer.from(await fetched.arrayBuffer()).equals(PDF_BYTES)).toBe(true);
+  });
+
+  it('sends an entitled member of a members-only file to a signed link that expires within minutes', async () => {
+    const response = await upload({ folder: 'course-materials', visibility: 'silver' });
+    const { url } = response.json();
+    expect(url).toMatch(/^\/api\/files\/[0-9a-f-]{36}$/);
+    expect((await t.app.inject(url)).statusCode).toBe(401);
+    const bronze = await t.loginAs('bronze');
+    expect((await t.app.inject({ url, headers: bronze.headers })).statusCode).toBe(403);
+    const silver = await t.loginAs('silver');
+    const redirect = await t.app.inject({ url, headers: silver.headers });
+    expect(redirect.statusCode).toBe(302);
+    expect(redirect.headers['cache-control']).toBe('private, no-store');
+    const signed = new URL(String(redirect.headers.location));
+    expect(signed.origin).toBe(endpoint);
+    expect(Number(signed.searchParams.get('X-Amz-Expires'))).toBeLessThanOrEqual(600);
+    const fetched = await fetch(signed);
+    expect(fetched.status).toBe(200);
     expect(Buffer.from(await fetched.arrayBuffer()).equals(PDF_BYTES)).toBe(true);
   });
 });

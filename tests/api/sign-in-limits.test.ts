@@ -79,6 +79,19 @@ describe('live sessions per member', () => {
   });
 });
 
+describe.runIf(process.env.TEST_DB === 'postgres')('jobs shared by several processes', () => {
+  it('run in one process at a time: a second start while the first runs is skipped', async () => {
+    let release!: () => void;
+    const running = new Promise<void>((resolve) => (release = resolve));
+    const first = t.database.runAlone('test-job', () => running);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await t.database.runAlone('test-job', async () => {})).toBe(false);
+    release();
+    expect(await first).toBe(true);
+    expect(await t.database.runAlone('test-job', async () => {})).toBe(true);
+  });
+});
+
 describe('expired sessions', () => {
   it('are purged soon after the server starts', async () => {
     const other = await createTestApp({ seed: false });

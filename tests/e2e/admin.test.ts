@@ -139,7 +139,7 @@ describe('podcasts tab', () => {
 });
 
 describe('file upload tab', () => {
-  it('uploads a file into a folder, lists it, and its View link serves it', async () => {
+  it('uploads a members-only file into a folder, lists it, and its View link serves it to staff only', async () => {
     const page = await adminPage();
     const alerts = collectAlerts(page);
     await openTab(page, 'File Upload', '/admin/dashboard/files');
@@ -147,21 +147,30 @@ describe('file upload tab', () => {
     const button = page.getByRole('button', { name: 'Upload File' });
     expect(await button.isDisabled()).toBe(true);
     expect(await page.getByLabel('Folder').inputValue()).toBe('course-materials');
+    // Who may open a file follows its folder: members (Bronze and above) for templates, everyone for images.
+    await page.getByLabel('Folder').selectOption('images');
+    expect(await page.getByLabel('Who can open it').inputValue()).toBe('public');
     await page.getByLabel('Folder').selectOption('templates');
+    expect(await page.getByLabel('Who can open it').inputValue()).toBe('bronze');
     await page
       .getByLabel('File')
       .setInputFiles({ name: 'Open House Sign-In.csv', mimeType: 'text/csv', buffer: Buffer.from('Name,Email,Phone\n') });
     await button.click();
     await expect.poll(() => alerts.length).toBe(1);
-    expect(alerts[0]).toMatch(/^File uploaded successfully! URL: \/files\/templates\/[0-9a-f]{32}\.csv$/);
+    expect(alerts[0]).toMatch(/^File uploaded successfully! URL: \/api\/files\/[0-9a-f-]{36}$/);
     const list = page.getByTestId('uploaded-files');
     await list.getByText('Open House Sign-In.csv').waitFor();
     expect(await button.isDisabled()).toBe(true);
-    const link = list.locator('li', { hasText: 'Open House Sign-In.csv' }).getByRole('link', { name: 'View' });
+    const item = list.locator('li', { hasText: 'Open House Sign-In.csv' });
+    expect(await item.getByLabel('Who may open Open House Sign-In.csv').inputValue()).toBe('bronze');
+    const link = item.getByRole('link', { name: 'View' });
     expect(await link.getAttribute('target')).toBe('_blank');
-    const served = await fetch(`${baseUrl()}${await link.getAttribute('href')}`);
-    expect(served.status).toBe(200);
+    const href = (await link.getAttribute('href'))!;
+    // Staff open it; a visitor does not.
+    const served = await page.request.get(href);
+    expect(served.status()).toBe(200);
     expect(await served.text()).toBe('Name,Email,Phone\n');
+    expect((await fetch(`${baseUrl()}${href}`)).status).toBe(401);
   });
 });
 

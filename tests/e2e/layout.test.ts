@@ -37,6 +37,20 @@ describe('shared layout (server-rendered)', () => {
     expect(await response.text()).toContain('Get Started Today');
   });
 
+  it('serves no paid file at a guessable public address', async () => {
+    // The lesson videos and downloads used to sit in public/ under names anyone could read off the API.
+    for (const path of ['/downloads/market-report-luxury-2026.pdf', '/media/lessons/lesson-preview-1.webm']) {
+      expect((await fetch(`${baseUrl()}${path}`)).status, path).toBe(404);
+    }
+    expect((await fetch(`${baseUrl()}/api/resources/market-report-luxury-2026/download`)).status).toBe(401);
+  });
+
+  it('answers a course address holding a NUL with the not-found page, not an error', async () => {
+    const response = await fetch(`${baseUrl()}/courses/%00`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain('Course not found');
+  });
+
   it('answers an unknown path with 404 and a not-found page inside the layout', async () => {
     const response = await fetch(`${baseUrl()}/no/such/page`);
     expect(response.status).toBe(404);

@@ -19,6 +19,7 @@ import { withDatabase } from '../setup/postgres-template.ts';
 export interface TestApp {
   app: FastifyInstance;
   db: Database;
+  database: DatabaseHandle;
   config: Config;
   dataDir: string;
   /** Log lines written by the server, when created with `captureLogs`. */
@@ -108,8 +109,8 @@ export async function createTestApp(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...options.env });
   const { handle, drop } = await openTestDatabase();
-  if (options.seed !== false) await seedDemoCatalogue(handle.db);
   const storage = options.storage?.(dataDir) ?? new LocalDiskStorage(path.join(dataDir, 'uploads'));
+  if (options.seed !== false) await seedDemoCatalogue(handle.db, storage);
   // With `captureLogs`, every log line the server writes is kept in `logs` (as JSON text).
   const logs: string[] = [];
   const logger = options.captureLogs ? { level: 'info', stream: { write: (line: string) => void logs.push(line) } } : false;
@@ -119,6 +120,7 @@ export async function createTestApp(
   return {
     app,
     db: handle.db,
+    database: handle,
     config,
     dataDir,
     logs,

@@ -1,6 +1,17 @@
 import { useRef, useState } from 'react';
+import { z } from 'zod';
 import { useFetcher } from 'react-router';
-import { DEFAULT_UPLOAD_FOLDER, UPLOAD_FOLDER_LABEL, UPLOAD_FOLDER_VALUES } from '../../../../common/files.contract.ts';
+import {
+  DEFAULT_UPLOAD_FOLDER,
+  defaultVisibility,
+  FILE_VISIBILITIES,
+  FILE_VISIBILITY_LABEL,
+  FileParams,
+  FileVisibility,
+  UPLOAD_FOLDER_LABEL,
+  UPLOAD_FOLDER_VALUES,
+  UploadFolder,
+} from '../../../../common/files.contract.ts';
 import { useActionAlerts } from '../../../components/admin/use-action-alerts.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Select } from '../../../components/ui/field.tsx';
@@ -13,18 +24,32 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { files: await services.files.list(viewer), storageName: services.files.storageName };
 }
 
-// SPEC 7: a multipart form with file and folder.
+const VisibilityChange = z.object({ fileId: FileParams.shape.id, visibility: FileVisibility });
+
+// SPEC 7: a multipart form with file and folder (and who may open it); or a change of visibility.
 export async function action({ request, context }: Route.ActionArgs) {
   const { services, viewer } = staffPageServices(context);
   const form = await readForm(request);
   if (!form) return unreadableForm();
+  if (form.get('intent') === 'visibility') {
+    const change = VisibilityChange.safeParse(Object.fromEntries(form));
+    if (!change.success) return formErrors(change.error.issues[0]?.message ?? 'Choose who may open the file.');
+    const changed = await attempt(() => services.files.setVisibility(viewer, change.data.fileId, change.data.visibility));
+    if (!changed.ok) return changed.refusal;
+    return { ok: true as const, url: changed.value.url, changed: true };
+  }
   const file = form.get('file');
   if (!(file instanceof File) || file.size === 0) return formErrors('Choose a file to upload.');
   const uploaded = await attempt(async () =>
-    services.files.upload(viewer, { filename: file.name, content: new Uint8Array(await file.arrayBuffer()), folder: form.get('folder') }),
+    services.files.upload(viewer, {
+      filename: file.name,
+      content: new Uint8Array(await file.arrayBuffer()),
+      folder: form.get('folder'),
+      visibility: form.get('visibility') ?? undefined,
+    }),
   );
   if (!uploaded.ok) return uploaded.refusal;
-  return { ok: true as const, url: uploaded.value.url };
+  return { ok: true as const, url: uploaded.value.url, changed: false };
 }
 
 // In the browser, a request that fails on the way still gets its alert (SPEC 8).
@@ -32,12 +57,38 @@ export const clientAction = ({ serverAction }: Route.ClientActionArgs) => orRequ
 export const shouldRevalidate = unlessRequestFailed;
 
 const FOLDER_OPTIONS = UPLOAD_FOLDER_VALUES.map((value) => ({ value, label: UPLOAD_FOLDER_LABEL[value] }));
+const VISIBILITY_OPTIONS = FILE_VISIBILITIES.map((value) => ({ value, label: FILE_VISIBILITY_LABEL[value] }));
+
+/** Who may open one listed file; changing it takes effect at once. */
+function VisibilitySelect({ file }: { file: { id: string; filename: string; visibility: FileVisibility } }) {
+  const fetcher = useFetcher<typeof clientAction>();
+  const shown = fetcher.formData?.get('visibility')?.toString() ?? file.visibility;
+  return (
+    <select
+      aria-label={`Who may open ${file.filename}`}
+      value={shown}
+      onChange={(event) =>
+        void fetcher.submit({ intent: 'visibility', fileId: file.id, visibility: event.target.value }, { method: 'post' })
+      }
+      className="rounded border border-gray-300 px-2 py-1 text-xs"
+    >
+      {VISIBILITY_OPTIONS.map((option) => (
+        <option key={option.value} value={option.value}>
+          {option.label}
+        </option>
+      ))}
+    </select>
+  );
+}
 
 export default function FilesTab({ loaderData }: Route.ComponentProps) {
   const { files, storageName } = loaderData;
   const fetcher = useFetcher<typeof action>();
   const form = useRef<HTMLFormElement>(null);
   const [chosen, setChosen] = useState(false);
+  const [folder, setFolder] = useState<UploadFolder>(DEFAULT_UPLOAD_FOLDER);
+  // Who may open a new file follows its folder until the staff member picks otherwise.
+  const [visibility, setVisibility] = useState<FileVisibility | null>(null);
   useActionAlerts(fetcher, {
     success: (data) => `File uploaded successfully! URL: ${'url' in data ? String(data.url) : ''}`,
     networkError: 'Error uploading file',
@@ -45,6 +96,8 @@ export default function FilesTab({ loaderData }: Route.ComponentProps) {
     onSuccess: () => {
       form.current?.reset();
       setChosen(false);
+      setFolder(DEFAULT_UPLOAD_FOLDER);
+      setVisibility(null);
     },
   });
   const uploading = fetcher.state !== 'idle';
@@ -62,7 +115,22 @@ export default function FilesTab({ loaderData }: Route.ComponentProps) {
           if (!chosen) event.preventDefault();
         }}
       >
-        <Select compact label="Folder" name="folder" defaultValue={DEFAULT_UPLOAD_FOLDER} options={FOLDER_OPTIONS} />
+        <Select
+          compact
+          label="Folder"
+          name="folder"
+          value={folder}
+          onChange={(event) => setFolder(event.target.value as UploadFolder)}
+          options={FOLDER_OPTIONS}
+        />
+        <Select
+          compact
+          label="Who can open it"
+          name="visibility"
+          value={visibility ?? defaultVisibility(folder)}
+          onChange={(event) => setVisibility(event.target.value as FileVisibility)}
+          options={VISIBILITY_OPTIONS}
+        />
         <Input compact label="File" name="file" type="file" onChange={(event) => setChosen(Boolean(event.target.files?.length))} />
         <div>
           <Button type="submit" disabled={!chosen || uploading}>
@@ -78,6 +146,7 @@ export default function FilesTab({ loaderData }: Route.ComponentProps) {
               <p className="truncate font-medium text-gray-900">{item.filename}</p>
               <p className="text-xs text-gray-500">{item.folder}</p>
             </div>
+            <VisibilitySelect file={item} />
             <a href={item.url} target="_blank" rel="noopener noreferrer" className="font-semibold text-brand-800 hover:text-brand-600">
               View
             </a>
