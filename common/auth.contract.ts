@@ -37,6 +37,7 @@ export const MeResponse = z.object({
   email: z.string(),
   membership_tier: Tier,
   created_at: z.string(),
+  email_verified: z.boolean(),
 });
 export type MeResponse = z.infer<typeof MeResponse>;
 

@@ -1,4 +1,5 @@
 import { createContext } from 'react-router';
+import type { AccountService } from './account.contract.ts';
 import type { AuditService, MembersService, MessagesService, StaffService } from './admin.contract.ts';
 import type { AuthService, LoginInput, RegisterInput } from './auth.contract.ts';
 import type { CommunityService } from './community.contract.ts';
@@ -19,6 +20,7 @@ import type { Viewer } from './viewer.ts';
 /** Every feature service, called in process by page loaders and actions and by the API routes. */
 export interface Services {
   auth: AuthService;
+  account: AccountService;
   courses: CoursesService;
   learning: LearningService;
   content: ContentService;

@@ -10,6 +10,7 @@ export interface MemberIdentity {
   email: string;
   membershipTier: Tier;
   createdAt: Date;
+  emailVerifiedAt: Date | null;
 }
 
 export interface StaffIdentity {

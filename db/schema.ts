@@ -34,12 +34,20 @@ export const members = pgTable(
     email: text().notNull(),
     passwordHash: text().notNull(),
     membershipTier: text({ enum: TIERS }).notNull().default('free'),
+    emailVerifiedAt: timestamp({ withTimezone: true }),
+    /** The member asked for no email beyond what their account needs (one-click unsubscribe). */
+    emailOptOut: boolean().notNull().default(false),
+    /** Identifies the member in unsubscribe links without revealing anything else. */
+    unsubscribeToken: text()
+      .notNull()
+      .default(sql`gen_random_uuid()::text`),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },
   (t) => [
     // Emails are unique regardless of case.
     uniqueIndex('members_email_lower_idx').on(sql`lower(${t.email})`),
+    uniqueIndex('members_unsubscribe_token_idx').on(t.unsubscribeToken),
     check('members_tier_check', oneOf('membership_tier', TIERS)),
   ],
 );
@@ -276,4 +284,59 @@ export const auditLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('audit_log_created_idx').on(t.createdAt)],
+);
+
+export const ACCOUNT_TOKEN_PURPOSES = ['password_reset', 'email_verification', 'email_change'] as const;
+
+// Single-use links mailed to a member or a staff account: only the token's SHA-256 is stored.
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    purpose: text({ enum: ACCOUNT_TOKEN_PURPOSES }).notNull(),
+    memberId: uuid().references(() => members.id, { onDelete: 'cascade' }),
+    staffId: uuid().references(() => staffAccounts.id, { onDelete: 'cascade' }),
+    tokenHash: text().notNull().unique(),
+    /** email_change: the address that becomes the member's once confirmed. */
+    newEmail: text(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('account_tokens_member_idx').on(t.memberId),
+    check('account_tokens_purpose_check', oneOf('purpose', ACCOUNT_TOKEN_PURPOSES)),
+    check('account_tokens_owner_check', sql`(member_id is null) <> (staff_id is null)`),
+  ],
+);
+
+export const OUTBOX_STATUSES = ['pending', 'sent', 'failed'] as const;
+
+// Every message the site sends, written in the same transaction as the change it reports, then
+// delivered by the mail worker (server/mail/mail-worker.ts), with retries, once.
+export const outboxMessages = pgTable(
+  'outbox_messages',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    kind: text().notNull(),
+    toAddress: text().notNull(),
+    replyTo: text(),
+    subject: text().notNull(),
+    html: text().notNull(),
+    text: text().notNull(),
+    /** One-click unsubscribe address (RFC 8058) for mail that is not needed to run the account. */
+    unsubscribeUrl: text(),
+    status: text({ enum: OUTBOX_STATUSES }).notNull().default('pending'),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: createdAt(),
+    /** Claimed by a worker until then; another worker takes it over only after. */
+    lockedUntil: timestamp({ withTimezone: true }),
+    lastError: text(),
+    createdAt: createdAt(),
+    sentAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index('outbox_messages_due_idx').on(t.status, t.nextAttemptAt),
+    check('outbox_messages_status_check', oneOf('status', OUTBOX_STATUSES)),
+  ],
 );

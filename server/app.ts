@@ -1,8 +1,10 @@
+import path from 'node:path';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import type { ViteDevServer } from 'vite';
 import type { Database, DatabaseHandle } from '../db/client.ts';
+import { accountsRoutes } from './accounts/accounts.routes.ts';
 import { auditRoutes } from './audit/audit.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { communityRoutes } from './community/community.routes.ts';
@@ -20,6 +22,10 @@ import { SiteLogController } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { useZodContracts } from './http/zod.ts';
 import { learningRoutes } from './learning/learning.routes.ts';
+import { startMailWorker, type MailWorkerTiming } from './mail/mail-worker.ts';
+import { createMailer } from './mail/mailer.ts';
+import { createOutboxRepository } from './mail/outbox.repository.ts';
+import { createMailTransport } from './mail/transport.ts';
 import { membersRoutes } from './members/members.routes.ts';
 import { pagesPlugin } from './pages/pages.plugin.ts';
 import { podcastRoutes } from './podcast/podcast.routes.ts';
@@ -50,7 +56,11 @@ export interface AppDependencies {
   /** Serve the server-rendered pages: false for API-only use (tests), or the Vite dev server in development. */
   pages: false | { devServer?: ViteDevServer };
   logger?: FastifyServerOptions['logger'];
+  /** Tests shorten the mail worker's waits. */
+  mailTiming?: Partial<MailWorkerTiming>;
 }
+
+const DEFAULT_MAIL_TIMING: MailWorkerTiming = { pollMs: 5_000, retryBaseMs: 30_000 };
 
 function trustProxySetting(value: string | undefined): FastifyServerOptions['trustProxy'] {
   if (value === undefined || value === 'false') return false;
@@ -109,15 +119,24 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('redis', redis);
 
   const sessions = new SessionService(deps.database.db, { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs });
+  const transport = createMailTransport({
+    smtpUrl: config.mail.smtpUrl,
+    from: config.mail.from,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+    log: app.log,
+  });
+  const worker = startMailWorker(app, createOutboxRepository(deps.database.db), transport, { ...DEFAULT_MAIL_TIMING, ...deps.mailTiming });
+  const mailer = createMailer({ publicUrl: config.publicUrl, nudge: worker.nudge });
   await app.register(viewerPlugin, { sessions, cookies: new SiteCookies({ production: config.isProduction }) });
   refuseCrossSiteWrites(app, config.publicUrl);
   keepAnswersPrivate(app);
   scheduleSessionPurge(app, sessions, deps.database);
-  app.decorate('services', createServices({ db: deps.database.db, config, storage: deps.storage, sessions, redis }));
+  app.decorate('services', createServices({ db: deps.database.db, config, storage: deps.storage, sessions, redis, mailer }));
 
   await app.register(healthRoutes, { ping: deps.database.ping });
   for (const routes of [
     authRoutes,
+    accountsRoutes,
     staffRoutes,
     coursesRoutes,
     learningRoutes,

@@ -76,6 +76,31 @@ const ConfigSchema = z
     SESSION_IDLE_DAYS: z.coerce.number().positive().default(14),
     SESSION_MAX_DAYS: z.coerce.number().positive().default(60),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    SMTP_URL: optionalText.refine((value) => value === undefined || /^smtps?:\/\/[^/]+/.test(value), {
+      message: 'SMTP_URL must look like smtp://user:pass@host:port or smtps://user:pass@host:port',
+    }),
+    MAIL_FROM: z
+      .string()
+      .trim()
+      .regex(
+        /^(?:[^<>]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/,
+        'MAIL_FROM must be an address, such as RealtyPocket <no-reply@example.com>',
+      )
+      .default('RealtyPocket <no-reply@localhost>'),
+    STAFF_NOTIFY_EMAIL: optionalText.pipe(z.email('STAFF_NOTIFY_EMAIL must be an email address').optional()),
+    STRIPE_SECRET_KEY: optionalText.refine((value) => value === undefined || /^(sk|rk)_(test|live)_\S+$/.test(value), {
+      message: 'STRIPE_SECRET_KEY must be a Stripe secret key (sk_test_... or sk_live_...)',
+    }),
+    STRIPE_WEBHOOK_SECRET: optionalText.refine((value) => value === undefined || value.startsWith('whsec_'), {
+      message: 'STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_...)',
+    }),
+    STRIPE_API_BASE: optionalText.refine((value) => value === undefined || isHttpOrigin(value), {
+      message: 'STRIPE_API_BASE must be an http(s)://host:port origin, such as http://localhost:12111 for stripe-mock',
+    }),
+  })
+  .refine((c) => c.STRIPE_SECRET_KEY === undefined || c.STRIPE_WEBHOOK_SECRET !== undefined, {
+    message: 'STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY, so payment events can be verified',
+    path: ['STRIPE_WEBHOOK_SECRET'],
   })
   .refine((c) => (c.ADMIN_EMAIL === undefined) === (c.ADMIN_PASSWORD === undefined), {
     message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
@@ -115,6 +140,15 @@ export interface Config {
   sessionIdleMs: number;
   sessionMaxMs: number;
   logLevel: RawConfig['LOG_LEVEL'];
+  /** Payments with Stripe; undefined: billing is off, and the site says so. */
+  stripe: { secretKey: string; webhookSecret: string; apiBase: string | undefined } | undefined;
+  mail: {
+    /** SMTP server; without it every message is written as an .eml file under DATA_DIR/outbox. */
+    smtpUrl: string | undefined;
+    from: string;
+    /** Who hears about contact messages; without it, every staff account. */
+    staffNotify: string | undefined;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -157,5 +191,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionIdleMs: c.SESSION_IDLE_DAYS * DAY_MS,
     sessionMaxMs: c.SESSION_MAX_DAYS * DAY_MS,
     logLevel: c.LOG_LEVEL,
+    mail: { smtpUrl: c.SMTP_URL, from: c.MAIL_FROM, staffNotify: c.STAFF_NOTIFY_EMAIL },
+    stripe:
+      c.STRIPE_SECRET_KEY && c.STRIPE_WEBHOOK_SECRET
+        ? { secretKey: c.STRIPE_SECRET_KEY, webhookSecret: c.STRIPE_WEBHOOK_SECRET, apiBase: c.STRIPE_API_BASE }
+        : undefined,
   };
 }

@@ -1,4 +1,5 @@
 import type { Database, DatabaseOrTransaction } from '../db/client.ts';
+import { createAccountTokensRepository } from './accounts/account-tokens.repository.ts';
 import { createAuditRepository } from './audit/audit.repository.ts';
 import { createCommunityRepository } from './community/community.repository.ts';
 import { createContactRepository } from './contact/contact.repository.ts';
@@ -6,6 +7,7 @@ import { createContentRepository } from './content/content.repository.ts';
 import { createCoursesRepository } from './courses/courses.repository.ts';
 import { createFilesRepository } from './files/files.repository.ts';
 import { createLearningRepository } from './learning/learning.repository.ts';
+import { createOutboxRepository } from './mail/outbox.repository.ts';
 import { createMembersRepository } from './members/members.repository.ts';
 import { createPodcastRepository } from './podcast/podcast.repository.ts';
 import { createResourcesRepository } from './resources/resources.repository.ts';
@@ -14,6 +16,7 @@ import { createStaffRepository } from './staff/staff.repository.ts';
 /** Every feature's repository, bound to the database or to one transaction. */
 function createRepositories(db: DatabaseOrTransaction) {
   return {
+    accountTokens: createAccountTokensRepository(db),
     audit: createAuditRepository(db),
     community: createCommunityRepository(db),
     contact: createContactRepository(db),
@@ -22,13 +25,14 @@ function createRepositories(db: DatabaseOrTransaction) {
     files: createFilesRepository(db),
     learning: createLearningRepository(db),
     members: createMembersRepository(db),
+    outbox: createOutboxRepository(db),
     podcast: createPodcastRepository(db),
     resources: createResourcesRepository(db),
     staff: createStaffRepository(db),
   };
 }
 
-type Repositories = ReturnType<typeof createRepositories>;
+export type Repositories = ReturnType<typeof createRepositories>;
 
 /** The repositories, plus `transaction` for rules that change several tables together (a change and its audit entry). */
 export interface DataAccess extends Repositories {

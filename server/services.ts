@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Services } from '../common/request-context.ts';
 import type { Database } from '../db/client.ts';
+import { createAccountService } from './accounts/accounts.service.ts';
 import { createAuditService } from './audit/audit.service.ts';
 import { createAuthService } from './auth/auth.service.ts';
 import { createCommunityService } from './community/community.service.ts';
@@ -12,6 +13,7 @@ import { createFilesService, type ServerFilesService } from './files/files.servi
 import type { FileStorage } from './files/storage.ts';
 import { AttemptLimiter } from './http/attempt-limiter.ts';
 import { createLearningService } from './learning/learning.service.ts';
+import type { Mailer } from './mail/mailer.ts';
 import { createMembersService } from './members/members.service.ts';
 import { createPodcastService } from './podcast/podcast.service.ts';
 import { createDataAccess } from './repositories.ts';
@@ -32,19 +34,22 @@ export function createServices(deps: {
   storage: FileStorage;
   sessions: SessionService;
   redis: Redis | undefined;
+  mailer: Mailer;
 }): ServerServices {
+  const { mailer, sessions } = deps;
   const data = createDataAccess(deps.db);
   const limiter = new AttemptLimiter(`${deps.config.redisKeyPrefix}:limit`, deps.redis);
   const courses = createCoursesService(data.courses);
   return {
-    auth: createAuthService({ members: data.members, staff: data.staff, sessions: deps.sessions, limiter }),
+    auth: createAuthService({ data, sessions, limiter, mailer }),
+    account: createAccountService({ data, sessions, limiter, mailer }),
     courses,
-    learning: createLearningService({ data, courses, publicUrl: deps.config.publicUrl }),
+    learning: createLearningService({ data, courses, mailer }),
     content: createContentService(data),
     podcast: createPodcastService(data),
     resources: createResourcesService(data.resources),
     community: createCommunityService(data.community),
-    contact: createContactService({ data, limiter }),
+    contact: createContactService({ data, limiter, mailer, staffNotify: deps.config.mail.staffNotify }),
     stats: createStatsService(data),
     files: createFilesService({ data, storage: deps.storage }),
     members: createMembersService(data),

@@ -1,4 +1,4 @@
-import { desc } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 
@@ -15,6 +15,11 @@ export function createAuditRepository(db: DatabaseOrTransaction) {
     /** Records one staff change: who, what, on which target, and the value before and after. */
     async record(entry: AuditRecord): Promise<void> {
       await db.insert(auditLog).values({ ...entry, oldValue: entry.oldValue ?? null, newValue: entry.newValue ?? null });
+    },
+
+    /** A deleted member's email no longer names them in the log (the entries stay, anonymised). */
+    async forgetTarget(target: string): Promise<void> {
+      await db.update(auditLog).set({ target: 'deleted member' }).where(eq(auditLog.target, target));
     },
 
     async latest(limit: number) {

@@ -3,19 +3,22 @@ import { conflict } from '../../common/errors.ts';
 import { MEMBER_AUTH_LIMITS, SIGNUP_LIMIT, STAFF_LOGIN_LIMITS } from '../../common/limits.ts';
 import { requireMember } from '../../common/viewer.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
-import { isUniqueViolation, type MembersRepository } from '../members/members.repository.ts';
+import { queueEmailVerification } from '../accounts/email-verification.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { isUniqueViolation } from '../members/members.repository.ts';
+import type { DataAccess } from '../repositories.ts';
 import { hashPassword } from '../sessions/passwords.ts';
 import type { SessionService } from '../sessions/session.service.ts';
-import type { StaffRepository } from '../staff/staff.repository.ts';
 import { createPasswordSignIn } from './password-sign-in.ts';
 
 export function createAuthService(deps: {
-  members: MembersRepository;
-  staff: StaffRepository;
+  data: DataAccess;
   sessions: SessionService;
   limiter: AttemptLimiter;
+  mailer: Mailer;
 }): AuthService {
-  const { members, sessions, limiter } = deps;
+  const { data, sessions, limiter, mailer } = deps;
+  const { members } = data;
   const memberSignIn = createPasswordSignIn({
     kind: 'member',
     findCredentials: (email) => members.findCredentials(email),
@@ -25,7 +28,7 @@ export function createAuthService(deps: {
   });
   const staffSignIn = createPasswordSignIn({
     kind: 'staff',
-    findCredentials: (email) => deps.staff.findCredentials(email),
+    findCredentials: (email) => data.staff.findCredentials(email),
     sessions,
     limiter,
     limits: STAFF_LOGIN_LIMITS,
@@ -38,11 +41,17 @@ export function createAuthService(deps: {
       const passwordHash = await hashPassword(input.password);
       let member: { id: string };
       try {
-        member = await members.create({ name: input.name, email: input.email, passwordHash });
+        // The account and its welcome message (with the link that confirms the address) together.
+        member = await data.transaction(async (tx) => {
+          const created = await tx.members.create({ name: input.name, email: input.email, passwordHash });
+          await queueEmailVerification(tx, mailer, { id: created.id, name: input.name, email: input.email }, 'welcome');
+          return created;
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
         throw error;
       }
+      mailer.nudge();
       return sessions.create(
         { kind: 'member', memberId: member.id },
         { userAgent: viewer.client.userAgent, ipAddress: viewer.client.address },
@@ -71,6 +80,7 @@ export function createAuthService(deps: {
         email: member.email,
         membership_tier: member.membershipTier,
         created_at: member.createdAt.toISOString(),
+        email_verified: member.emailVerifiedAt !== null,
       };
     },
 

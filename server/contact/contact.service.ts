@@ -4,16 +4,38 @@ import { notFound } from '../../common/errors.ts';
 import { CONTACT_LIMIT } from '../../common/limits.ts';
 import { requireStaff } from '../../common/viewer.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess } from '../repositories.ts';
 
 const INBOX_ROWS = 500;
 
-/** SPEC 7: visitors write through the contact form; staff read the messages in the admin area. */
-export function createContactService(deps: { data: DataAccess; limiter: AttemptLimiter }): ContactService {
+/**
+ * SPEC 7: visitors write through the contact form; staff read the messages in the admin area and
+ * hear about each by email (STAFF_NOTIFY_EMAIL, else every staff account), with reply-to set to the
+ * sender, who gets an acknowledgement.
+ */
+export function createContactService(deps: {
+  data: DataAccess;
+  limiter: AttemptLimiter;
+  mailer: Mailer;
+  staffNotify: string | undefined;
+}): ContactService {
+  const { data, mailer } = deps;
   return {
     async send(viewer, input) {
       await deps.limiter.check('contact:address', viewer.client.address, CONTACT_LIMIT);
-      await deps.data.contact.create({ ...input, ipAddress: viewer.client.address });
+      const [received, forStaff] = await Promise.all([
+        mailTemplates.contactReceived({ name: input.name, subject: input.subject }),
+        mailTemplates.contactForStaff(input),
+      ]);
+      await data.transaction(async (tx) => {
+        await tx.contact.create({ ...input, ipAddress: viewer.client.address });
+        await mailer.queue(tx, 'contact-received', input.email, received);
+        const staff = deps.staffNotify ? [deps.staffNotify] : await tx.staff.listEmails();
+        for (const address of staff) await mailer.queue(tx, 'contact-for-staff', address, forStaff, { replyTo: input.email });
+      });
+      mailer.nudge();
     },
   };
 }

@@ -14,6 +14,8 @@ interface Count {
 }
 
 interface Counter {
+  /** Forgets every count whose key starts with this prefix. */
+  forget(prefix: string): Promise<void>;
   /** Counts one attempt; returns the count and how long until it resets. */
   hit(key: string, windowMs: number): Promise<Count>;
   peek(key: string): Promise<Count>;
@@ -37,6 +39,9 @@ class MemoryCounter implements Counter {
     const entry = this.entries.get(key);
     const now = Date.now();
     return entry && entry.resetAt > now ? { count: entry.count, ttlMs: entry.resetAt - now } : { count: 0, ttlMs: 0 };
+  }
+  async forget(prefix: string) {
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
   }
   async extend(key: string, ttlMs: number) {
     const entry = this.entries.get(key);
@@ -65,6 +70,15 @@ class RedisCounter implements Counter {
   }
   async extend(key: string, ttlMs: number) {
     await this.redis.pexpire(key, ttlMs, 'GT');
+  }
+  async forget(prefix: string) {
+    const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 200);
+      if (keys.length > 0) await this.redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
   }
 }
 
@@ -116,6 +130,11 @@ export class AttemptLimiter {
   /** Counts a failed attempt; with `growing`, each failure past the limit doubles the wait. */
   async recordFailure(scope: string, key: string, limit: AttemptLimit): Promise<void> {
     await this.count(this.key(scope, key), limit);
+  }
+
+  /** Forgets the counts of one scope whose key starts with `keyPrefix` (a member who reset their password). */
+  async forget(scope: string, keyPrefix: string): Promise<void> {
+    await this.counter.forget(this.key(scope, keyPrefix)).catch(() => {});
   }
 
   private async count(fullKey: string, limit: AttemptLimit): Promise<Count | null> {

@@ -6,6 +6,8 @@ import { progressPercent } from '../../common/progress.ts';
 import { isEntitled } from '../../common/tiers.ts';
 import { requireMember, type SignedInMember } from '../../common/viewer.ts';
 import { renderCertificatePdf } from './certificate-pdf.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess } from '../repositories.ts';
 
 const CERTIFICATE_NOT_FOUND = 'Certificate not found';
@@ -20,8 +22,8 @@ function newCertificateCode(): string {
 export function createLearningService(deps: {
   data: DataAccess;
   courses: CoursesService;
-  /** The site's origin, for the verification link printed on certificates. */
-  publicUrl: string;
+  /** Absolute links (the verification link printed on certificates) and the certificate email. */
+  mailer: Mailer;
 }): LearningService {
   const { courses } = deps;
   const learning = deps.data.learning;
@@ -74,20 +76,37 @@ export function createLearningService(deps: {
       const lesson = await learning.findLesson(lessonId);
       if (!lesson) throw notFound('Lesson not found');
       if (!isEntitled(member.membershipTier, lesson.courseTier)) throw forbidden(UPGRADE_NEEDED);
-      await deps.data.transaction(async ({ learning: tx }) => {
+      const earned = await deps.data.transaction(async (repositories) => {
+        const tx = repositories.learning;
         if (!(await tx.isEnrolled(member.id, lesson.courseId))) throw conflict('Start the course before completing its lessons.');
         await tx.markComplete(member.id, lesson.id);
         const [completed, total] = await Promise.all([tx.completedLessonIds(member.id, lesson.courseId), tx.lessonCount(lesson.courseId)]);
-        if (completed.length >= total && !(await tx.findCertificate(member.id, lesson.courseId))) {
-          await tx.createCertificate({
-            memberId: member.id,
-            courseId: lesson.courseId,
-            code: newCertificateCode(),
-            memberName: member.name,
+        if (completed.length < total || (await tx.findCertificate(member.id, lesson.courseId))) return false;
+        const code = newCertificateCode();
+        await tx.createCertificate({
+          memberId: member.id,
+          courseId: lesson.courseId,
+          code,
+          memberName: member.name,
+          courseTitle: lesson.courseTitle,
+        });
+        // A congratulation: not needed to run the account, so it honours the member's unsubscribe.
+        const account = await repositories.members.findAccount({ id: member.id });
+        if (account && !account.emailOptOut) {
+          const unsubscribeUrl = deps.mailer.link('/unsubscribe', { token: account.unsubscribeToken });
+          const mail = await mailTemplates.certificateEarned({
+            name: account.name,
             courseTitle: lesson.courseTitle,
+            verifyUrl: deps.mailer.link(`/certificates/${code}`),
+            unsubscribeUrl,
+          });
+          await deps.mailer.queue(repositories, 'certificate-earned', account.email, mail, {
+            unsubscribeUrl: deps.mailer.link('/api/email/unsubscribe', { token: account.unsubscribeToken }),
           });
         }
+        return true;
       });
+      if (earned) deps.mailer.nudge();
       return progressOf(member.id, lesson.courseId);
     },
 
@@ -137,7 +156,7 @@ export function createLearningService(deps: {
       const member = requireMember(viewer);
       const certificate = await ownCertificate(code);
       if (certificate.memberId !== member.id) throw forbidden('This certificate belongs to another member.');
-      const verifyUrl = new URL(`/certificates/${certificate.code}`, deps.publicUrl).toString();
+      const verifyUrl = deps.mailer.link(`/certificates/${certificate.code}`);
       return { code: certificate.code, pdf: await renderCertificatePdf({ ...certificate, verifyUrl }) };
     },
   };

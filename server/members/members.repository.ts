@@ -58,6 +58,38 @@ export function createMembersRepository(db: DatabaseOrTransaction) {
       return row ?? null;
     },
 
+    /** The whole account: for the account's own emails and settings. */
+    async findAccount(by: { id: string } | { email: string }) {
+      const where = 'id' in by ? eq(members.id, by.id) : eq(sql`lower(${members.email})`, by.email.toLowerCase());
+      const [row] = await db.select().from(members).where(where).limit(1);
+      return row ?? null;
+    },
+
+    async update(
+      id: string,
+      values: Partial<{ name: string; email: string; passwordHash: string; emailVerifiedAt: Date | null; emailOptOut: boolean }>,
+    ): Promise<void> {
+      await db
+        .update(members)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(members.id, id));
+    },
+
+    /** Opts the member with this unsubscribe token out of mail the account does not need; false for an unknown token. */
+    async optOut(unsubscribeToken: string): Promise<boolean> {
+      const rows = await db
+        .update(members)
+        .set({ emailOptOut: true })
+        .where(eq(members.unsubscribeToken, unsubscribeToken))
+        .returning({ id: members.id });
+      return rows.length > 0;
+    },
+
+    /** Deletes the member; their sessions, tokens, enrolments, progress and certificates go with them. */
+    async delete(id: string): Promise<void> {
+      await db.delete(members).where(eq(members.id, id));
+    },
+
     async count(): Promise<number> {
       const [row] = await db.select({ value: count() }).from(members);
       return row?.value ?? 0;

@@ -86,6 +86,10 @@ export class SessionService {
     return this.repository.revokeMemberSessions(memberId, keepSessionId);
   }
 
+  revokeStaffSessions(staffId: string): Promise<void> {
+    return this.repository.revokeStaffSessions(staffId);
+  }
+
   /** Removes sessions that can no longer be used; returns how many. */
   purgeExpired(): Promise<number> {
     return this.repository.deleteUnusable(new Date(Date.now() - this.policy.idleMs));

@@ -47,6 +47,7 @@ export function createSessionsRepository(db: DatabaseOrTransaction) {
             email: members.email,
             membershipTier: members.membershipTier,
             createdAt: members.createdAt,
+            emailVerifiedAt: members.emailVerifiedAt,
           },
           staff: { id: staffAccounts.id, email: staffAccounts.email },
         })
@@ -77,6 +78,13 @@ export function createSessionsRepository(db: DatabaseOrTransaction) {
         .where(and(...conditions))
         .returning({ id: sessions.id });
       return ended.length;
+    },
+
+    async revokeStaffSessions(staffId: string): Promise<void> {
+      await db
+        .update(sessions)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(sessions.staffId, staffId), isNull(sessions.revokedAt)));
     },
 
     /** Ends the member's live sessions beyond the newest `keep`; returns how many ended. */

@@ -13,6 +13,31 @@ export function createStaffRepository(db: DatabaseOrTransaction) {
       return row ?? null;
     },
 
+    async findById(id: string) {
+      const [row] = await db
+        .select({ id: staffAccounts.id, email: staffAccounts.email })
+        .from(staffAccounts)
+        .where(eq(staffAccounts.id, id));
+      return row ?? null;
+    },
+
+    async findByEmail(email: string) {
+      const [row] = await db
+        .select({ id: staffAccounts.id, email: staffAccounts.email })
+        .from(staffAccounts)
+        .where(eq(sql`lower(${staffAccounts.email})`, email.toLowerCase()))
+        .limit(1);
+      return row ?? null;
+    },
+
+    async setPassword(id: string, passwordHash: string): Promise<void> {
+      await db.update(staffAccounts).set({ passwordHash }).where(eq(staffAccounts.id, id));
+    },
+
+    async listEmails(): Promise<string[]> {
+      return (await db.select({ email: staffAccounts.email }).from(staffAccounts)).map((row) => row.email);
+    },
+
     async count(): Promise<number> {
       const [row] = await db.select({ value: count() }).from(staffAccounts);
       return row?.value ?? 0;
@@ -23,5 +48,3 @@ export function createStaffRepository(db: DatabaseOrTransaction) {
     },
   };
 }
-
-export type StaffRepository = ReturnType<typeof createStaffRepository>;

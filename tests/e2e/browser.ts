@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { simpleParser, type ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
@@ -16,6 +19,10 @@ const CHROMIUM_ARGS = [
 ];
 
 export const baseUrl = () => inject('baseUrl');
+
+let visitors = 0;
+/** A documentation-range address per browser context: one visitor each. */
+const nextVisitorAddress = () => `198.18.${process.pid % 250}.${++visitors % 250}`;
 
 /**
  * One Chromium per test file. `newPage()` opens a page in a fresh context (no cookies, no storage);
@@ -36,6 +43,7 @@ export function useBrowser() {
     async newPage(options: { mobile?: boolean; bypassCSP?: boolean } = {}): Promise<Page> {
       const context = await browser.newContext({
         baseURL: baseUrl(),
+        extraHTTPHeaders: { 'x-forwarded-for': nextVisitorAddress() },
         bypassCSP: options.bypassCSP ?? false,
         viewport: options.mobile ? { width: 360, height: 740 } : { width: 1280, height: 900 },
         isMobile: options.mobile ?? false,
@@ -88,4 +96,18 @@ export async function signInAsStaff(page: Page): Promise<void> {
     data: { email: inject('adminEmail'), password: inject('adminPassword') },
   });
   if (!response.ok()) throw new Error(`Could not sign the staff account in: ${response.status()}`);
+}
+
+/** The emails the server has sent to this address so far (it writes them as .eml files), oldest first. */
+export async function mailTo(address: string): Promise<ParsedMail[]> {
+  const dir = inject('outboxDir');
+  if (!fs.existsSync(dir)) return [];
+  const files = fs
+    .readdirSync(dir)
+    .filter((file) => file.endsWith('.eml'))
+    .sort();
+  const parsed = await Promise.all(files.map((file) => simpleParser(fs.readFileSync(path.join(dir, file)))));
+  return parsed.filter((mail) =>
+    [mail.to].flat().some((to) => to?.value.some((value) => value.address?.toLowerCase() === address.toLowerCase())),
+  );
 }

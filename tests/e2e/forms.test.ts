@@ -8,7 +8,11 @@ const browser = useBrowser();
 
 /** A page in a context with JavaScript switched off, like a browser whose script has not loaded. */
 async function pageWithoutJavaScript(b: Browser): Promise<Page> {
-  const context = await b.newContext({ baseURL: baseUrl(), javaScriptEnabled: false });
+  const context = await b.newContext({
+    baseURL: baseUrl(),
+    javaScriptEnabled: false,
+    extraHTTPHeaders: { 'x-forwarded-for': '198.19.0.1' },
+  });
   return context.newPage();
 }
 

@@ -10,6 +10,8 @@ declare module 'vitest' {
     baseUrl: string;
     adminEmail: string;
     adminPassword: string;
+    /** Where the server writes every email it sends (no SMTP server: .eml files). */
+    outboxDir: string;
   }
 }
 
@@ -60,6 +62,11 @@ export default async function setup(project: TestProject) {
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       DATABASE_URL: '',
+      SMTP_URL: '',
+      // Each browser context reports its own client address (tests/e2e/browser.ts), as visitors
+      // behind a proxy would, so the per-address sign-in and sign-up limits see many visitors.
+      TRUST_PROXY: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
       SEED_DEMO: '1',
@@ -74,6 +81,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', baseUrl);
   project.provide('adminEmail', E2E_ADMIN.email);
   project.provide('adminPassword', E2E_ADMIN.password);
+  project.provide('outboxDir', path.join(dataDir, 'outbox'));
 
   return async () => {
     child.kill('SIGTERM');

@@ -11,6 +11,7 @@ import { openDatabase, type Database, type DatabaseHandle } from '../../db/clien
 import { members, staffAccounts } from '../../db/schema.ts';
 import { seedDemoCatalogue } from '../../db/seed/seed.ts';
 import { buildApp } from '../../server/app.ts';
+import type { MailWorkerTiming } from '../../server/mail/mail-worker.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { LocalDiskStorage, type FileStorage } from '../../server/files/storage.ts';
 import { hashPassword } from '../../server/sessions/passwords.ts';
@@ -22,6 +23,10 @@ export interface TestApp {
   database: DatabaseHandle;
   config: Config;
   dataDir: string;
+  /** Stops this server process and starts a new one on the same database and files (a restart). */
+  restart(): Promise<void>;
+  /** A second server on the same database and files, as another process would be (closed with this one). */
+  anotherServer(): Promise<FastifyInstance>;
   /** Log lines written by the server, when created with `captureLogs`. */
   logs: string[];
   /** A new member of this tier with a live session; returns its Bearer token. */
@@ -104,7 +109,14 @@ async function openTestDatabase(): Promise<{ handle: DatabaseHandle; drop: () =>
 }
 
 export async function createTestApp(
-  options: { seed?: boolean; env?: Record<string, string>; storage?: (dataDir: string) => FileStorage; captureLogs?: boolean } = {},
+  options: {
+    seed?: boolean;
+    env?: Record<string, string>;
+    storage?: (dataDir: string) => FileStorage;
+    captureLogs?: boolean;
+    /** Mail worker waits, short in tests that watch retries. */
+    mailTiming?: Partial<MailWorkerTiming>;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...options.env });
@@ -114,10 +126,15 @@ export async function createTestApp(
   // With `captureLogs`, every log line the server writes is kept in `logs` (as JSON text).
   const logs: string[] = [];
   const logger = options.captureLogs ? { level: 'info', stream: { write: (line: string) => void logs.push(line) } } : false;
-  const app = await buildApp({ config, database: handle, storage, pages: false, logger });
-  await app.ready();
+  const start = async () => {
+    const started = await buildApp({ config, database: handle, storage, pages: false, logger, mailTiming: options.mailTiming });
+    await started.ready();
+    return started;
+  };
+  const app = await start();
+  const others: FastifyInstance[] = [];
 
-  return {
+  const testApp: TestApp = {
     app,
     db: handle.db,
     database: handle,
@@ -132,7 +149,7 @@ export async function createTestApp(
         .insert(members)
         .values({ name, email, passwordHash: await hashPassword(password), membershipTier: tier })
         .returning({ id: members.id });
-      const { token } = await app.sessions.create({ kind: 'member', memberId: member!.id });
+      const { token } = await testApp.app.sessions.create({ kind: 'member', memberId: member!.id });
       return { token, memberId: member!.id, email, password, name, headers: { authorization: `Bearer ${token}` } };
     },
     async loginAsStaff(details = {}) {
@@ -142,14 +159,25 @@ export async function createTestApp(
         .insert(staffAccounts)
         .values({ email, passwordHash: await hashPassword(password) })
         .returning({ id: staffAccounts.id });
-      const { token } = await app.sessions.create({ kind: 'staff', staffId: staff!.id });
+      const { token } = await testApp.app.sessions.create({ kind: 'staff', staffId: staff!.id });
       return { token, email, password, id: staff!.id };
     },
+    async restart() {
+      await testApp.app.close();
+      testApp.app = await start();
+    },
+    async anotherServer() {
+      const other = await start();
+      others.push(other);
+      return other;
+    },
     async close() {
-      await app.close();
+      await Promise.all(others.map((other) => other.close()));
+      await testApp.app.close();
       await handle.close();
       await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return testApp;
 }

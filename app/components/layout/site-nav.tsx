@@ -44,6 +44,9 @@ export function SiteNav({ viewer, editControl }: { viewer: PublicViewer; editCon
       <Link to="/dashboard" onClick={() => setMenuOpen(false)} className="text-sm font-semibold text-brand-800 hover:text-brand-600">
         Dashboard
       </Link>
+      <Link to="/account" onClick={() => setMenuOpen(false)} className="text-sm font-semibold text-brand-800 hover:text-brand-600">
+        Account
+      </Link>
       <Form method="post" action="/logout" onSubmit={() => setMenuOpen(false)}>
         <button type="submit" className={buttonClass({ variant: 'outline', size: 'sm' })}>
           Logout

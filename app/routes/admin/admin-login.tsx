@@ -1,6 +1,7 @@
-import { Form, redirect, useActionData } from 'react-router';
+import { Form, Link, redirect, useActionData } from 'react-router';
 import { LoginInput } from '../../../common/auth.contract.ts';
 import { BRAND_NAME } from '../../../common/brand.ts';
+import { AdminCard } from '../../components/admin/admin-card.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/field.tsx';
 import { attempt, formErrors, parseForm } from '../../lib/forms.ts';
@@ -31,23 +32,22 @@ export default function AdminLoginPage() {
   const result = useActionData<typeof action>();
   const busy = useSubmitting('/admin/login');
   return (
-    <main className="flex min-h-screen items-center justify-center bg-gradient-to-br from-brand-900 to-brand-700 px-4">
-      <div className="w-full max-w-md rounded-2xl bg-white p-8 shadow-2xl">
-        <h1 className="text-center text-3xl font-extrabold text-brand-800">Admin Login</h1>
-        <p className="mt-2 text-center text-gray-600">{BRAND_NAME} Coaching Admin Panel</p>
-        <Form method="post" className="mt-8 space-y-5">
-          <Input label="Email" name="email" type="email" required autoComplete="username" />
-          <Input label="Password" name="password" type="password" required autoComplete="current-password" />
-          {result && !result.ok && !busy && (
-            <p role="alert" className="text-sm font-medium text-red-600">
-              {result.formError}
-            </p>
-          )}
-          <Button type="submit" size="block" disabled={busy}>
-            {busy ? 'Logging in...' : 'Login'}
-          </Button>
-        </Form>
-      </div>
-    </main>
+    <AdminCard title="Admin Login">
+      <Form method="post" className="space-y-5">
+        <Input label="Email" name="email" type="email" required autoComplete="username" />
+        <Input label="Password" name="password" type="password" required autoComplete="current-password" />
+        {result && !result.ok && !busy && (
+          <p role="alert" className="text-sm font-medium text-red-600">
+            {result.formError}
+          </p>
+        )}
+        <Button type="submit" size="block" disabled={busy}>
+          {busy ? 'Logging in...' : 'Login'}
+        </Button>
+        <Link to="/admin/forgot-password" className="block text-center text-sm font-medium text-brand-800 hover:text-brand-600">
+          Forgot password?
+        </Link>
+      </Form>
+    </AdminCard>
   );
 }

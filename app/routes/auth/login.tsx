@@ -47,14 +47,9 @@ export default function LoginPage() {
           error={errors.password}
         />
         <div className="text-right">
-          {/* SPEC 2: the link has no destination yet. */}
-          <a
-            href="#forgot-password"
-            onClick={(event) => event.preventDefault()}
-            className="text-sm font-medium text-brand-800 hover:text-brand-600"
-          >
+          <Link to="/forgot-password" className="text-sm font-medium text-brand-800 hover:text-brand-600">
             Forgot password?
-          </a>
+          </Link>
         </div>
         <Button type="submit" size="block" disabled={busy}>
           {busy ? 'Signing in...' : 'Sign In'}

@@ -29,33 +29,39 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { profile: services.auth.me(viewer), enrolments, certificates, episodes, posts };
 }
 
-// Ends every other session of the member (a lost phone, a shared computer); this one stays.
+// 'Resend' on the banner that asks to confirm the email address.
 export async function action({ context }: Route.ActionArgs) {
   const { services, viewer } = pageServices(context);
-  const ended = await attempt(() => services.auth.revokeOtherSessions(viewer));
-  if (!ended.ok) return ended.refusal;
-  return { ok: true as const, ended: ended.value };
+  const sent = await attempt(() => services.account.resendVerification(viewer));
+  if (!sent.ok) return sent.refusal;
+  return { ok: true as const, message: sent.value.message };
 }
 
-function SignOutOtherDevices() {
+/** Until the member confirms their email address: a banner with 'Resend'. */
+function VerifyEmailBanner({ email }: { email: string }) {
   const fetcher = useFetcher<typeof action>();
   useEffect(() => {
     const result = fetcher.data;
-    if (!result) return;
-    if ('ended' in result)
-      toast.success(result.ended === 1 ? 'Signed out of 1 other device' : `Signed out of ${result.ended} other devices`);
-    else toast.error('Could not sign out your other devices. Please try again.');
-  }, [fetcher.data]);
+    if (!result || fetcher.state !== 'idle') return;
+    if (result.ok) toast.success(result.message);
+    else toast.error(result.formError ?? 'Could not send the link. Please try again.');
+  }, [fetcher.data, fetcher.state]);
   return (
-    <fetcher.Form method="post">
-      <button
-        type="submit"
-        disabled={fetcher.state !== 'idle'}
-        className="text-sm font-semibold text-brand-800 underline hover:text-brand-600 disabled:opacity-60"
-      >
-        Sign out of other devices
-      </button>
-    </fetcher.Form>
+    <div
+      role="status"
+      className="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-xl bg-gold-100 px-4 py-3 text-sm text-gray-900"
+    >
+      <p>Please confirm your email address: we sent a link to {email}.</p>
+      <fetcher.Form method="post">
+        <button
+          type="submit"
+          disabled={fetcher.state !== 'idle'}
+          className="font-semibold text-brand-800 underline hover:text-brand-600 disabled:opacity-60"
+        >
+          Resend
+        </button>
+      </fetcher.Form>
+    </div>
   );
 }
 
@@ -102,8 +108,11 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
       <h1 className="text-2xl font-extrabold text-gray-900 sm:text-3xl">Welcome back, {profile.name}!</h1>
       <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
         <p className="text-gray-600">Here is where you left off.</p>
-        <SignOutOtherDevices />
+        <Link to="/account" className="text-sm font-semibold text-brand-800 underline hover:text-brand-600">
+          Account settings
+        </Link>
       </div>
+      {!profile.email_verified && <VerifyEmailBanner email={profile.email} />}
 
       <div className="mt-6 grid gap-4 lg:grid-cols-3">
         <section className="rounded-2xl bg-gradient-to-br from-brand-900 to-brand-700 p-5 text-white shadow lg:col-span-1">

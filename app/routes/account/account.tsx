@@ -1,0 +1,207 @@
+import { useEffect } from 'react';
+import { redirect, useFetcher } from 'react-router';
+import { toast } from 'sonner';
+import { z } from 'zod';
+import { AccountDeletion, EmailChangeRequest, NameChange, PasswordChange } from '../../../common/account.contract.ts';
+import { PASSWORD_MIN_LENGTH } from '../../../common/limits.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { Input } from '../../components/ui/field.tsx';
+import { attempt, invalid, parseForm } from '../../lib/forms.ts';
+import { pageMeta } from '../../lib/meta.ts';
+import { pageServices, pageSession } from '../../lib/page-context.ts';
+import type { Route } from './+types/account';
+
+export const meta = () =>
+  pageMeta({ title: 'Account settings', description: 'Your RealtyPocket account: name, email, password and devices.' });
+
+export function loader({ context }: Route.LoaderArgs) {
+  const { services, viewer } = pageServices(context);
+  if (!viewer.member) throw redirect('/login');
+  return { me: services.auth.me(viewer) };
+}
+
+const AccountForm = z.discriminatedUnion('intent', [
+  NameChange.extend({ intent: z.literal('name') }),
+  EmailChangeRequest.extend({ intent: z.literal('email') }),
+  PasswordChange.extend({ intent: z.literal('password') }),
+  z.object({ intent: z.literal('sign-out-others') }),
+  AccountDeletion.extend({ intent: z.literal('delete') }),
+]);
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await parseForm(AccountForm, request);
+  if (!form.ok) return invalid(form);
+  const { services, viewer } = pageServices(context);
+  const input = form.data;
+  switch (input.intent) {
+    case 'name': {
+      const done = await attempt(() => services.account.changeName(viewer, input.name));
+      return done.ok ? { ok: true as const, message: 'Your name was saved.' } : done.refusal;
+    }
+    case 'email': {
+      const done = await attempt(() => services.account.requestEmailChange(viewer, input));
+      return done.ok ? { ok: true as const, message: done.value.message } : done.refusal;
+    }
+    case 'password': {
+      const done = await attempt(() => services.account.changePassword(viewer, input));
+      return done.ok ? { ok: true as const, message: 'Your password was changed; your other devices were signed out.' } : done.refusal;
+    }
+    case 'sign-out-others': {
+      const done = await attempt(() => services.auth.revokeOtherSessions(viewer));
+      if (!done.ok) return done.refusal;
+      return {
+        ok: true as const,
+        message: done.value === 1 ? 'Signed out of 1 other device' : `Signed out of ${done.value} other devices`,
+      };
+    }
+    case 'delete': {
+      const done = await attempt(() => services.account.deleteAccount(viewer, input.password));
+      if (!done.ok) return done.refusal;
+      const session = pageSession(context);
+      await session.signOut();
+      session.flash({ type: 'success', message: 'Your account was deleted.' });
+      throw redirect('/');
+    }
+  }
+}
+
+type AccountFetcher = ReturnType<typeof useFetcher<typeof action>>;
+
+/** One settings form: its own fetcher, its result as a toast, its field errors beside the fields. */
+function useSettingsForm(key: string): AccountFetcher {
+  const fetcher = useFetcher<typeof action>({ key });
+  useEffect(() => {
+    const result = fetcher.data;
+    if (!result || fetcher.state !== 'idle') return;
+    if (result.ok) toast.success(result.message);
+    else toast.error(result.formError ?? 'Please check the form.');
+  }, [fetcher.data, fetcher.state]);
+  return fetcher;
+}
+
+const errorsOf = (fetcher: AccountFetcher) => (fetcher.data && !fetcher.data.ok ? fetcher.data.fieldErrors : {});
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <Card as="section" className="p-6">
+      <h2 className="text-lg font-bold text-gray-900">{title}</h2>
+      <div className="mt-4">{children}</div>
+    </Card>
+  );
+}
+
+export default function AccountPage({ loaderData }: Route.ComponentProps) {
+  const { me } = loaderData;
+  const name = useSettingsForm('account-name');
+  const email = useSettingsForm('account-email');
+  const password = useSettingsForm('account-password');
+  const devices = useSettingsForm('account-devices');
+  const removal = useSettingsForm('account-delete');
+
+  return (
+    <div className="mx-auto max-w-3xl space-y-6 px-4 py-10">
+      <h1 className="text-2xl font-extrabold text-gray-900 sm:text-3xl">Account settings</h1>
+
+      <Section title="Your name">
+        <name.Form method="post" className="space-y-4">
+          <input type="hidden" name="intent" value="name" />
+          <Input
+            label="Full name"
+            name="name"
+            defaultValue={me.name}
+            required
+            maxLength={100}
+            autoComplete="name"
+            error={errorsOf(name).name}
+          />
+          <Button type="submit" size="sm" disabled={name.state !== 'idle'}>
+            Save name
+          </Button>
+        </name.Form>
+      </Section>
+
+      <Section title="Email address">
+        <p className="text-sm text-gray-700">
+          {me.email} {me.email_verified ? '(confirmed)' : '(not confirmed yet)'}
+        </p>
+        <email.Form method="post" className="mt-4 space-y-4">
+          <input type="hidden" name="intent" value="email" />
+          <Input label="New email" name="email" type="email" required autoComplete="email" error={errorsOf(email).email} />
+          <Input
+            label="Current password"
+            name="password"
+            type="password"
+            required
+            autoComplete="current-password"
+            error={errorsOf(email).password}
+          />
+          <p className="text-xs text-gray-500">We send a link to the new address; your email changes when you open it.</p>
+          <Button type="submit" size="sm" disabled={email.state !== 'idle'}>
+            Change email
+          </Button>
+        </email.Form>
+      </Section>
+
+      <Section title="Password">
+        <password.Form method="post" className="space-y-4">
+          <input type="hidden" name="intent" value="password" />
+          <Input
+            label="Current password"
+            name="current_password"
+            type="password"
+            required
+            autoComplete="current-password"
+            error={errorsOf(password).current_password}
+          />
+          <Input
+            label="New password"
+            name="new_password"
+            type="password"
+            required
+            minLength={PASSWORD_MIN_LENGTH}
+            autoComplete="new-password"
+            error={errorsOf(password).new_password}
+          />
+          <Button type="submit" size="sm" disabled={password.state !== 'idle'}>
+            Change password
+          </Button>
+        </password.Form>
+      </Section>
+
+      <Section title="Devices">
+        <p className="text-sm text-gray-700">Lost a phone, or signed in on a shared computer? End every session but this one.</p>
+        <devices.Form method="post" className="mt-4">
+          <input type="hidden" name="intent" value="sign-out-others" />
+          <Button type="submit" size="sm" variant="outline" disabled={devices.state !== 'idle'}>
+            Sign out of other devices
+          </Button>
+        </devices.Form>
+      </Section>
+
+      <Section title="Delete account">
+        <p className="text-sm text-gray-700">
+          This deletes your account and personal data, with your progress and certificates, for good. We email you to confirm.
+        </p>
+        <removal.Form method="post" className="mt-4 space-y-4">
+          <input type="hidden" name="intent" value="delete" />
+          <Input
+            label="Password"
+            name="password"
+            type="password"
+            required
+            autoComplete="current-password"
+            error={errorsOf(removal).password}
+          />
+          <button
+            type="submit"
+            disabled={removal.state !== 'idle'}
+            className="rounded-lg border border-red-700 px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50 disabled:opacity-60"
+          >
+            Delete my account
+          </button>
+        </removal.Form>
+      </Section>
+    </div>
+  );
+}

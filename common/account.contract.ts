@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { emailField, requiredText } from './fields.ts';
+import { PASSWORD_MIN_LENGTH } from './limits.ts';
+import type { Viewer } from './viewer.ts';
+
+// The member's account beyond signing in: password reset, email verification and settings.
+
+/** The same rules as sign-up (SPEC 5: at least 6 characters, 'Must be at least 6 characters'). */
+const NewPassword = z
+  .string({ error: 'Password is required' })
+  .min(PASSWORD_MIN_LENGTH, `Must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(200, 'Password must be at most 200 characters')
+  .refine((value) => value.trim().length > 0, 'Password cannot be only spaces');
+
+const token = z.string({ error: 'The link is missing its token' }).regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is not valid.');
+const currentPassword = z.string({ error: 'Enter your current password' }).min(1, 'Enter your current password').max(200);
+
+export const PasswordResetRequest = z.object({ email: emailField() });
+export const PasswordResetConfirm = z.object({ token, password: NewPassword });
+export const TokenInput = z.object({ token });
+export const NameChange = z.object({ name: requiredText('Name', 100) });
+export const EmailChangeRequest = z.object({ email: emailField('New email'), password: currentPassword });
+export const PasswordChange = z.object({ current_password: currentPassword, new_password: NewPassword });
+export const AccountDeletion = z.object({ password: currentPassword });
+
+/** The one answer to a reset request, whether or not the account exists (no enumeration). */
+export const RESET_REQUESTED = 'If an account exists for that email, we sent it a link to reset the password. The link works for 1 hour.';
+export const RESET_LINK_INVALID = 'This link has expired or was already used. Ask for a new one.';
+export const VERIFY_LINK_INVALID = 'This confirmation link has expired or was already used.';
+export const WRONG_PASSWORD = 'Your current password is not right.';
+
+export const MessageResponse = z.object({ success: z.literal(true), message: z.string() });
+export type MessageResponse = z.infer<typeof MessageResponse>;
+
+export interface AccountService {
+  /** Mails a reset link if the account exists; the answer is the same either way. Limited per address and per email. */
+  requestPasswordReset(viewer: Viewer, email: string): Promise<MessageResponse>;
+  /** Sets the new password, ends every session, clears the sign-in lockout; a used, expired or unknown link is a 400. */
+  resetPassword(viewer: Viewer, input: { token: string; password: string }): Promise<void>;
+  requestStaffPasswordReset(viewer: Viewer, email: string): Promise<MessageResponse>;
+  resetStaffPassword(viewer: Viewer, input: { token: string; password: string }): Promise<void>;
+  verifyEmail(token: string): Promise<void>;
+  resendVerification(viewer: Viewer): Promise<MessageResponse>;
+  changeName(viewer: Viewer, name: string): Promise<void>;
+  /** Mails a confirmation link to the new address and tells the old one; the change happens on confirmation. */
+  requestEmailChange(viewer: Viewer, input: { email: string; password: string }): Promise<MessageResponse>;
+  confirmEmailChange(token: string): Promise<void>;
+  /** Needs the current password; ends every other session and mails a notice. Returns how many sessions ended. */
+  changePassword(viewer: Viewer, input: { current_password: string; new_password: string }): Promise<number>;
+  /** Needs the password; deletes the member and their personal data, and tells them by email. */
+  deleteAccount(viewer: Viewer, password: string): Promise<void>;
+  /** One-click unsubscribe from mail the account does not need. */
+  unsubscribe(token: string): Promise<void>;
+}

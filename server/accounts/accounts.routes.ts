@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import {
+  AccountDeletion,
+  EmailChangeRequest,
+  MessageResponse,
+  NameChange,
+  PasswordChange,
+  PasswordResetConfirm,
+  PasswordResetRequest,
+  TokenInput,
+} from '../../common/account.contract.ts';
+import { SuccessResponse } from '../../common/fields.ts';
+import { withErrors, type ZodApp } from '../http/zod.ts';
+
+const PasswordChanged = z.object({ success: z.literal(true), ended: z.number().int() });
+const UnsubscribeQuery = z.object({ token: z.string().max(100) });
+
+export async function accountsRoutes(app: ZodApp) {
+  const { account } = app.services;
+  const member = { access: 'member' } as const;
+  const ok = { success: true as const };
+
+  // Password reset (SPEC: 'Forgot password?'): the same answer whether or not the account exists.
+  app.post(
+    '/api/auth/password-reset',
+    { schema: { body: PasswordResetRequest, response: withErrors({ 200: MessageResponse }) } },
+    async (request) => account.requestPasswordReset(await request.viewer(), request.body.email),
+  );
+  app.post(
+    '/api/auth/password-reset/confirm',
+    { schema: { body: PasswordResetConfirm, response: withErrors({ 200: SuccessResponse }) } },
+    async (request) => {
+      await account.resetPassword(await request.viewer(), request.body);
+      return ok;
+    },
+  );
+  app.post(
+    '/api/admin/password-reset',
+    { schema: { body: PasswordResetRequest, response: withErrors({ 200: MessageResponse }) } },
+    async (request) => account.requestStaffPasswordReset(await request.viewer(), request.body.email),
+  );
+  app.post(
+    '/api/admin/password-reset/confirm',
+    { schema: { body: PasswordResetConfirm, response: withErrors({ 200: SuccessResponse }) } },
+    async (request) => {
+      await account.resetStaffPassword(await request.viewer(), request.body);
+      return ok;
+    },
+  );
+
+  app.post('/api/auth/verify-email', { schema: { body: TokenInput, response: withErrors({ 200: SuccessResponse }) } }, async (request) => {
+    await account.verifyEmail(request.body.token);
+    return ok;
+  });
+  app.post(
+    '/api/auth/verify-email/resend',
+    { config: member, schema: { response: withErrors({ 200: MessageResponse }) } },
+    async (request) => account.resendVerification(await request.viewer()),
+  );
+
+  app.post(
+    '/api/account/name',
+    { config: member, schema: { body: NameChange, response: withErrors({ 200: SuccessResponse }) } },
+    async (request) => {
+      await account.changeName(await request.viewer(), request.body.name);
+      return ok;
+    },
+  );
+  app.post(
+    '/api/account/email',
+    { config: member, schema: { body: EmailChangeRequest, response: withErrors({ 200: MessageResponse }) } },
+    async (request) => account.requestEmailChange(await request.viewer(), request.body),
+  );
+  app.post(
+    '/api/account/email/confirm',
+    { schema: { body: TokenInput, response: withErrors({ 200: SuccessResponse }) } },
+    async (request) => {
+      await account.confirmEmailChange(request.body.token);
+      return ok;
+    },
+  );
+  app.post(
+    '/api/account/password',
+    { config: member, schema: { body: PasswordChange, response: withErrors({ 200: PasswordChanged }) } },
+    async (request) => ({
+      success: true as const,
+      ended: await account.changePassword(await request.viewer(), request.body),
+    }),
+  );
+  app.post(
+    '/api/account/delete',
+    { config: member, schema: { body: AccountDeletion, response: withErrors({ 200: SuccessResponse }) } },
+    async (request, reply) => {
+      await account.deleteAccount(await request.viewer(), request.body.password);
+      app.siteCookies.clearSession(request, reply, 'member');
+      return ok;
+    },
+  );
+
+  // RFC 8058 one-click unsubscribe: mail clients POST here (body `List-Unsubscribe=One-Click`).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) =>
+    done(null, body),
+  );
+  app.post(
+    '/api/email/unsubscribe',
+    { schema: { querystring: UnsubscribeQuery, response: withErrors({ 200: SuccessResponse }) } },
+    async (request) => {
+      await account.unsubscribe(request.query.token);
+      return ok;
+    },
+  );
+}

@@ -1,0 +1,79 @@
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { DatabaseOrTransaction } from '../../db/client.ts';
+import { outboxMessages } from '../../db/schema.ts';
+
+export interface OutgoingMail {
+  kind: string;
+  to: string;
+  replyTo?: string;
+  subject: string;
+  html: string;
+  text: string;
+  unsubscribeUrl?: string;
+}
+
+export function createOutboxRepository(db: DatabaseOrTransaction) {
+  return {
+    /** Adds a message; inside a transaction it is sent only if that transaction commits. */
+    async enqueue(mail: OutgoingMail): Promise<string> {
+      const [row] = await db
+        .insert(outboxMessages)
+        .values({
+          kind: mail.kind,
+          toAddress: mail.to,
+          replyTo: mail.replyTo ?? null,
+          subject: mail.subject,
+          html: mail.html,
+          text: mail.text,
+          unsubscribeUrl: mail.unsubscribeUrl ?? null,
+        })
+        .returning({ id: outboxMessages.id });
+      return row!.id;
+    },
+
+    /**
+     * Claims up to `limit` messages that are due and not claimed by another worker, until `until`.
+     * `for update skip locked`: two processes claiming at once never get the same message.
+     */
+    async claimDue(limit: number, until: Date) {
+      const now = new Date();
+      const due = db
+        .select({ id: outboxMessages.id })
+        .from(outboxMessages)
+        .where(
+          and(
+            eq(outboxMessages.status, 'pending'),
+            lte(outboxMessages.nextAttemptAt, now),
+            or(isNull(outboxMessages.lockedUntil), lt(outboxMessages.lockedUntil, now)),
+          ),
+        )
+        .orderBy(asc(outboxMessages.createdAt))
+        .limit(limit)
+        .for('update', { skipLocked: true });
+      return db.update(outboxMessages).set({ lockedUntil: until }).where(inArray(outboxMessages.id, due)).returning();
+    },
+
+    async markSent(id: string): Promise<void> {
+      await db
+        .update(outboxMessages)
+        .set({ status: 'sent', sentAt: new Date(), lockedUntil: null, attempts: sql`${outboxMessages.attempts} + 1`, lastError: null })
+        .where(eq(outboxMessages.id, id));
+    },
+
+    /** Records a failed try: another one at `nextAttemptAt`, or none (`failed`) when the tries are used up. */
+    async markFailedAttempt(id: string, error: string, nextAttemptAt: Date | null): Promise<void> {
+      await db
+        .update(outboxMessages)
+        .set({
+          status: nextAttemptAt ? 'pending' : 'failed',
+          attempts: sql`${outboxMessages.attempts} + 1`,
+          nextAttemptAt: nextAttemptAt ?? new Date(),
+          lockedUntil: null,
+          lastError: error.slice(0, 500),
+        })
+        .where(eq(outboxMessages.id, id));
+    },
+  };
+}
+
+export type OutboxRepository = ReturnType<typeof createOutboxRepository>;

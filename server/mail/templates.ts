@@ -1,0 +1,198 @@
+import { Body, Button, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
+import { render } from '@react-email/render';
+import { createElement as h, type ReactNode } from 'react';
+import { BRAND_NAME } from '../../common/brand.ts';
+
+// The messages the business sends, as React email components (written with createElement: the
+// server runs TypeScript without a JSX step). Each renders to HTML and a plain-text part.
+
+const BRAND_RED = '#7f1d1d';
+const GOLD = '#f5c542';
+const INK = '#1f2937';
+
+export interface RenderedMail {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+const paragraph = (children: ReactNode) =>
+  h(Text, { style: { fontSize: '16px', lineHeight: '24px', color: INK, margin: '0 0 16px' } }, children);
+
+const action = (href: string, label: string) =>
+  h(
+    Section,
+    { style: { margin: '24px 0' } },
+    h(
+      Button,
+      {
+        href,
+        style: {
+          backgroundColor: BRAND_RED,
+          color: '#ffffff',
+          borderRadius: '8px',
+          padding: '12px 20px',
+          fontWeight: 600,
+          fontSize: '16px',
+          textDecoration: 'none',
+        },
+      },
+      label,
+    ),
+  );
+
+/** The frame every message shares: the brand bar, the content, and the footer (with unsubscribe when it applies). */
+function Layout({ preview, children, unsubscribeUrl }: { preview: string; children?: ReactNode; unsubscribeUrl?: string }) {
+  return h(
+    Html,
+    { lang: 'en' },
+    h(Head, null),
+    h(Preview, null, preview),
+    h(
+      Body,
+      { style: { backgroundColor: '#f9fafb', fontFamily: 'Helvetica, Arial, sans-serif', margin: 0, padding: '24px 0' } },
+      h(
+        Container,
+        { style: { backgroundColor: '#ffffff', borderRadius: '12px', maxWidth: '560px', overflow: 'hidden', border: '1px solid #e5e7eb' } },
+        h(
+          Section,
+          { style: { backgroundColor: BRAND_RED, padding: '20px 28px' } },
+          h(Text, { style: { color: GOLD, fontSize: '22px', fontWeight: 800, margin: 0 } }, BRAND_NAME),
+        ),
+        h(Section, { style: { padding: '28px' } }, children),
+        h(Hr, { style: { borderColor: '#e5e7eb', margin: 0 } }),
+        h(
+          Section,
+          { style: { padding: '16px 28px' } },
+          h(
+            Text,
+            { style: { fontSize: '12px', lineHeight: '18px', color: '#6b7280', margin: 0 } },
+            `${BRAND_NAME}: Transform Your Real Estate Career From Your Pocket.`,
+            unsubscribeUrl
+              ? [' ', h(Link, { key: 'unsubscribe', href: unsubscribeUrl, style: { color: '#6b7280' } }, 'Unsubscribe')]
+              : null,
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+async function compose(subject: string, preview: string, content: ReactNode[], unsubscribeUrl?: string): Promise<RenderedMail> {
+  const element = h(Layout, { preview, unsubscribeUrl }, ...content);
+  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
+  return { subject, html, text };
+}
+
+const greeting = (name: string) => paragraph(`Hi ${name},`);
+const title = (text: string) => h(Heading, { as: 'h1', style: { fontSize: '22px', color: INK, margin: '0 0 16px' } }, text);
+
+export const mailTemplates = {
+  welcome: ({ name, verifyUrl }: { name: string; verifyUrl: string }) =>
+    compose(`Welcome to ${BRAND_NAME}`, 'Confirm your email to finish setting up your account.', [
+      title(`Welcome to ${BRAND_NAME}!`),
+      greeting(name),
+      paragraph('Your free account is ready: start a course, listen to the podcast and explore the resources library.'),
+      paragraph('Please confirm this is your email address:'),
+      action(verifyUrl, 'Confirm my email'),
+      paragraph('The link works for 7 days. If you did not create this account, you can ignore this message.'),
+    ]),
+
+  verifyEmail: ({ name, verifyUrl }: { name: string; verifyUrl: string }) =>
+    compose('Confirm your email address', 'One click to confirm your email.', [
+      title('Confirm your email address'),
+      greeting(name),
+      action(verifyUrl, 'Confirm my email'),
+      paragraph('The link works for 7 days.'),
+    ]),
+
+  passwordReset: ({ name, resetUrl }: { name: string; resetUrl: string }) =>
+    compose('Reset your password', 'A link to choose a new password.', [
+      title('Reset your password'),
+      greeting(name),
+      paragraph('Someone (we hope you) asked to reset the password of your account. Choose a new one here:'),
+      action(resetUrl, 'Choose a new password'),
+      paragraph('The link works once, for 1 hour. If you did not ask for it, ignore this message: your password stays as it is.'),
+    ]),
+
+  passwordChanged: ({ name }: { name: string }) =>
+    compose('Your password was changed', 'Your password was changed.', [
+      title('Your password was changed'),
+      greeting(name),
+      paragraph('The password of your account was just changed, and every other device was signed out.'),
+      paragraph('If this was not you, reset your password right away and contact us.'),
+    ]),
+
+  emailChangeConfirm: ({ name, newEmail, confirmUrl }: { name: string; newEmail: string; confirmUrl: string }) =>
+    compose('Confirm your new email address', 'Confirm the new address of your account.', [
+      title('Confirm your new email address'),
+      greeting(name),
+      paragraph(`You asked to use ${newEmail} for your ${BRAND_NAME} account. Confirm it here:`),
+      action(confirmUrl, 'Use this email address'),
+      paragraph('The link works once, for 24 hours. Until then your account keeps its old address.'),
+    ]),
+
+  emailChangeNotice: ({ name, newEmail }: { name: string; newEmail: string }) =>
+    compose('Your email address is changing', 'A change of email address was requested.', [
+      title('Your email address is changing'),
+      greeting(name),
+      paragraph(`Someone asked to move your ${BRAND_NAME} account to ${newEmail}. It changes once that address confirms it.`),
+      paragraph('If this was not you, change your password right away and contact us.'),
+    ]),
+
+  emailChanged: ({ name, newEmail }: { name: string; newEmail: string }) =>
+    compose('Your email address was changed', 'Your account now uses a new email address.', [
+      title('Your email address was changed'),
+      greeting(name),
+      paragraph(`Your ${BRAND_NAME} account now uses ${newEmail}. Sign in with that address from now on.`),
+      paragraph('If this was not you, contact us right away.'),
+    ]),
+
+  certificateEarned: ({
+    name,
+    courseTitle,
+    verifyUrl,
+    unsubscribeUrl,
+  }: {
+    name: string;
+    courseTitle: string;
+    verifyUrl: string;
+    unsubscribeUrl: string;
+  }) =>
+    compose(
+      `Your certificate: ${courseTitle}`,
+      'You completed every lesson. Here is your certificate.',
+      [
+        title('Congratulations!'),
+        greeting(name),
+        paragraph(`You completed every lesson of ${courseTitle}. Your certificate of completion is ready on your dashboard.`),
+        paragraph('Anyone can check it at its public verification page:'),
+        action(verifyUrl, 'View my certificate'),
+      ],
+      unsubscribeUrl,
+    ),
+
+  contactReceived: ({ name, subject }: { name: string; subject: string }) =>
+    compose(`We received your message: ${subject}`, 'Thank you for your message.', [
+      title('Thank you for your message'),
+      greeting(name),
+      paragraph(`We received your message "${subject}" and will get back to you soon, usually within one business day.`),
+    ]),
+
+  contactForStaff: ({ name, email, subject, message }: { name: string; email: string; subject: string; message: string }) =>
+    compose(`Contact form: ${subject}`, `${name} wrote through the contact form.`, [
+      title('New message from the contact form'),
+      paragraph(`From: ${name} <${email}>`),
+      paragraph(`Subject: ${subject}`),
+      h(Text, { style: { fontSize: '15px', lineHeight: '22px', color: INK, whiteSpace: 'pre-line' } }, message),
+      paragraph('Reply to this email to answer them.'),
+    ]),
+
+  accountDeleted: ({ name }: { name: string }) =>
+    compose(`Your ${BRAND_NAME} account was deleted`, 'Your account and personal data were deleted.', [
+      title('Your account was deleted'),
+      greeting(name),
+      paragraph('As you asked, your account was deleted along with your personal data, progress and certificates.'),
+      paragraph('Thank you for learning with us. You are always welcome back.'),
+    ]),
+};

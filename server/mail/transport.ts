@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+
+interface MailToSend {
+  id: string;
+  to: string;
+  replyTo: string | null;
+  subject: string;
+  html: string;
+  text: string;
+  unsubscribeUrl: string | null;
+}
+
+/** How a message leaves the site: an SMTP server, or (without SMTP_URL) an .eml file to open by hand. */
+export interface MailTransport {
+  send(mail: MailToSend): Promise<void>;
+  close(): void;
+}
+
+function messageOptions(from: string, mail: MailToSend) {
+  return {
+    from,
+    to: mail.to,
+    replyTo: mail.replyTo ?? undefined,
+    subject: mail.subject,
+    html: mail.html,
+    text: mail.text,
+    // The outbox id as Message-ID: should a message ever be sent twice, receivers see one message.
+    messageId: `<${mail.id}@${from.replace(/^.*@/, '').replace(/>$/, '')}>`,
+    // RFC 8058 one-click unsubscribe for mail the account does not need.
+    list: mail.unsubscribeUrl ? { unsubscribe: { url: mail.unsubscribeUrl, comment: 'Unsubscribe' } } : undefined,
+    headers: mail.unsubscribeUrl ? { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : undefined,
+  };
+}
+
+export function createMailTransport(options: {
+  smtpUrl: string | undefined;
+  from: string;
+  outboxDir: string;
+  log: FastifyBaseLogger;
+}): MailTransport {
+  const { from } = options;
+  if (options.smtpUrl) {
+    const smtp = nodemailer.createTransport(options.smtpUrl);
+    return {
+      async send(mail) {
+        await smtp.sendMail(messageOptions(from, mail));
+      },
+      close: () => smtp.close(),
+    };
+  }
+  // The embedded default: a standard .eml file per message, so a fresh install works offline.
+  const files = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(mail) {
+      const info = await files.sendMail(messageOptions(from, mail));
+      await fs.promises.mkdir(options.outboxDir, { recursive: true });
+      const file = path.join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.id}.eml`);
+      await fs.promises.writeFile(file, info.message as Buffer);
+      options.log.info({ file }, 'email written to a file (no SMTP_URL is set)');
+    },
+    close: () => files.close(),
+  };
+}
