@@ -15,6 +15,7 @@ export default [
     route('signup', 'routes/auth/signup.tsx'),
     route('dashboard', 'routes/dashboard/dashboard.tsx'),
     route('account', 'routes/account/account.tsx'),
+    route('account/billing', 'routes/account/billing.tsx'),
     route('forgot-password', 'routes/account/forgot-password.tsx'),
     route('reset-password', 'routes/account/reset-password.tsx'),
     route('verify-email', 'routes/account/verify-email.tsx'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PaidTier, SubscriptionView } from './billing.contract.ts';
 import { singleQueryText, uuidParam } from './fields.ts';
 import { Tier } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
@@ -12,7 +13,12 @@ export const AdminMember = z.object({
   id: z.string(),
   name: z.string(),
   email: z.string(),
+  /** The tier the member has now: the higher of the complimentary tier and what they pay for. */
   membership_tier: Tier,
+  /** Given by staff; payment events never lower it. */
+  complimentary_tier: PaidTier.nullable(),
+  /** Their current subscription, if they ever paid. */
+  subscription: SubscriptionView.nullable(),
   created_at: z.string(),
 });
 export type AdminMember = z.infer<typeof AdminMember>;
@@ -20,6 +26,7 @@ export const AdminMemberList = z.array(AdminMember);
 
 export const MembersQuery = z.object({ search: singleQueryText('search', 200).optional() });
 export const MemberParams = z.object({ id: uuidParam('Member id') });
+/** Staff give a complimentary tier ('free' takes it away); the member keeps any higher tier they pay for. */
 export const MemberTierInput = z.object({ membership_tier: Tier });
 export const MemberTierResponse = z.object({ success: z.literal(true), id: z.string(), membership_tier: Tier });
 export type MemberTierResponse = z.infer<typeof MemberTierResponse>;

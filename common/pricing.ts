@@ -1,8 +1,8 @@
-import type { Tier } from './tiers.ts';
-
 // SPEC 3 "Pricing plan" and SPEC 9 prices, features and comparison table: the one place they live.
-type PaidTier = Exclude<Tier, 'free'>;
-export type BillingPeriod = 'monthly' | 'yearly';
+export const PAID_TIERS = ['bronze', 'silver', 'gold'] as const;
+export type PaidTier = (typeof PAID_TIERS)[number];
+export const BILLING_PERIODS = ['monthly', 'yearly'] as const;
+export type BillingPeriod = (typeof BILLING_PERIODS)[number];
 
 interface PlanFeature {
   text: string;

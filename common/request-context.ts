@@ -2,6 +2,7 @@ import { createContext } from 'react-router';
 import type { AccountService } from './account.contract.ts';
 import type { AuditService, MembersService, MessagesService, StaffService } from './admin.contract.ts';
 import type { AuthService, LoginInput, RegisterInput } from './auth.contract.ts';
+import type { BillingService } from './billing.contract.ts';
 import type { CommunityService } from './community.contract.ts';
 import type { ContactService } from './contact.contract.ts';
 import type { ContentService } from './content.contract.ts';
@@ -11,7 +12,7 @@ import type { LearningService } from './learning.contract.ts';
 import type { PodcastService } from './podcast.contract.ts';
 import type { ResourcesService } from './resources.contract.ts';
 import type { StatsService } from './stats.contract.ts';
-import type { Viewer } from './viewer.ts';
+import type { SignedInMember, Viewer } from './viewer.ts';
 
 // Where pages meet the server: the server fills these per request (server/pages/pages.plugin.ts)
 // and route loaders and actions read them. Imported through the package import '#request-context'
@@ -21,6 +22,7 @@ import type { Viewer } from './viewer.ts';
 export interface Services {
   auth: AuthService;
   account: AccountService;
+  billing: BillingService;
   courses: CoursesService;
   learning: LearningService;
   content: ContentService;
@@ -43,8 +45,9 @@ export interface FlashMessage {
 
 /** What only the page's own request can do: start and end the session in its cookie, flash a toast. */
 export interface PageSession {
-  signUp(input: RegisterInput): Promise<void>;
-  signIn(input: LoginInput): Promise<void>;
+  /** Each returns the member now signed in, for the rest of this request. */
+  signUp(input: RegisterInput): Promise<SignedInMember>;
+  signIn(input: LoginInput): Promise<SignedInMember>;
   signOut(): Promise<void>;
   staffSignIn(input: LoginInput): Promise<void>;
   staffSignOut(): Promise<void>;

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
+import { SUBSCRIPTION_STATUSES } from '../common/billing.contract.ts';
 import { COURSE_CATEGORIES } from '../common/courses.contract.ts';
 import { UPLOAD_FOLDER_VALUES } from '../common/files.contract.ts';
 import { RESOURCE_TYPES } from '../common/resources.contract.ts';
+import { BILLING_PERIODS, PAID_TIERS } from '../common/pricing.ts';
 import { TIERS } from '../common/tiers.ts';
 import {
   bigserial,
@@ -33,7 +35,15 @@ export const members = pgTable(
     name: text().notNull(),
     email: text().notNull(),
     passwordHash: text().notNull(),
+    /**
+     * The tier the member has now, which every access check reads: the higher of the complimentary
+     * tier and the tier of a subscription that gives access (server/billing/membership-tier.ts).
+     */
     membershipTier: text({ enum: TIERS }).notNull().default('free'),
+    /** A tier given by staff, which payment events never lower; null for none. */
+    complimentaryTier: text({ enum: PAID_TIERS }),
+    /** The member's Stripe customer, created once, at their first checkout. */
+    stripeCustomerId: text(),
     emailVerifiedAt: timestamp({ withTimezone: true }),
     /** The member asked for no email beyond what their account needs (one-click unsubscribe). */
     emailOptOut: boolean().notNull().default(false),
@@ -48,7 +58,9 @@ export const members = pgTable(
     // Emails are unique regardless of case.
     uniqueIndex('members_email_lower_idx').on(sql`lower(${t.email})`),
     uniqueIndex('members_unsubscribe_token_idx').on(t.unsubscribeToken),
+    uniqueIndex('members_stripe_customer_idx').on(t.stripeCustomerId),
     check('members_tier_check', oneOf('membership_tier', TIERS)),
+    check('members_complimentary_tier_check', sql`${sql.raw('complimentary_tier')} is null or ${oneOf('complimentary_tier', PAID_TIERS)}`),
   ],
 );
 
@@ -340,3 +352,46 @@ export const outboxMessages = pgTable(
     check('outbox_messages_status_check', oneOf('status', OUTBOX_STATUSES)),
   ],
 );
+
+// The site's copy of each Stripe subscription, kept by webhooks and by the member's own billing
+// actions. Stripe stays the source of truth: every change re-reads the subscription from Stripe.
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    /** Stripe's subscription id (sub_...). */
+    id: text().primaryKey(),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    customerId: text().notNull(),
+    status: text({ enum: SUBSCRIPTION_STATUSES }).notNull(),
+    /** From the price's lookup key; null for a price that is not one of the site's plans. */
+    tier: text({ enum: PAID_TIERS }),
+    period: text({ enum: BILLING_PERIODS }),
+    priceId: text().notNull(),
+    amountCents: integer().notNull(),
+    currency: text().notNull(),
+    currentPeriodEnd: timestamp({ withTimezone: true }).notNull(),
+    cancelAtPeriodEnd: boolean().notNull().default(false),
+    startedAt: timestamp({ withTimezone: true }).notNull(),
+    endedAt: timestamp({ withTimezone: true }),
+    /** The money-back guarantee was honoured: everything paid on it was refunded. */
+    refundedAt: timestamp({ withTimezone: true }),
+    refundedCents: integer(),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (t) => [
+    index('subscriptions_member_idx').on(t.memberId),
+    check('subscriptions_status_check', oneOf('status', SUBSCRIPTION_STATUSES)),
+    check('subscriptions_tier_check', sql`${sql.raw('tier')} is null or ${oneOf('tier', PAID_TIERS)}`),
+    check('subscriptions_period_check', sql`${sql.raw('period')} is null or ${oneOf('period', BILLING_PERIODS)}`),
+  ],
+);
+
+/** Each Stripe event handled, by id: a delivery seen before changes nothing (Stripe retries and repeats). */
+export const billingEvents = pgTable('billing_events', {
+  id: text().primaryKey(),
+  type: text().notNull(),
+  receivedAt: createdAt(),
+});

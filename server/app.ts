@@ -7,6 +7,8 @@ import type { Database, DatabaseHandle } from '../db/client.ts';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
 import { auditRoutes } from './audit/audit.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
+import { billingRoutes } from './billing/billing.routes.ts';
+import { StripeGateway } from './billing/stripe-gateway.ts';
 import { communityRoutes } from './community/community.routes.ts';
 import type { Config } from './config.ts';
 import { contactRoutes } from './contact/contact.routes.ts';
@@ -19,7 +21,7 @@ import { keepAnswersPrivate, refuseCrossSiteWrites } from './http/browser-guards
 import { registerErrorHandling } from './http/errors.ts';
 import { httpServerFactory } from './http/http-server.ts';
 import { SiteLogController } from './http/request-log.ts';
-import { securityHeaders } from './http/security-headers.ts';
+import { paymentFormTargets, securityHeaders } from './http/security-headers.ts';
 import { useZodContracts } from './http/zod.ts';
 import { learningRoutes } from './learning/learning.routes.ts';
 import { startMailWorker, type MailWorkerTiming } from './mail/mail-worker.ts';
@@ -114,7 +116,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerErrorHandling(app);
 
   await app.register(cookie);
-  securityHeaders(app, { production: config.isProduction });
+  securityHeaders(app, { production: config.isProduction, formTargets: paymentFormTargets(config.stripe) });
   const redis = await connectRedis(app, config.redisUrl);
   app.decorate('redis', redis);
 
@@ -131,12 +133,21 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   refuseCrossSiteWrites(app, config.publicUrl);
   keepAnswersPrivate(app);
   scheduleSessionPurge(app, sessions, deps.database);
-  app.decorate('services', createServices({ db: deps.database.db, config, storage: deps.storage, sessions, redis, mailer }));
+  const stripe = config.stripe ? new StripeGateway(config.stripe, app.log) : undefined;
+  app.decorate(
+    'services',
+    createServices({ db: deps.database.db, config, storage: deps.storage, sessions, redis, mailer, stripe, log: app.log }),
+  );
+  if (stripe) {
+    // The plan prices, found or created now; if Stripe cannot be reached, the first checkout tries again.
+    await stripe.catalogue().catch((error: unknown) => app.log.error({ err: error }, 'could not load the Stripe prices'));
+  }
 
   await app.register(healthRoutes, { ping: deps.database.ping });
   for (const routes of [
     authRoutes,
     accountsRoutes,
+    billingRoutes,
     staffRoutes,
     coursesRoutes,
     learningRoutes,

@@ -1,6 +1,7 @@
 import type { Database, DatabaseOrTransaction } from '../db/client.ts';
 import { createAccountTokensRepository } from './accounts/account-tokens.repository.ts';
 import { createAuditRepository } from './audit/audit.repository.ts';
+import { createBillingRepository } from './billing/billing.repository.ts';
 import { createCommunityRepository } from './community/community.repository.ts';
 import { createContactRepository } from './contact/contact.repository.ts';
 import { createContentRepository } from './content/content.repository.ts';
@@ -18,6 +19,7 @@ function createRepositories(db: DatabaseOrTransaction) {
   return {
     accountTokens: createAccountTokensRepository(db),
     audit: createAuditRepository(db),
+    billing: createBillingRepository(db),
     community: createCommunityRepository(db),
     contact: createContactRepository(db),
     content: createContentRepository(db),

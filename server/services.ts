@@ -4,6 +4,8 @@ import type { Database } from '../db/client.ts';
 import { createAccountService } from './accounts/accounts.service.ts';
 import { createAuditService } from './audit/audit.service.ts';
 import { createAuthService } from './auth/auth.service.ts';
+import { createBillingService, type ServerBillingService } from './billing/billing.service.ts';
+import type { StripeGateway } from './billing/stripe-gateway.ts';
 import { createCommunityService } from './community/community.service.ts';
 import type { Config } from './config.ts';
 import { createContactService, createMessagesService } from './contact/contact.service.ts';
@@ -25,6 +27,7 @@ import { createStatsService } from './stats/stats.service.ts';
 /** The services the API routes call; pages get the same objects through the React Router context. */
 export interface ServerServices extends Services {
   files: ServerFilesService;
+  billing: ServerBillingService;
 }
 
 /** Builds every feature service once per process, wired to one database, file store and limiter store. */
@@ -35,14 +38,19 @@ export function createServices(deps: {
   sessions: SessionService;
   redis: Redis | undefined;
   mailer: Mailer;
+  /** Stripe, when billing is on. */
+  stripe: StripeGateway | undefined;
+  log: { warn(object: object, message: string): void };
 }): ServerServices {
   const { mailer, sessions } = deps;
   const data = createDataAccess(deps.db);
   const limiter = new AttemptLimiter(`${deps.config.redisKeyPrefix}:limit`, deps.redis);
   const courses = createCoursesService(data.courses);
+  const billing = createBillingService({ data, gateway: deps.stripe, mailer, log: deps.log });
   return {
     auth: createAuthService({ data, sessions, limiter, mailer }),
-    account: createAccountService({ data, sessions, limiter, mailer }),
+    account: createAccountService({ data, sessions, limiter, mailer, billing }),
+    billing,
     courses,
     learning: createLearningService({ data, courses, mailer }),
     content: createContentService(data),

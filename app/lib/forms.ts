@@ -59,13 +59,14 @@ export function formErrors(formError: string, status = 400, fieldErrors: Record<
  */
 export async function attempt<T>(
   work: () => Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false; refusal: ReturnType<typeof formErrors> }> {
+): Promise<{ ok: true; value: T } | { ok: false; refusal: ReturnType<typeof formErrors>; status: ServiceErrorStatus; message: string }> {
   try {
     return { ok: true, value: await work() };
   } catch (error) {
     const refused = asServiceError(error);
     if (!refused) throw error;
-    return { ok: false, refusal: formErrors(refused.message, refused.status, refused.field ? { [refused.field]: refused.message } : {}) };
+    const { status, message, field } = refused;
+    return { ok: false, refusal: formErrors(message, status, field ? { [field]: message } : {}), status, message };
   }
 }
 

@@ -37,6 +37,8 @@ export function createAccountService(deps: {
   sessions: SessionService;
   limiter: AttemptLimiter;
   mailer: Mailer;
+  /** Ends a member's subscriptions before their account goes, so they are never charged again. */
+  billing: { endSubscriptionsOf(memberId: string): Promise<void>; emailChanged(memberId: string, email: string): Promise<void> };
 }): AccountService {
   const { data, sessions, limiter, mailer } = deps;
 
@@ -188,6 +190,7 @@ export function createAccountService(deps: {
     },
 
     async confirmEmailChange(token) {
+      let changed: { memberId: string; email: string } | undefined;
       try {
         await data.transaction(async (tx) => {
           const used = await tx.accountTokens.consume('email_change', hashSessionToken(token));
@@ -202,12 +205,14 @@ export function createAccountService(deps: {
             member.email,
             await mailTemplates.emailChanged({ name: member.name, newEmail: used.newEmail }),
           );
+          changed = { memberId: member.id, email: used.newEmail };
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
         throw error;
       }
       mailer.nudge();
+      if (changed) await deps.billing.emailChanged(changed.memberId, changed.email);
     },
 
     async changePassword(viewer, input) {
@@ -225,6 +230,7 @@ export function createAccountService(deps: {
     async deleteAccount(viewer, password) {
       const member = requireMember(viewer);
       const account = await requireCurrentPassword(member.id, password);
+      await deps.billing.endSubscriptionsOf(member.id);
       await data.transaction(async (tx) => {
         // The goodbye message holds the address until it is sent; the account and what hangs on it go now.
         await mailer.queue(tx, 'account-deleted', account.email, await mailTemplates.accountDeleted({ name: account.name }));

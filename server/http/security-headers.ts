@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 
 // The site's security headers, computed once at start (building them per request cost a quarter
 // of the CPU of a cached answer). Pages add their own per-request script nonce to the CSP.
-const directives = (scriptSrc: string) =>
+const directives = (scriptSrc: string, formTargets: readonly string[]) =>
   [
     "default-src 'self'",
     "base-uri 'self'",
     "font-src 'self' https: data:",
-    "form-action 'self'",
+    ["form-action 'self'", ...formTargets].join(' '),
     "frame-ancestors 'self'",
     "img-src 'self' data: https:",
     "object-src 'none'",
@@ -19,12 +19,22 @@ const directives = (scriptSrc: string) =>
     "connect-src 'self'",
   ].join(';');
 
-/** The CSP of a server-rendered page: only the site's own scripts and the inline ones carrying this nonce. */
-export const pageContentSecurityPolicy = (nonce: string) => directives(`'self' 'nonce-${nonce}'`);
+/**
+ * Where the site's own forms may lead besides itself: Stripe's checkout and customer portal, when
+ * payments are on (a plan button posts to the site, which redirects to them).
+ */
+export function paymentFormTargets(stripe: { apiBase: string | undefined } | undefined): string[] {
+  if (!stripe) return [];
+  return ['https://checkout.stripe.com', 'https://billing.stripe.com', ...(stripe.apiBase ? [new URL(stripe.apiBase).origin] : [])];
+}
 
-export function securityHeaders(app: FastifyInstance, options: { production: boolean }) {
+/** The CSP of a server-rendered page: only the site's own scripts and the inline ones carrying this nonce. */
+export const pageContentSecurityPolicy = (nonce: string, formTargets: readonly string[]) =>
+  directives(`'self' 'nonce-${nonce}'`, formTargets);
+
+export function securityHeaders(app: FastifyInstance, options: { production: boolean; formTargets: readonly string[] }) {
   const headers: Record<string, string> = {
-    'content-security-policy': directives("'self'"),
+    'content-security-policy': directives("'self'", options.formTargets),
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
     'origin-agent-cluster': '?1',

@@ -2,6 +2,7 @@ import { Body, Button, Container, Head, Heading, Hr, Html, Link, Preview, Sectio
 import { render } from '@react-email/render';
 import { createElement as h, type ReactNode } from 'react';
 import { BRAND_NAME } from '../../common/brand.ts';
+import { formatDate, formatMoney } from '../../common/format.ts';
 
 // The messages the business sends, as React email components (written with createElement: the
 // server runs TypeScript without a JSX step). Each renders to HTML and a plain-text part.
@@ -186,6 +187,67 @@ export const mailTemplates = {
       paragraph(`Subject: ${subject}`),
       h(Text, { style: { fontSize: '15px', lineHeight: '22px', color: INK, whiteSpace: 'pre-line' } }, message),
       paragraph('Reply to this email to answer them.'),
+    ]),
+
+  paymentReceipt: ({
+    name,
+    plan,
+    amountCents,
+    currency,
+    invoiceNumber,
+    invoiceUrl,
+    renewsOn,
+    billingUrl,
+  }: {
+    name: string;
+    plan: string;
+    amountCents: number;
+    currency: string;
+    invoiceNumber: string | null;
+    invoiceUrl: string | null;
+    renewsOn: Date | null;
+    billingUrl: string;
+  }) =>
+    compose(`Your receipt: ${formatMoney(amountCents, currency)} for ${BRAND_NAME} ${plan}`, 'Thank you for your payment.', [
+      title('Thank you for your payment'),
+      greeting(name),
+      paragraph(
+        `We received ${formatMoney(amountCents, currency)} for your ${BRAND_NAME} ${plan} membership${invoiceNumber ? ` (invoice ${invoiceNumber})` : ''}.`,
+      ),
+      renewsOn ? paragraph(`Your membership renews on ${formatDate(renewsOn, 'long')}. Cancel anytime from your billing page.`) : null,
+      action(invoiceUrl ?? billingUrl, invoiceUrl ? 'View my invoice' : 'View my billing'),
+    ]),
+
+  paymentFailed: ({
+    name,
+    plan,
+    amountCents,
+    currency,
+    billingUrl,
+  }: {
+    name: string;
+    plan: string;
+    amountCents: number;
+    currency: string;
+    billingUrl: string;
+  }) =>
+    compose('Your payment did not go through', 'Please update your card to keep your membership.', [
+      title('Your payment did not go through'),
+      greeting(name),
+      paragraph(`We could not charge ${formatMoney(amountCents, currency)} for your ${BRAND_NAME} ${plan} membership.`),
+      paragraph('Your membership stays active while we try again over the next few days. Please update your card:'),
+      action(billingUrl, 'Update my payment method'),
+    ]),
+
+  cancellationScheduled: ({ name, plan, endsOn, billingUrl }: { name: string; plan: string; endsOn: Date; billingUrl: string }) =>
+    compose(`Your ${BRAND_NAME} membership ends on ${formatDate(endsOn, 'long')}`, 'Your cancellation is confirmed.', [
+      title('Your cancellation is confirmed'),
+      greeting(name),
+      paragraph(
+        `Your ${plan} membership stays active until ${formatDate(endsOn, 'long')}, the end of the period you paid for. You will not be charged again, and there is no cancellation fee.`,
+      ),
+      paragraph('Changed your mind? You can keep your membership with one click until then:'),
+      action(billingUrl, 'Keep my membership'),
     ]),
 
   accountDeleted: ({ name }: { name: string }) =>

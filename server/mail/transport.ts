@@ -58,7 +58,9 @@ export function createMailTransport(options: {
       const info = await files.sendMail(messageOptions(from, mail));
       await fs.promises.mkdir(options.outboxDir, { recursive: true });
       const file = path.join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.id}.eml`);
-      await fs.promises.writeFile(file, info.message as Buffer);
+      // Written aside, then renamed: whoever watches the folder never opens half a message.
+      await fs.promises.writeFile(`${file}.part`, info.message as Buffer);
+      await fs.promises.rename(`${file}.part`, file);
       options.log.info({ file }, 'email written to a file (no SMTP_URL is set)');
     },
     close: () => files.close(),

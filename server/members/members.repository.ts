@@ -1,4 +1,5 @@
-import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { PaidTier } from '../../common/pricing.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { members } from '../../db/schema.ts';
@@ -24,6 +25,7 @@ const listColumns = {
   name: members.name,
   email: members.email,
   tier: members.membershipTier,
+  complimentaryTier: members.complimentaryTier,
   createdAt: members.createdAt,
 };
 
@@ -109,8 +111,38 @@ export function createMembersRepository(db: DatabaseOrTransaction) {
         .limit(limit);
     },
 
+    /** The tier every access check reads; set only from server/billing/membership-tier.ts. */
     async setTier(id: string, tier: Tier): Promise<void> {
       await db.update(members).set({ membershipTier: tier, updatedAt: new Date() }).where(eq(members.id, id));
+    },
+
+    async setComplimentaryTier(id: string, tier: PaidTier | null): Promise<void> {
+      await db.update(members).set({ complimentaryTier: tier, updatedAt: new Date() }).where(eq(members.id, id));
+    },
+
+    /** Holds the member's row until the transaction ends, so two changes to their tier never interleave. */
+    async lock(id: string): Promise<{ tier: Tier; complimentaryTier: PaidTier | null } | null> {
+      const [row] = await db
+        .select({ tier: members.membershipTier, complimentaryTier: members.complimentaryTier })
+        .from(members)
+        .where(eq(members.id, id))
+        .for('update');
+      return row ?? null;
+    },
+
+    /** Links the member to their Stripe customer, once: the customer already linked wins. */
+    async linkStripeCustomer(id: string, customerId: string): Promise<string | null> {
+      await db
+        .update(members)
+        .set({ stripeCustomerId: customerId })
+        .where(and(eq(members.id, id), isNull(members.stripeCustomerId)));
+      const [row] = await db.select({ customerId: members.stripeCustomerId }).from(members).where(eq(members.id, id));
+      return row?.customerId ?? null;
+    },
+
+    async findByStripeCustomer(customerId: string): Promise<{ id: string } | null> {
+      const [row] = await db.select({ id: members.id }).from(members).where(eq(members.stripeCustomerId, customerId));
+      return row ?? null;
     },
   };
 }

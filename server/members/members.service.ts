@@ -1,6 +1,9 @@
-import type { MembersService } from '../../common/admin.contract.ts';
+import type { AdminMember, MembersService } from '../../common/admin.contract.ts';
 import { notFound } from '../../common/errors.ts';
 import { requireStaff } from '../../common/viewer.ts';
+import type { SubscriptionRow } from '../billing/billing.repository.ts';
+import { subscriptionView } from '../billing/billing.service.ts';
+import { applyMembershipTier } from '../billing/membership-tier.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { MemberCursor, MembersRepository } from './members.repository.ts';
 
@@ -9,11 +12,13 @@ const EXPORT_PAGE = 500;
 
 type MemberRow = Awaited<ReturnType<MembersRepository['search']>>[number];
 
-const toAdminMember = (row: MemberRow) => ({
+const toAdminMember = (row: MemberRow, subscription: SubscriptionRow | undefined): AdminMember => ({
   id: row.id,
   name: row.name,
   email: row.email,
   membership_tier: row.tier,
+  complimentary_tier: row.complimentaryTier,
+  subscription: subscription ? subscriptionView(subscription) : null,
   created_at: row.createdAt.toISOString(),
 });
 
@@ -27,7 +32,9 @@ export function createMembersService(data: DataAccess): MembersService {
   return {
     async search(viewer, search) {
       requireStaff(viewer);
-      return (await data.members.search(search, SEARCH_ROWS)).map(toAdminMember);
+      const rows = await data.members.search(search, SEARCH_ROWS);
+      const subscriptions = await data.billing.currentOf(rows.map((row) => row.id));
+      return rows.map((row) => toAdminMember(row, subscriptions.get(row.id)));
     },
 
     async *exportCsv(viewer, search) {
@@ -52,15 +59,19 @@ export function createMembersService(data: DataAccess): MembersService {
       return data.transaction(async (tx) => {
         const member = await tx.members.findById(memberId);
         if (!member) throw notFound('Member not found');
-        await tx.members.setTier(member.id, tier);
+        // Staff give a complimentary tier; the member's tier is then the higher of it and what they pay for.
+        const complimentary = tier === 'free' ? null : tier;
+        await tx.members.setComplimentaryTier(member.id, complimentary);
+        await applyMembershipTier(tx, member.id);
         await tx.audit.record({
           actorEmail: staff.email,
           action: 'member.tier',
           target: member.email,
-          oldValue: member.tier,
+          oldValue: member.complimentaryTier ?? 'free',
           newValue: tier,
         });
-        return { success: true as const, id: member.id, membership_tier: tier };
+        const updated = await tx.members.findById(member.id);
+        return { success: true as const, id: member.id, membership_tier: updated?.tier ?? tier };
       });
     },
   };

@@ -1,8 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FlashMessage, PageSession } from '../../common/request-context.ts';
-import type { Viewer } from '../../common/viewer.ts';
+import type { SignedInMember, Viewer } from '../../common/viewer.ts';
 import type { ServerServices } from '../services.ts';
 import type { SiteCookies } from '../sessions/session-cookies.ts';
+import type { SessionService } from '../sessions/session.service.ts';
 
 const FLASH_TYPES = new Set(['success', 'error', 'info']);
 
@@ -19,21 +20,28 @@ function readFlash(value: string | undefined): FlashMessage | null {
 
 /** The session operations of one page request: they set and clear the cookies on its reply. */
 export function createPageSession(
-  services: ServerServices,
-  cookies: SiteCookies,
+  server: { services: ServerServices; sessions: SessionService; cookies: SiteCookies },
   viewer: Viewer,
   request: FastifyRequest,
   reply: FastifyReply,
 ): PageSession {
-  const { auth } = services;
+  const { auth } = server.services;
+  const { cookies } = server;
+
+  /** The member session just started, as the viewer of the rest of this request. */
+  async function startMemberSession(session: { token: string; expiresAt: Date }): Promise<SignedInMember> {
+    cookies.setSession(request, reply, 'member', session.token, session.expiresAt);
+    const resolved = await server.sessions.resolve(session.token);
+    if (resolved?.kind !== 'member') throw new Error('A session that was just created could not be found');
+    return { ...resolved.member, sessionId: resolved.sessionId };
+  }
+
   return {
     async signUp(input) {
-      const session = await auth.register(viewer, input);
-      cookies.setSession(request, reply, 'member', session.token, session.expiresAt);
+      return startMemberSession(await auth.register(viewer, input));
     },
     async signIn(input) {
-      const session = await auth.signIn(viewer, input);
-      cookies.setSession(request, reply, 'member', session.token, session.expiresAt);
+      return startMemberSession(await auth.signIn(viewer, input));
     },
     async signOut() {
       await auth.signOut(viewer);

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { RouterContextProvider } from 'react-router';
 import type { ViteDevServer } from 'vite';
 import { cspNonceContext, pageSessionContext, servicesContext, viewerContext } from '#request-context';
-import { pageContentSecurityPolicy } from '../http/security-headers.ts';
+import { pageContentSecurityPolicy, paymentFormTargets } from '../http/security-headers.ts';
 import { limitPageBodies, PAGE_FORM_LIMIT_BYTES } from './body-limit.ts';
 import { createPageSession } from './page-session.ts';
 
@@ -18,6 +18,7 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 
 /** Server-rendered pages (React Router framework mode) and the built client assets. */
 export async function pagesPlugin(app: FastifyInstance, options: { devServer?: ViteDevServer }) {
+  const formTargets = paymentFormTargets(app.config.stripe);
   const serverBuildPath = path.join(projectRoot, 'build/server/index.js');
   if (!options.devServer && !fs.existsSync(serverBuildPath)) {
     // The API still works; pages say plainly what is missing instead of failing on every request.
@@ -48,12 +49,15 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
       for (const kind of await request.staleSessionCookies()) app.siteCookies.clearSession(request, reply, kind);
       // A fresh nonce for this page's inline scripts, named in its Content-Security-Policy.
       const nonce = randomBytes(18).toString('base64');
-      reply.header('content-security-policy', pageContentSecurityPolicy(nonce));
+      reply.header('content-security-policy', pageContentSecurityPolicy(nonce, formTargets));
       const context = new RouterContextProvider();
       context.set(cspNonceContext, nonce);
       context.set(servicesContext, app.services);
       context.set(viewerContext, viewer);
-      context.set(pageSessionContext, createPageSession(app.services, app.siteCookies, viewer, request, reply));
+      context.set(
+        pageSessionContext,
+        createPageSession({ services: app.services, sessions: app.sessions, cookies: app.siteCookies }, viewer, request, reply),
+      );
       return context;
     },
   });

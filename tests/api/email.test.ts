@@ -300,7 +300,7 @@ describe('the outbox', () => {
       await expect
         .poll(() => (fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((file) => file.endsWith('.eml')) : []).length, { timeout: 5000 })
         .toBe(1);
-      const [file] = fs.readdirSync(outbox);
+      const [file] = fs.readdirSync(outbox).filter((name) => name.endsWith('.eml'));
       const eml = fs.readFileSync(path.join(outbox, file!), 'utf8');
       expect(eml).toContain(`To: ${email}`);
       expect(eml).toContain('Subject: Welcome to RealtyPocket');

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startFakeStripe } from '../helpers/stripe-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,6 +13,8 @@ declare module 'vitest' {
     adminPassword: string;
     /** Where the server writes every email it sends (no SMTP server: .eml files). */
     outboxDir: string;
+    /** The tests' Stripe-compatible server, whose checkout page the browser pays on. */
+    stripeUrl: string;
   }
 }
 
@@ -45,8 +48,18 @@ async function waitForHealthy(url: string, child: ChildProcess, output: () => st
   throw new Error(`The server did not become healthy within 60 s:\n${output()}`);
 }
 
-/** Starts the production build (`node server/main.ts`) on a fresh embedded database with the demo catalogue. */
-export default async function setup(project: TestProject) {
+interface SiteServer {
+  baseUrl: string;
+  /** Where the server writes every email it sends (no SMTP server: .eml files). */
+  outboxDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the production build (`node server/main.ts`) on a fresh embedded database with the demo
+ * catalogue; `env` adds or overrides settings (payments, for one).
+ */
+export async function startSiteServer(env: Record<string, string> = {}): Promise<SiteServer> {
   if (!fs.existsSync(path.join(projectRoot, 'build/server/index.js'))) {
     throw new Error('No production build: run `npm run build` before the browser tests.');
   }
@@ -63,6 +76,9 @@ export default async function setup(project: TestProject) {
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       SMTP_URL: '',
+      STRIPE_SECRET_KEY: '',
+      STRIPE_WEBHOOK_SECRET: '',
+      STRIPE_API_BASE: '',
       // Each browser context reports its own client address (tests/e2e/browser.ts), as visitors
       // behind a proxy would, so the per-address sign-in and sign-up limits see many visitors.
       TRUST_PROXY: '127.0.0.1',
@@ -71,6 +87,7 @@ export default async function setup(project: TestProject) {
       ADMIN_PASSWORD: E2E_ADMIN.password,
       SEED_DEMO: '1',
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -78,14 +95,34 @@ export default async function setup(project: TestProject) {
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHealthy(baseUrl, child, () => log);
-  project.provide('baseUrl', baseUrl);
+  return {
+    baseUrl,
+    outboxDir: path.join(dataDir, 'outbox'),
+    async stop() {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The site as the browser tests use it: payments on, against the tests' own Stripe-compatible server. */
+export default async function setup(project: TestProject) {
+  const stripe = await startFakeStripe();
+  const site = await startSiteServer({
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+    STRIPE_API_BASE: stripe.url,
+  });
+  stripe.setWebhookTarget(`${site.baseUrl}/api/billing/webhook`);
+  project.provide('baseUrl', site.baseUrl);
   project.provide('adminEmail', E2E_ADMIN.email);
   project.provide('adminPassword', E2E_ADMIN.password);
-  project.provide('outboxDir', path.join(dataDir, 'outbox'));
+  project.provide('outboxDir', site.outboxDir);
+  project.provide('stripeUrl', stripe.url);
 
   return async () => {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await site.stop();
+    await stripe.close();
   };
 }

@@ -91,7 +91,11 @@ describe('pricing (/pricing)', () => {
     expect(await page.getByTestId('price-silver').textContent()).toBe('$790');
     expect(await page.getByTestId('price-gold').textContent()).toBe('$1,490');
     await page.getByText('Save $298 a year').waitFor();
-    for (const plan of ['Start Bronze', 'Start Silver', 'Start Gold']) expect(await hrefOf(page, plan), plan).toBe('/signup');
+    // A visitor signs up first, then goes on to pay for the plan and period chosen.
+    for (const tier of ['bronze', 'silver', 'gold']) {
+      const button = `Start ${tier[0]!.toUpperCase()}${tier.slice(1)}`;
+      expect(await hrefOf(page, button), button).toBe(`/signup?plan=${tier}&period=yearly`);
+    }
     await page.getByRole('heading', { name: '30-Day Money-Back Guarantee', exact: true }).waitFor();
     const table = page.locator('table');
     expect(await table.locator('tr', { hasText: 'Courses' }).textContent()).toContain('Bronze only');

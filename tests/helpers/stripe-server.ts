@@ -4,7 +4,7 @@
  * against the real `stripe` SDK, plus a hosted-checkout page a browser can pay on, a customer-portal
  * page and signed webhook delivery. Everything lives in memory and dies with `close()`.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
@@ -668,6 +668,8 @@ class FakeStripeServer implements FakeStripe {
   url = '';
   readonly secretKey = `sk_test_fake_${randomToken(24)}`;
   readonly webhookSecret = `whsec_${randomToken(32)}`;
+  /** The official SDK, only to sign webhook payloads exactly as Stripe's own test helpers do. */
+  private readonly sdk = new Stripe(this.secretKey);
   readonly calls: FakeStripe['calls'] = [];
   readonly events: FakeStripe['events'] = [];
   readonly state = {
@@ -1797,9 +1799,8 @@ class FakeStripeServer implements FakeStripe {
     };
     // Stripe sends pretty-printed JSON; the signature covers these exact bytes, so the receiver must use the raw body.
     const payload = JSON.stringify(event, null, 2);
-    const timestamp = now();
-    const digest = createHmac('sha256', this.webhookSecret).update(`${timestamp}.${payload}`, 'utf8').digest('hex');
-    return { payload, signature: `t=${timestamp},v1=${digest}`, event };
+    const signature = this.sdk.webhooks.generateTestHeaderString({ payload, secret: this.webhookSecret, timestamp: now() });
+    return { payload, signature, event };
   }
 
   async sendEvent(type: string, object: unknown, options: EventOptions = {}): Promise<Response> {

@@ -147,7 +147,13 @@ export async function createTestApp(
       const name = details.name ?? `Test ${tier} member`;
       const [member] = await handle.db
         .insert(members)
-        .values({ name, email, passwordHash: await hashPassword(password), membershipTier: tier })
+        .values({
+          name,
+          email,
+          passwordHash: await hashPassword(password),
+          membershipTier: tier,
+          complimentaryTier: tier === 'free' ? null : tier,
+        })
         .returning({ id: members.id });
       const { token } = await testApp.app.sessions.create({ kind: 'member', memberId: member!.id });
       return { token, memberId: member!.id, email, password, name, headers: { authorization: `Bearer ${token}` } };

@@ -1,5 +1,13 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { formatPrice, PRICING_PLANS, yearlySavingDollars, YEARLY_TOGGLE_LABEL, type BillingPeriod } from '../../../common/pricing.ts';
+import {
+  formatPrice,
+  PRICING_PLANS,
+  yearlySavingDollars,
+  YEARLY_TOGGLE_LABEL,
+  type BillingPeriod,
+  type PricingPlan,
+} from '../../../common/pricing.ts';
 
 /** SPEC 4: monthly or yearly, default monthly; the label reads 'Save 16%'. */
 export function BillingToggle({ period, onChange }: { period: BillingPeriod; onChange: (period: BillingPeriod) => void }) {
@@ -21,11 +29,26 @@ export function BillingToggle({ period, onChange }: { period: BillingPeriod; onC
   );
 }
 
+/** The look of a plan's 'Start ...' button, a link or a form's button. */
+export const planButtonClass = (plan: PricingPlan) =>
+  `mt-6 inline-flex w-full justify-center rounded-lg px-4 py-3 font-semibold disabled:opacity-60 ${
+    plan.popular ? 'bg-brand-800 text-white hover:bg-brand-700' : 'border border-brand-800 text-brand-800 hover:bg-brand-50'
+  }`;
+
 /**
  * The three plan cards (Bronze, Silver 'Most Popular', Gold), each with its 'Start ...' button:
- * to /signup on the pricing page, to /pricing in the home page's preview (SPEC 2).
+ * a link to `buttonTarget` (/pricing in the home page's preview, SPEC 2), or what `planAction`
+ * renders (the pricing page: sign-up for visitors, checkout for members).
  */
-export function PlanCards({ period, buttonTarget = '/signup' }: { period: BillingPeriod; buttonTarget?: string }) {
+export function PlanCards({
+  period,
+  buttonTarget = '/signup',
+  planAction,
+}: {
+  period: BillingPeriod;
+  buttonTarget?: string;
+  planAction?: (plan: PricingPlan) => ReactNode;
+}) {
   return (
     <div className="grid gap-6 md:grid-cols-3">
       {PRICING_PLANS.map((plan) => (
@@ -60,14 +83,13 @@ export function PlanCards({ period, buttonTarget = '/signup' }: { period: Billin
               </li>
             ))}
           </ul>
-          <Link
-            to={buttonTarget}
-            className={`mt-6 inline-flex justify-center rounded-lg px-4 py-3 font-semibold ${
-              plan.popular ? 'bg-brand-800 text-white hover:bg-brand-700' : 'border border-brand-800 text-brand-800 hover:bg-brand-50'
-            }`}
-          >
-            Start {plan.name}
-          </Link>
+          {planAction ? (
+            planAction(plan)
+          ) : (
+            <Link to={buttonTarget} className={planButtonClass(plan)}>
+              Start {plan.name}
+            </Link>
+          )}
         </article>
       ))}
     </div>

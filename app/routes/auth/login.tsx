@@ -1,4 +1,4 @@
-import { Form, Link, redirect, useActionData } from 'react-router';
+import { Form, Link, redirect, useActionData, useLocation } from 'react-router';
 import { LoginInput } from '../../../common/auth.contract.ts';
 import { AuthCard, OrDivider } from '../../components/auth/auth-card.tsx';
 import { NoScriptFormError } from '../../components/auth/form-error.tsx';
@@ -7,7 +7,8 @@ import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/field.tsx';
 import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { pageSession, redirectSignedInMember } from '../../lib/page-context.ts';
+import { chosenPlan, continueToCheckout } from '../../lib/checkout.ts';
+import { pageServices, pageSession, redirectSignedInMember } from '../../lib/page-context.ts';
 import { useErrorToast, useSubmitting } from '../../lib/use-form-feedback.ts';
 import type { Route } from './+types/login';
 
@@ -22,12 +23,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const session = pageSession(context);
   const signedIn = await attempt(() => session.signIn(form.data));
   if (!signedIn.ok) return signedIn.refusal;
+  // A plan chosen on the pricing page before signing in: on to paying for it.
+  const plan = chosenPlan(request);
+  if (plan) await continueToCheckout(context, { ...pageServices(context).viewer, member: signedIn.value }, plan);
   session.flash({ type: 'success', message: 'Welcome back!' });
   return redirect('/dashboard');
 }
 
 export default function LoginPage() {
   const result = useActionData<typeof action>();
+  const { search } = useLocation();
   const busy = useSubmitting('/login');
   useErrorToast(result, 'Invalid credentials');
   const errors = result && !result.ok ? result.fieldErrors : {};
@@ -59,7 +64,7 @@ export default function LoginPage() {
       <GoogleButton label="Sign in with Google" />
       <p className="mt-6 text-center text-sm text-gray-600">
         Don't have an account?{' '}
-        <Link to="/signup" className="font-semibold text-brand-800 hover:text-brand-600">
+        <Link to={`/signup${search}`} className="font-semibold text-brand-800 hover:text-brand-600">
           Sign up
         </Link>
       </p>

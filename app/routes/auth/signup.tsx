@@ -1,5 +1,6 @@
-import { Form, Link, redirect, useActionData } from 'react-router';
+import { Form, Link, redirect, useActionData, useLocation } from 'react-router';
 import { SignupForm } from '../../../common/auth.contract.ts';
+import { planName } from '../../../common/billing.contract.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../common/limits.ts';
 import { AuthCard, OrDivider } from '../../components/auth/auth-card.tsx';
 import { NoScriptFormError } from '../../components/auth/form-error.tsx';
@@ -8,13 +9,12 @@ import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/field.tsx';
 import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { pageSession, redirectSignedInMember } from '../../lib/page-context.ts';
+import { chosenPlan, continueToCheckout } from '../../lib/checkout.ts';
+import { pageServices, pageSession, redirectSignedInMember } from '../../lib/page-context.ts';
 import { useErrorToast, useSubmitting } from '../../lib/use-form-feedback.ts';
 import type { Route } from './+types/signup';
 
 export const meta = () => pageMeta({ title: 'Sign Up', description: 'Create your free RealtyPocket account.', path: '/signup' });
-
-export const loader = ({ context }: Route.LoaderArgs) => redirectSignedInMember(context);
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await parseForm(SignupForm, request);
@@ -24,10 +24,23 @@ export async function action({ request, context }: Route.ActionArgs) {
   const created = await attempt(() => session.signUp({ name, email, password }));
   if (!created.ok) return created.refusal;
   session.flash({ type: 'success', message: 'Account created successfully!' });
+  // A plan chosen on the pricing page: on to paying for it, now that there is an account to pay for.
+  const plan = chosenPlan(request);
+  if (plan && pageServices(context).services.billing.enabled) {
+    await continueToCheckout(context, { ...pageServices(context).viewer, member: created.value }, plan);
+  }
   return redirect('/dashboard');
 }
 
-export default function SignupPage() {
+export const loader = ({ context, request }: Route.LoaderArgs) => {
+  redirectSignedInMember(context);
+  const plan = chosenPlan(request);
+  return { plan: plan && pageServices(context).services.billing.enabled ? plan : null };
+};
+
+export default function SignupPage({ loaderData }: Route.ComponentProps) {
+  const { plan } = loaderData;
+  const { search } = useLocation();
   const result = useActionData<typeof action>();
   const busy = useSubmitting('/signup');
   useErrorToast(result, 'Failed to create account');
@@ -35,6 +48,11 @@ export default function SignupPage() {
 
   return (
     <AuthCard title="Start Your Journey" subtitle="Create your free account and start learning today">
+      {plan && (
+        <p className="mb-5 rounded-lg bg-gold-100 px-4 py-3 text-sm text-gray-900" data-testid="chosen-plan">
+          Next, you pay for {planName(plan)} securely with our card payment provider.
+        </p>
+      )}
       <Form method="post" className="space-y-5">
         <NoScriptFormError message={result && !result.ok ? result.formError : null} />
         <Input
@@ -86,7 +104,7 @@ export default function SignupPage() {
       <GoogleButton label="Sign up with Google" />
       <p className="mt-6 text-center text-sm text-gray-600">
         Already have an account?{' '}
-        <Link to="/login" className="font-semibold text-brand-800 hover:text-brand-600">
+        <Link to={`/login${search}`} className="font-semibold text-brand-800 hover:text-brand-600">
           Log in
         </Link>
       </p>

@@ -1,7 +1,7 @@
 import { data, Link } from 'react-router';
 import { BRAND_NAME } from '../../../common/brand.ts';
 import { CertificateParams } from '../../../common/learning.contract.ts';
-import { formatDate } from '../../lib/format.ts';
+import { formatDate } from '../../../common/format.ts';
 import { pageMeta } from '../../lib/meta.ts';
 import { attempt } from '../../lib/forms.ts';
 import { pageServices } from '../../lib/page-context.ts';

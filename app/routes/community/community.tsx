@@ -2,7 +2,7 @@ import { BRAND_NAME } from '../../../common/brand.ts';
 import type { CommunityPost } from '../../../common/community.contract.ts';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { formatDate } from '../../lib/format.ts';
+import { formatDate } from '../../../common/format.ts';
 import { pageMeta } from '../../lib/meta.ts';
 import { orFallback, pageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/community';

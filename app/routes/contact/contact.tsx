@@ -19,8 +19,13 @@ export const meta = () =>
     path: '/contact',
   });
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return { contactInfo: await orFallback(pageServices(context).services.content.get('contact_info'), {}, 'the contact details') };
+export async function loader({ context, request }: Route.LoaderArgs) {
+  // A link may fill in the subject, such as the pricing page's 'Contact us for team pricing'.
+  const subject = new URL(request.url).searchParams.get('subject')?.slice(0, CONTACT_LIMITS.subject) ?? '';
+  return {
+    subject,
+    contactInfo: await orFallback(pageServices(context).services.content.get('contact_info'), {}, 'the contact details'),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -100,6 +105,7 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
               type="text"
               required
               maxLength={CONTACT_LIMITS.subject}
+              defaultValue={loaderData.subject}
               className="sm:col-span-2"
               error={errors.subject}
             />

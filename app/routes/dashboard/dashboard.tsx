@@ -8,25 +8,43 @@ import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { attempt } from '../../lib/forms.ts';
-import { formatDate } from '../../lib/format.ts';
+import { formatDate } from '../../../common/format.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { orFallback, pageServices } from '../../lib/page-context.ts';
+import { orFallback, pageServices, pageSession } from '../../lib/page-context.ts';
 import type { Route } from './+types/dashboard';
 
 export const meta = () => pageMeta({ title: 'Dashboard', description: 'Your RealtyPocket member dashboard.' });
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = pageServices(context);
   // SPEC 4: without a session, /login.
   if (!viewer.member) throw redirect('/login');
+  if (new URL(request.url).searchParams.get('checkout') === 'success') await welcomeBackFromCheckout(context);
   // The rest loads together; a failure leaves an empty list (SPEC 4 "Dashboard").
-  const [enrolments, certificates, episodes, posts] = await Promise.all([
+  const [enrolments, certificates, episodes, posts, subscription] = await Promise.all([
     orFallback(services.learning.enrolments(viewer), [], 'enrolments'),
     orFallback(services.learning.certificates(viewer), [], 'certificates'),
     orFallback(services.podcast.list(), [], 'podcast episodes'),
     orFallback(services.community.list(viewer), [], 'community posts'),
+    orFallback(services.billing.subscription(viewer), null, 'the subscription'),
   ]);
-  return { profile: services.auth.me(viewer), enrolments, certificates, episodes, posts };
+  return { profile: services.auth.me(viewer), enrolments, certificates, episodes, posts, subscription };
+}
+
+/**
+ * Back from paying: Stripe's events may still be on their way, so the subscription is read from
+ * Stripe now; then the dashboard loads again (its own address) with the plan the member has.
+ */
+async function welcomeBackFromCheckout(context: Route.LoaderArgs['context']): Promise<never> {
+  const { services, viewer } = pageServices(context);
+  await orFallback(services.billing.refresh(viewer), undefined, 'the subscription from Stripe');
+  const subscription = await orFallback(services.billing.subscription(viewer), null, 'the subscription');
+  pageSession(context).flash(
+    subscription?.gives_access && subscription.tier
+      ? { type: 'success', message: `Payment received. Welcome to ${TIER_LABEL[subscription.tier]} membership!` }
+      : { type: 'info', message: 'Thank you! Your payment is being confirmed; your plan updates in a moment.' },
+  );
+  throw redirect('/dashboard');
 }
 
 // 'Resend' on the banner that asks to confirm the email address.
@@ -101,7 +119,7 @@ function StatTile({ label, value }: { label: string; value: number }) {
 }
 
 export default function DashboardPage({ loaderData }: Route.ComponentProps) {
-  const { profile, enrolments, certificates, episodes, posts } = loaderData;
+  const { profile, enrolments, certificates, episodes, posts, subscription } = loaderData;
   const isFree = profile.membership_tier === 'free';
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
@@ -113,6 +131,17 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
         </Link>
       </div>
       {!profile.email_verified && <VerifyEmailBanner email={profile.email} />}
+      {subscription?.status === 'past_due' && (
+        <div
+          role="alert"
+          className="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-xl bg-red-50 px-4 py-3 text-sm text-red-900"
+        >
+          <p>Your last payment did not go through. Update your card to keep your {TIER_LABEL[profile.membership_tier]} membership.</p>
+          <Link to="/account/billing" className="font-semibold underline">
+            Update payment method
+          </Link>
+        </div>
+      )}
 
       <div className="mt-6 grid gap-4 lg:grid-cols-3">
         <section className="rounded-2xl bg-gradient-to-br from-brand-900 to-brand-700 p-5 text-white shadow lg:col-span-1">
@@ -130,6 +159,14 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
               </ButtonLink>
             </div>
           )}
+          {subscription && (
+            <p className="mt-3 text-sm text-gray-200" data-testid="plan-renewal">
+              {subscription.cancel_at_period_end ? 'Ends' : 'Renews'} on {formatDate(subscription.current_period_end, 'long')}
+            </p>
+          )}
+          <Link to="/account/billing" className="mt-4 inline-block text-sm font-semibold text-gold-300 underline hover:text-gold-200">
+            Billing and invoices
+          </Link>
         </section>
         <div className="grid grid-cols-2 gap-4 sm:grid-cols-4 lg:col-span-2">
           <StatTile label="Courses Enrolled" value={enrolments.length} />

@@ -1,9 +1,15 @@
 import { useState } from 'react';
-import { PLAN_COMPARISON, PRICING_PLANS, type BillingPeriod } from '../../../common/pricing.ts';
-import { BillingToggle, PlanCards } from '../../components/pricing/plan-cards.tsx';
+import { Form, Link, redirect, useActionData, useNavigation } from 'react-router';
+import { CheckoutInput } from '../../../common/billing.contract.ts';
+import { PLAN_COMPARISON, PRICING_PLANS, type BillingPeriod, type PricingPlan } from '../../../common/pricing.ts';
+import { BillingToggle, PlanCards, planButtonClass } from '../../components/pricing/plan-cards.tsx';
 import { Accordion } from '../../components/ui/accordion.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
+import { signUpFor, startCheckout } from '../../lib/checkout.ts';
+import { formErrors, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
+import { orFallback, pageServices, pageSession } from '../../lib/page-context.ts';
+import type { Route } from './+types/pricing';
 
 export const meta = () =>
   pageMeta({
@@ -25,11 +31,11 @@ const PRICING_FAQS = [
   },
   {
     q: 'Can I switch plans later?',
-    a: 'Yes. Upgrade or downgrade at any time; the change applies from your next billing period, and upgrades unlock the new content right away.',
+    a: 'Yes. Change your plan or billing period at any time from your billing page. The new plan starts right away, and the difference is prorated on your next invoice.',
   },
   {
     q: 'Do you offer team pricing?',
-    a: 'Yes. Teams and brokerages with 5 or more agents get special pricing on request: send us a message from the contact page.',
+    a: 'Yes. Teams and brokerages with 5 or more agents get special pricing on request: contact us for team pricing and tell us about your team.',
   },
   {
     q: 'Can I download content for offline use?',
@@ -41,8 +47,88 @@ const PRICING_FAQS = [
   },
 ];
 
-export default function PricingPage() {
+/** SPEC 9: team pricing for 5 or more agents, on request, through the contact form. */
+const TEAM_PRICING_LINK = `/contact?${new URLSearchParams({ subject: 'Team pricing (5 or more agents)' })}`;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services, viewer } = pageServices(context);
+  const subscription = viewer.member ? await orFallback(services.billing.subscription(viewer), null, 'the subscription') : null;
+  return {
+    signedIn: viewer.member !== null,
+    billingEnabled: services.billing.enabled,
+    currentPlan: subscription?.gives_access ? { tier: subscription.tier, period: subscription.period } : null,
+  };
+}
+
+// A member's 'Start ...' button: on to Stripe's checkout; a visitor signs up first.
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await parseForm(CheckoutInput, request);
+  if (!form.ok) return invalid(form);
+  const { viewer } = pageServices(context);
+  if (!viewer.member) throw redirect(signUpFor(form.data, true));
+  const started = await startCheckout(context, viewer, form.data);
+  if (started.ok) throw redirect(started.url);
+  if (started.status === 409 && !started.message.includes('this plan')) {
+    // A member who pays for another plan changes it on their billing page.
+    pageSession(context).flash({ type: 'info', message: started.message });
+    throw redirect('/account/billing');
+  }
+  return formErrors(started.message, started.status);
+}
+
+/** What a plan's button does: sign-up for a visitor, checkout for a member, nothing for the plan they have. */
+function PlanButton({
+  plan,
+  period,
+  loaderData,
+}: {
+  plan: PricingPlan;
+  period: BillingPeriod;
+  loaderData: Route.ComponentProps['loaderData'];
+}) {
+  const navigation = useNavigation();
+  const { signedIn, billingEnabled, currentPlan } = loaderData;
+  if (!signedIn) {
+    return (
+      <Link to={signUpFor({ tier: plan.tier, period }, billingEnabled)} className={planButtonClass(plan)}>
+        Start {plan.name}
+      </Link>
+    );
+  }
+  if (currentPlan?.tier === plan.tier && currentPlan.period === period) {
+    return (
+      <Link to="/account/billing" className={planButtonClass(plan)}>
+        Your current plan
+      </Link>
+    );
+  }
+  const busy = navigation.state !== 'idle' && navigation.formData?.get('tier') === plan.tier;
+  return (
+    <Form method="post">
+      <input type="hidden" name="tier" value={plan.tier} />
+      <input type="hidden" name="period" value={period} />
+      <button type="submit" disabled={busy} className={planButtonClass(plan)}>
+        {busy ? 'Opening checkout...' : `Start ${plan.name}`}
+      </button>
+    </Form>
+  );
+}
+
+/** Why a member's plan button did not lead to payment: payments are off, or something to fix. */
+function CheckoutRefusal({ message }: { message: string }) {
+  return (
+    <div role="alert" className="mx-auto mb-8 max-w-2xl rounded-xl bg-gold-100 px-5 py-4 text-center text-gray-900">
+      <p>{message}</p>
+      <Link to="/contact" className="mt-2 inline-block font-semibold text-brand-800 underline hover:text-brand-600">
+        Contact us
+      </Link>
+    </div>
+  );
+}
+
+export default function PricingPage({ loaderData }: Route.ComponentProps) {
   const [period, setPeriod] = useState<BillingPeriod>('monthly');
+  const refused = useActionData<typeof action>();
   return (
     <>
       <PageHeader
@@ -53,7 +139,14 @@ export default function PricingPage() {
         <div className="mb-10 text-center">
           <BillingToggle period={period} onChange={setPeriod} />
         </div>
-        <PlanCards period={period} />
+        {refused && !refused.ok && refused.formError && <CheckoutRefusal message={refused.formError} />}
+        <PlanCards period={period} planAction={(plan) => <PlanButton plan={plan} period={period} loaderData={loaderData} />} />
+        <p className="mt-8 text-center text-gray-700">
+          A team of 5 or more agents?{' '}
+          <Link to={TEAM_PRICING_LINK} className="font-semibold text-brand-800 underline hover:text-brand-600">
+            Contact us for team pricing
+          </Link>
+        </p>
       </section>
 
       <section className="mx-auto max-w-5xl px-4 py-8">

@@ -1,4 +1,4 @@
-import { formatDateTime } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../../common/format.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/activity-tab';
 

@@ -2,10 +2,13 @@ import { useEffect, useState } from 'react';
 import { Form, useFetcher, useNavigation, useSubmit } from 'react-router';
 import { z } from 'zod';
 import { MemberParams, MembersQuery, type AdminMember } from '../../../../common/admin.contract.ts';
+import { planName, type Revenue } from '../../../../common/billing.contract.ts';
+import { formatDate, formatMoney } from '../../../../common/format.ts';
 import { Tier, TIER_LABEL, TIERS } from '../../../../common/tiers.ts';
+import { TierBadge } from '../../../components/catalogue/tier-badge.tsx';
 import { controlClass } from '../../../components/ui/field.tsx';
 import { attempt, invalid, parseForm } from '../../../lib/forms.ts';
-import { staffPageServices } from '../../../lib/page-context.ts';
+import { orFallback, staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/members-tab';
 
 // The search is in the URL (?search=), so a reload or a shared link shows the same list.
@@ -13,26 +16,43 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
   const query = MembersQuery.safeParse({ search: new URL(request.url).searchParams.get('search') ?? undefined });
   const search = query.success ? query.data.search : undefined;
-  return { search: search ?? '', members: await services.members.search(viewer, search) };
+  const [members, revenue] = await Promise.all([
+    services.members.search(viewer, search),
+    services.billing.enabled ? orFallback(services.billing.revenue(viewer), null, 'the revenue') : null,
+  ]);
+  return { search: search ?? '', members, revenue };
 }
 
-const TierChange = z.object({ memberId: MemberParams.shape.id, membership_tier: Tier });
+const MemberAction = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('tier'), memberId: MemberParams.shape.id, membership_tier: Tier }),
+  z.object({ intent: z.literal('refund'), memberId: MemberParams.shape.id }),
+]);
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { services, viewer } = staffPageServices(context);
-  const form = await parseForm(TierChange, request);
+  const form = await parseForm(MemberAction, request);
   if (!form.ok) return invalid(form);
-  const changed = await attempt(() => services.members.setTier(viewer, form.data.memberId, form.data.membership_tier));
+  const input = form.data;
+  if (input.intent === 'refund') {
+    const refunded = await attempt(() => services.billing.refundFirstSubscription(viewer, input.memberId));
+    if (!refunded.ok) return refunded.refusal;
+    return {
+      ok: true as const,
+      message: `Refunded ${formatMoney(refunded.value.refunded_cents, refunded.value.subscription.currency)} and canceled.`,
+    };
+  }
+  const changed = await attempt(() => services.members.setTier(viewer, input.memberId, input.membership_tier));
   if (!changed.ok) return changed.refusal;
-  return { ok: true as const };
+  return { ok: true as const, message: null };
 }
 
 const TIER_OPTIONS = TIERS.map((tier) => ({ value: tier, label: TIER_LABEL[tier] }));
 
+/** The complimentary tier staff give; payments never lower it, and it never lowers what a member pays for. */
 function TierSelect({ member }: { member: AdminMember }) {
   const fetcher = useFetcher<typeof action>();
   // The choice shows at once; the loader's value returns if the server refused it.
-  const tier = fetcher.formData?.get('membership_tier')?.toString() ?? member.membership_tier;
+  const tier = fetcher.formData?.get('membership_tier')?.toString() ?? member.complimentary_tier ?? 'free';
   useEffect(() => {
     if (fetcher.state === 'idle' && fetcher.data && !fetcher.data.ok) {
       window.alert(`Could not change the tier of ${member.email}: ${fetcher.data.formError}`);
@@ -40,9 +60,11 @@ function TierSelect({ member }: { member: AdminMember }) {
   }, [fetcher.state, fetcher.data, member.email]);
   return (
     <select
-      aria-label={`Tier of ${member.email}`}
+      aria-label={`Complimentary tier of ${member.email}`}
       value={tier}
-      onChange={(event) => void fetcher.submit({ memberId: member.id, membership_tier: event.target.value }, { method: 'post' })}
+      onChange={(event) =>
+        void fetcher.submit({ intent: 'tier', memberId: member.id, membership_tier: event.target.value }, { method: 'post' })
+      }
       className="rounded border border-gray-300 px-2 py-1"
     >
       {TIER_OPTIONS.map((option) => (
@@ -54,8 +76,85 @@ function TierSelect({ member }: { member: AdminMember }) {
   );
 }
 
+/** Plan, status and renewal of the member's subscription, with the money-back refund while it applies. */
+function SubscriptionCell({ member }: { member: AdminMember }) {
+  const fetcher = useFetcher<typeof action>();
+  const subscription = member.subscription;
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data) return;
+    if (fetcher.data.ok) window.alert(`${member.email}: ${fetcher.data.message}`);
+    else window.alert(`Could not refund ${member.email}: ${fetcher.data.formError}`);
+  }, [fetcher.state, fetcher.data, member.email]);
+  if (!subscription) return <span className="text-gray-400">None</span>;
+  const plan =
+    subscription.tier && subscription.period ? planName({ tier: subscription.tier, period: subscription.period }) : 'Custom plan';
+  const date = formatDate(subscription.current_period_end);
+  return (
+    <div className="space-y-1" data-testid="member-subscription">
+      <p className="font-medium text-gray-900">{plan}</p>
+      <p className="text-xs text-gray-600">
+        {subscription.status.replace('_', ' ')}
+        {subscription.gives_access && ` · ${subscription.cancel_at_period_end ? 'ends' : 'renews'} ${date}`}
+        {subscription.refunded_at && ` · refunded ${formatDate(subscription.refunded_at)}`}
+      </p>
+      {!subscription.refunded_at && (
+        <fetcher.Form
+          method="post"
+          onSubmit={(event) => {
+            if (!window.confirm(`Refund every payment of ${member.email} and cancel their membership now? (30-day money-back guarantee)`)) {
+              event.preventDefault();
+            }
+          }}
+        >
+          <input type="hidden" name="intent" value="refund" />
+          <input type="hidden" name="memberId" value={member.id} />
+          <button
+            type="submit"
+            disabled={fetcher.state !== 'idle'}
+            className="text-xs font-semibold text-red-700 underline disabled:opacity-60"
+          >
+            Refund and cancel
+          </button>
+        </fetcher.Form>
+      )}
+    </div>
+  );
+}
+
+/** Active subscriptions by plan and monthly recurring revenue. */
+function RevenueCard({ revenue }: { revenue: Revenue }) {
+  return (
+    <section className="mb-6 rounded-xl border border-gray-200 p-4" aria-labelledby="revenue-title" data-testid="revenue">
+      <h3 id="revenue-title" className="text-sm font-semibold uppercase tracking-wide text-gray-500">
+        Revenue
+      </h3>
+      <div className="mt-2 flex flex-wrap gap-6">
+        <p>
+          <span className="block text-2xl font-extrabold text-brand-800">
+            {formatMoney(revenue.monthly_recurring_cents, revenue.currency)}
+          </span>
+          <span className="text-sm text-gray-600">monthly recurring revenue</span>
+        </p>
+        <p>
+          <span className="block text-2xl font-extrabold text-brand-800">{revenue.active_count}</span>
+          <span className="text-sm text-gray-600">active subscriptions</span>
+        </p>
+      </div>
+      {revenue.active_by_plan.length > 0 && (
+        <ul className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm text-gray-700">
+          {revenue.active_by_plan.map((plan) => (
+            <li key={`${plan.tier}-${plan.period}`}>
+              {planName(plan)}: {plan.count}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 export default function MembersTab({ loaderData }: Route.ComponentProps) {
-  const { members, search } = loaderData;
+  const { members, search, revenue } = loaderData;
   const submit = useSubmit();
   const navigating = useNavigation().state !== 'idle';
   const [typed, setTyped] = useState(search);
@@ -70,6 +169,7 @@ export default function MembersTab({ loaderData }: Route.ComponentProps) {
 
   return (
     <section>
+      {revenue && <RevenueCard revenue={revenue} />}
       <div className="flex flex-wrap items-end justify-between gap-3">
         <h2 className="text-xl font-bold text-gray-900">Members</h2>
         <a
@@ -94,12 +194,14 @@ export default function MembersTab({ loaderData }: Route.ComponentProps) {
         />
       </Form>
       <div className="mt-4 overflow-x-auto">
-        <table className="w-full min-w-[560px] text-left text-sm">
+        <table className="w-full min-w-[760px] text-left text-sm">
           <thead className="text-gray-500">
             <tr>
               <th className="py-2">Name</th>
               <th>Email</th>
               <th>Tier</th>
+              <th>Complimentary</th>
+              <th>Subscription</th>
               <th>Joined</th>
             </tr>
           </thead>
@@ -109,7 +211,13 @@ export default function MembersTab({ loaderData }: Route.ComponentProps) {
                 <td className="py-2 font-medium text-gray-900">{member.name}</td>
                 <td>{member.email}</td>
                 <td>
+                  <TierBadge tier={member.membership_tier} />
+                </td>
+                <td>
                   <TierSelect member={member} />
+                </td>
+                <td className="py-2">
+                  <SubscriptionCell member={member} />
                 </td>
                 <td>{member.created_at.slice(0, 10)}</td>
               </tr>

@@ -2,7 +2,7 @@ import { useFetcher } from 'react-router';
 import { z } from 'zod';
 import { MessageParams, type ContactMessageRow } from '../../../../common/admin.contract.ts';
 import { attempt, invalid, parseForm } from '../../../lib/forms.ts';
-import { formatDateTime } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../../common/format.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/messages-tab';
 

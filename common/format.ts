@@ -7,3 +7,8 @@ export function formatDate(iso: string | Date, month: 'short' | 'long' = 'short'
 export function formatDateTime(iso: string | Date): string {
   return `${new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC' })} UTC`;
 }
+
+/** An amount in the smallest unit of its currency, as '$79.00'. */
+export function formatMoney(cents: number, currency = 'usd'): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+}

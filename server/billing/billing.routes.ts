@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import {
+  CheckoutInput,
+  InvoiceList,
+  RefundParams,
+  RefundResponse,
+  Revenue,
+  SubscriptionResponse,
+  SubscriptionView,
+  UrlResponse,
+} from '../../common/billing.contract.ts';
+import { withErrors, type ZodApp } from '../http/zod.ts';
+
+const WebhookAnswer = z.object({ received: z.literal(true), duplicate: z.boolean() });
+
+export async function billingRoutes(app: ZodApp) {
+  const { billing } = app.services;
+  const member = { access: 'member' } as const;
+  const staff = { access: 'staff' } as const;
+
+  app.post(
+    '/api/billing/checkout',
+    { config: member, schema: { body: CheckoutInput, response: withErrors({ 200: UrlResponse }) } },
+    async (request) => billing.checkout(await request.viewer(), request.body),
+  );
+
+  app.get(
+    '/api/billing/subscription',
+    { config: member, schema: { response: withErrors({ 200: SubscriptionResponse }) } },
+    async (request) => billing.subscription(await request.viewer()),
+  );
+
+  app.get('/api/billing/invoices', { config: member, schema: { response: withErrors({ 200: InvoiceList }) } }, async (request) =>
+    billing.invoices(await request.viewer()),
+  );
+
+  app.post('/api/billing/portal', { config: member, schema: { response: withErrors({ 200: UrlResponse }) } }, async (request) =>
+    billing.portal(await request.viewer()),
+  );
+
+  app.post(
+    '/api/billing/subscription/plan',
+    { config: member, schema: { body: CheckoutInput, response: withErrors({ 200: SubscriptionView }) } },
+    async (request) => billing.changePlan(await request.viewer(), request.body),
+  );
+
+  app.post(
+    '/api/billing/subscription/cancel',
+    { config: member, schema: { response: withErrors({ 200: SubscriptionView }) } },
+    async (request) => billing.cancelAtPeriodEnd(await request.viewer()),
+  );
+
+  app.post(
+    '/api/billing/subscription/resume',
+    { config: member, schema: { response: withErrors({ 200: SubscriptionView }) } },
+    async (request) => billing.resume(await request.viewer()),
+  );
+
+  app.get('/api/admin/billing/revenue', { config: staff, schema: { response: withErrors({ 200: Revenue }) } }, async (request) =>
+    billing.revenue(await request.viewer()),
+  );
+
+  app.post(
+    '/api/admin/members/:id/refund',
+    { config: staff, schema: { params: RefundParams, response: withErrors({ 200: RefundResponse }) } },
+    async (request) => billing.refundFirstSubscription(await request.viewer(), request.params.id),
+  );
+
+  // Stripe signs the exact bytes it sends, so this route alone reads its body raw, whatever its type.
+  await app.register(async (webhook) => {
+    webhook.removeAllContentTypeParsers();
+    webhook.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    webhook.post('/api/billing/webhook', { schema: { response: withErrors({ 200: WebhookAnswer }) } }, async (request, reply) => {
+      if (!billing.webhooks) return reply.status(503).send({ detail: 'Payments are not enabled on this site.' });
+      const signature = request.headers['stripe-signature'];
+      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      return billing.webhooks.receive(body, typeof signature === 'string' ? signature : undefined);
+    });
+  });
+}

@@ -1,0 +1,351 @@
+import type Stripe from 'stripe';
+import {
+  BILLING_OFF,
+  givesAccess,
+  hasEnded,
+  MONEY_BACK_DAYS,
+  planName,
+  type BillingService,
+  type InvoiceView,
+  type Revenue,
+  type SubscriptionView,
+} from '../../common/billing.contract.ts';
+import { conflict, notFound, ServiceError } from '../../common/errors.ts';
+import { requireMember, requireStaff, type SignedInMember } from '../../common/viewer.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { DataAccess } from '../repositories.ts';
+import type { SubscriptionRow } from './billing.repository.ts';
+import { createWebhookHandler, type WebhookHandler } from './billing-webhooks.ts';
+import { isStripeError, type StripeGateway } from './stripe-gateway.ts';
+import { stripeId, syncSubscription, type SyncDependencies } from './subscription-sync.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const INVOICES_SHOWN = 24;
+
+const NO_PAID_PLAN = 'You do not have a paid membership. Choose a plan on the pricing page.';
+const SAME_PLAN = 'You already have this plan.';
+
+export function subscriptionView(row: SubscriptionRow): SubscriptionView {
+  return {
+    id: row.id,
+    tier: row.tier,
+    period: row.period,
+    status: row.status,
+    amount_cents: row.amountCents,
+    currency: row.currency,
+    cancel_at_period_end: row.cancelAtPeriodEnd,
+    current_period_end: row.currentPeriodEnd.toISOString(),
+    started_at: row.startedAt.toISOString(),
+    ended_at: row.endedAt?.toISOString() ?? null,
+    refunded_at: row.refundedAt?.toISOString() ?? null,
+    gives_access: givesAccess(row.status),
+  };
+}
+
+function invoiceView(invoice: Stripe.Invoice): InvoiceView {
+  return {
+    id: invoice.id!,
+    number: invoice.number ?? null,
+    status: invoice.status ?? 'draft',
+    amount_cents: invoice.status === 'paid' ? invoice.amount_paid : invoice.amount_due,
+    currency: invoice.currency,
+    created_at: new Date(invoice.created * 1000).toISOString(),
+    url: invoice.hosted_invoice_url ?? null,
+    pdf_url: invoice.invoice_pdf ?? null,
+  };
+}
+
+/** The payment intents that paid an invoice (newer API versions list them under `payments`). */
+function paymentIntentsOf(invoice: Stripe.Invoice): string[] {
+  return (invoice.payments?.data ?? [])
+    .filter((payment) => payment.status === 'paid' && payment.payment.payment_intent)
+    .map((payment) => stripeId(payment.payment.payment_intent!));
+}
+
+/** The billing service of the server: the members' and staff's calls, and what the server itself needs. */
+export interface ServerBillingService extends BillingService {
+  /** Stripe's webhook deliveries; undefined when billing is off. */
+  readonly webhooks: WebhookHandler | undefined;
+  /** Ends the member's subscriptions at once, before their account is deleted. */
+  endSubscriptionsOf(memberId: string): Promise<void>;
+  /** Stripe's receipts follow the member to their new address. */
+  emailChanged(memberId: string, email: string): Promise<void>;
+}
+
+export function createBillingService(deps: {
+  data: DataAccess;
+  gateway: StripeGateway | undefined;
+  mailer: Mailer;
+  log: SyncDependencies['log'];
+}): ServerBillingService {
+  const { data, gateway, mailer } = deps;
+
+  const stripeOf = (): { gateway: StripeGateway; stripe: Stripe; sync: SyncDependencies } => {
+    if (!gateway) throw new ServiceError(503, BILLING_OFF);
+    return { gateway, stripe: gateway.stripe, sync: { gateway, mailer, log: deps.log } };
+  };
+
+  const currentOf = async (memberId: string) => (await data.billing.currentOf([memberId])).get(memberId) ?? null;
+
+  /** The member's subscription that gives access now, or a 409 saying there is none. */
+  async function paidSubscription(member: SignedInMember): Promise<SubscriptionRow> {
+    const current = await currentOf(member.id);
+    if (!current || !givesAccess(current.status)) throw conflict(NO_PAID_PLAN);
+    return current;
+  }
+
+  /** The member's Stripe customer, created once (the idempotency key makes racing requests share one). */
+  async function customerOf(member: SignedInMember, stripe: Stripe): Promise<string> {
+    const account = await data.members.findAccount({ id: member.id });
+    if (!account) throw notFound('Member not found');
+    if (account.stripeCustomerId) return account.stripeCustomerId;
+    const customer = await stripe.customers.create(
+      { email: account.email, name: account.name, metadata: { member_id: member.id } },
+      { idempotencyKey: `realtypocket-customer-${member.id}` },
+    );
+    return (await data.members.linkStripeCustomer(member.id, customer.id)) ?? customer.id;
+  }
+
+  /** Applies a change in Stripe, then stores the subscription as Stripe now has it, with an audit entry. */
+  async function changeSubscription(
+    member: SignedInMember,
+    row: SubscriptionRow,
+    change: Stripe.SubscriptionUpdateParams,
+    audit: { action: string; oldValue: unknown; newValue: unknown },
+  ): Promise<SubscriptionView> {
+    const { stripe, sync } = stripeOf();
+    await stripe.subscriptions.update(row.id, change);
+    const saved = await data.transaction(async (tx) => {
+      const synced = await syncSubscription(tx, sync, row.id, { memberId: member.id, actor: member.email });
+      await tx.audit.record({ actorEmail: member.email, target: member.email, ...audit });
+      return synced;
+    });
+    mailer.nudge();
+    return subscriptionView(saved ?? row);
+  }
+
+  async function invoicesOf(member: SignedInMember): Promise<InvoiceView[]> {
+    const { stripe } = stripeOf();
+    const account = await data.members.findAccount({ id: member.id });
+    if (!account?.stripeCustomerId) return [];
+    const invoices = await stripe.invoices.list({ customer: account.stripeCustomerId, limit: INVOICES_SHOWN });
+    return invoices.data.filter((invoice) => invoice.status !== 'draft').map(invoiceView);
+  }
+
+  const planOf = (row: SubscriptionRow) => (row.tier && row.period ? planName({ tier: row.tier, period: row.period }) : row.priceId);
+
+  return {
+    enabled: gateway !== undefined,
+    webhooks: gateway ? createWebhookHandler(data, { gateway, mailer, log: deps.log }) : undefined,
+
+    async checkout(viewer, plan) {
+      const member = requireMember(viewer);
+      const { gateway: stripeGateway, stripe } = stripeOf();
+      const current = await currentOf(member.id);
+      if (current && givesAccess(current.status)) {
+        if (current.tier === plan.tier && current.period === plan.period) throw conflict(SAME_PLAN);
+        throw conflict('You already have a paid membership. Change your plan on your billing page.');
+      }
+      const price = await stripeGateway.priceFor(plan);
+      const customer = await customerOf(member, stripe);
+      const session = await stripe.checkout.sessions.create({
+        mode: 'subscription',
+        customer,
+        client_reference_id: member.id,
+        line_items: [{ price: price.id, quantity: 1 }],
+        subscription_data: { metadata: { member_id: member.id } },
+        metadata: { member_id: member.id, tier: plan.tier, period: plan.period },
+        success_url: mailer.link('/dashboard', { checkout: 'success' }),
+        cancel_url: mailer.link('/pricing'),
+      });
+      if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
+      return { url: session.url };
+    },
+
+    async subscription(viewer) {
+      const current = await currentOf(requireMember(viewer).id);
+      return current && !hasEnded(current.status) ? subscriptionView(current) : null;
+    },
+
+    async overview(viewer) {
+      const member = requireMember(viewer);
+      const [current, account] = await Promise.all([currentOf(member.id), data.members.findAccount({ id: member.id })]);
+      return {
+        enabled: gateway !== undefined,
+        subscription: current && !hasEnded(current.status) ? subscriptionView(current) : null,
+        complimentary_tier: account?.complimentaryTier ?? null,
+        // The plan shows even while Stripe cannot be reached; only the invoice list waits for it.
+        invoices:
+          gateway && account?.stripeCustomerId
+            ? await invoicesOf(member).catch((error: unknown) => {
+                deps.log.warn({ err: error }, 'could not list the invoices from Stripe');
+                return [];
+              })
+            : [],
+      };
+    },
+
+    invoices: (viewer) => invoicesOf(requireMember(viewer)),
+
+    async refresh(viewer) {
+      const member = requireMember(viewer);
+      if (!gateway) return;
+      const account = await data.members.findAccount({ id: member.id });
+      if (!account?.stripeCustomerId) return;
+      const { stripe, sync } = stripeOf();
+      const listed = await stripe.subscriptions.list({ customer: account.stripeCustomerId, status: 'all', limit: 10 });
+      for (const subscription of listed.data) {
+        await data.transaction((tx) => syncSubscription(tx, sync, subscription.id, { memberId: member.id, actor: 'Stripe' }));
+      }
+      mailer.nudge();
+    },
+
+    async portal(viewer) {
+      const member = requireMember(viewer);
+      const { stripe } = stripeOf();
+      const account = await data.members.findAccount({ id: member.id });
+      if (!account?.stripeCustomerId) throw conflict('You have no payment details with us yet. Choose a plan on the pricing page first.');
+      const session = await stripe.billingPortal.sessions.create({
+        customer: account.stripeCustomerId,
+        return_url: mailer.link('/account/billing'),
+      });
+      return { url: session.url };
+    },
+
+    async changePlan(viewer, plan) {
+      const member = requireMember(viewer);
+      const { gateway: stripeGateway, stripe } = stripeOf();
+      const row = await paidSubscription(member);
+      if (row.tier === plan.tier && row.period === plan.period) throw conflict(SAME_PLAN);
+      const price = await stripeGateway.priceFor(plan);
+      const item = (await stripe.subscriptions.retrieve(row.id)).items.data[0];
+      if (!item) throw new Error(`Stripe subscription ${row.id} has no items`);
+      return changeSubscription(
+        member,
+        row,
+        { items: [{ id: item.id, price: price.id }], proration_behavior: 'create_prorations' },
+        { action: 'billing.plan_change', oldValue: planOf(row), newValue: planName(plan) },
+      );
+    },
+
+    async cancelAtPeriodEnd(viewer) {
+      const member = requireMember(viewer);
+      stripeOf();
+      const row = await paidSubscription(member);
+      if (row.cancelAtPeriodEnd) return subscriptionView(row);
+      return changeSubscription(
+        member,
+        row,
+        { cancel_at_period_end: true },
+        { action: 'billing.cancel', oldValue: planOf(row), newValue: `ends ${row.currentPeriodEnd.toISOString().slice(0, 10)}` },
+      );
+    },
+
+    async resume(viewer) {
+      const member = requireMember(viewer);
+      stripeOf();
+      const row = await paidSubscription(member);
+      if (!row.cancelAtPeriodEnd) throw conflict('Your membership is not set to end: there is nothing to resume.');
+      return changeSubscription(
+        member,
+        row,
+        { cancel_at_period_end: false },
+        { action: 'billing.resume', oldValue: 'ending', newValue: planOf(row) },
+      );
+    },
+
+    async refundFirstSubscription(viewer, memberId) {
+      const staff = requireStaff(viewer);
+      const { stripe, sync } = stripeOf();
+      const account = await data.members.findAccount({ id: memberId });
+      if (!account) throw notFound('Member not found');
+      const history = await data.billing.subscriptionsOf(memberId);
+      const first = history[0];
+      if (!first) throw conflict('This member has no subscription to refund.');
+      if (history.length > 1)
+        throw conflict('The 30-day money-back guarantee is for first-time subscribers: this member has subscribed before.');
+      if (first.refundedAt) throw conflict(`This subscription was already refunded on ${first.refundedAt.toISOString().slice(0, 10)}.`);
+      const days = Math.floor((Date.now() - first.startedAt.getTime()) / DAY_MS);
+      if (Date.now() - first.startedAt.getTime() > MONEY_BACK_DAYS * DAY_MS) {
+        throw conflict(
+          `The money-back guarantee covers the first ${MONEY_BACK_DAYS} days: this subscription started on ${first.startedAt.toISOString().slice(0, 10)}, ${days} days ago.`,
+        );
+      }
+
+      // Every payment on the subscription goes back; each refund has its own idempotency key, so
+      // a second click (or a retry after a failure half-way) never refunds twice.
+      let refundedCents = 0;
+      const invoices = await stripe.invoices.list({ subscription: first.id, status: 'paid', limit: 100, expand: ['data.payments'] });
+      for (const invoice of invoices.data) {
+        for (const paymentIntent of paymentIntentsOf(invoice)) {
+          try {
+            const refund = await stripe.refunds.create(
+              { payment_intent: paymentIntent, reason: 'requested_by_customer', metadata: { member_id: memberId, subscription: first.id } },
+              { idempotencyKey: `realtypocket-refund-${paymentIntent}` },
+            );
+            refundedCents += refund.amount;
+          } catch (error) {
+            if (!isStripeError(error, 'charge_already_refunded')) throw error;
+          }
+        }
+      }
+      if (!hasEnded(first.status)) {
+        try {
+          await stripe.subscriptions.cancel(first.id);
+        } catch (error) {
+          if (!isStripeError(error, 'resource_missing')) throw error;
+        }
+      }
+      const saved = await data.transaction(async (tx) => {
+        const synced = await syncSubscription(tx, sync, first.id, { memberId, actor: staff.email });
+        await tx.billing.markRefunded(first.id, refundedCents);
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: 'billing.refund',
+          target: account.email,
+          oldValue: planOf(first),
+          newValue: `refunded ${(refundedCents / 100).toFixed(2)} ${first.currency.toUpperCase()} and canceled`,
+        });
+        return (await tx.billing.findSubscription(first.id)) ?? synced ?? first;
+      });
+      mailer.nudge();
+      return { refunded_cents: refundedCents, subscription: subscriptionView(saved) };
+    },
+
+    async revenue(viewer): Promise<Revenue> {
+      requireStaff(viewer);
+      const rows = await data.billing.payingByPlan();
+      let monthly = 0;
+      for (const row of rows) monthly += row.period === 'yearly' ? row.amountCents / 12 : row.amountCents;
+      return {
+        active_by_plan: rows.map(({ tier, period, count }) => ({ tier, period, count })),
+        active_count: rows.reduce((sum, row) => sum + row.count, 0),
+        monthly_recurring_cents: Math.round(monthly),
+        currency: rows[0]?.currency ?? 'usd',
+      };
+    },
+
+    async emailChanged(memberId, email) {
+      const account = await data.members.findAccount({ id: memberId });
+      if (!gateway || !account?.stripeCustomerId) return;
+      try {
+        await gateway.stripe.customers.update(account.stripeCustomerId, { email });
+      } catch (error) {
+        // The change of address stands; Stripe's copy is corrected at the next change.
+        deps.log.warn({ err: error }, 'could not update the email of a Stripe customer');
+      }
+    },
+
+    async endSubscriptionsOf(memberId) {
+      if (!gateway) return;
+      for (const row of await data.billing.subscriptionsOf(memberId)) {
+        if (hasEnded(row.status)) continue;
+        try {
+          await gateway.stripe.subscriptions.cancel(row.id);
+        } catch (error) {
+          if (!isStripeError(error, 'resource_missing')) throw error;
+        }
+      }
+    },
+  };
+}

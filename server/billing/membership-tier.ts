@@ -1,0 +1,34 @@
+import { givesAccess, type SubscriptionStatus } from '../../common/billing.contract.ts';
+import type { PaidTier } from '../../common/pricing.ts';
+import { isEntitled, type Tier } from '../../common/tiers.ts';
+import type { Repositories } from '../repositories.ts';
+
+/**
+ * The tier a member has: the higher of the tier staff gave them and the tier of any subscription
+ * that gives access. So a payment event never takes away a complimentary tier, and a staff change
+ * never takes away what a member pays for.
+ */
+export function effectiveTier(
+  complimentary: PaidTier | null,
+  subscriptions: { status: SubscriptionStatus; tier: PaidTier | null }[],
+): Tier {
+  const candidates: Tier[] = [complimentary ?? 'free'];
+  for (const subscription of subscriptions) if (subscription.tier && givesAccess(subscription.status)) candidates.push(subscription.tier);
+  return candidates.reduce((best, tier) => (isEntitled(tier, best) ? tier : best), 'free');
+}
+
+/**
+ * Sets the member's tier from their complimentary tier and subscriptions, inside the transaction
+ * that changed either. Returns the change, or null when the tier stays (or the member is gone).
+ */
+export async function applyMembershipTier(
+  tx: Pick<Repositories, 'members' | 'billing'>,
+  memberId: string,
+): Promise<{ from: Tier; to: Tier } | null> {
+  const member = await tx.members.lock(memberId);
+  if (!member) return null;
+  const to = effectiveTier(member.complimentaryTier, await tx.billing.accessOf(memberId));
+  if (to === member.tier) return null;
+  await tx.members.setTier(memberId, to);
+  return { from: member.tier, to };
+}

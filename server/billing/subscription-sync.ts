@@ -1,0 +1,129 @@
+import type Stripe from 'stripe';
+import {
+  hasEnded,
+  planName,
+  planOfLookupKey,
+  SUBSCRIPTION_STATUSES,
+  type BillingPeriod,
+  type PaidTier,
+  type Plan,
+  type SubscriptionStatus,
+} from '../../common/billing.contract.ts';
+import { BILLING_PERIODS, PAID_TIERS } from '../../common/pricing.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { mailTemplates } from '../mail/templates.ts';
+import type { Repositories } from '../repositories.ts';
+import type { SubscriptionRow } from './billing.repository.ts';
+import { applyMembershipTier } from './membership-tier.ts';
+import { isStripeError, type StripeGateway } from './stripe-gateway.ts';
+
+/** Who the audit log names for changes that come from Stripe's events. */
+export const STRIPE_ACTOR = 'Stripe';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const stripeId = (value: string | { id: string }) => (typeof value === 'string' ? value : value.id);
+const fromUnix = (seconds: number) => new Date(seconds * 1000);
+
+/** The plan of a price: its lookup key, else the metadata the site puts on the prices it creates. */
+function planOfPrice(price: Stripe.Price): Plan | null {
+  const byKey = planOfLookupKey(price.lookup_key);
+  if (byKey) return byKey;
+  const { tier, period } = price.metadata ?? {};
+  if (PAID_TIERS.includes(tier as PaidTier) && BILLING_PERIODS.includes(period as BillingPeriod)) {
+    return { tier: tier as PaidTier, period: period as BillingPeriod };
+  }
+  return null;
+}
+
+/** A status newer than this code gives nothing until the code knows it. */
+const knownStatus = (status: string): SubscriptionStatus =>
+  (SUBSCRIPTION_STATUSES as readonly string[]).includes(status) ? (status as SubscriptionStatus) : 'incomplete';
+
+export interface SyncDependencies {
+  gateway: StripeGateway;
+  mailer: Mailer;
+  log: { warn(object: object, message: string): void };
+}
+
+/** The member a subscription belongs to: the one it names (checkout, metadata), else its Stripe customer's. */
+async function memberOf(tx: Repositories, named: (string | null | undefined)[], customerId: string): Promise<string | null> {
+  for (const id of named) {
+    if (id && UUID.test(id) && (await tx.members.findById(id))) return id;
+  }
+  return (await tx.members.findByStripeCustomer(customerId))?.id ?? null;
+}
+
+/**
+ * Reads the subscription from Stripe and stores it, then sets the member's tier from it. Holding
+ * the subscription's lock while reading means the newest state always wins: an event that arrives
+ * late, twice or out of order only ever causes a fresh read. Returns the stored row, or null when
+ * the subscription belongs to no member of this site.
+ */
+export async function syncSubscription(
+  tx: Repositories,
+  deps: SyncDependencies,
+  subscriptionId: string,
+  context: { memberId?: string | null; actor: string },
+): Promise<SubscriptionRow | null> {
+  await tx.billing.lockSubscription(subscriptionId);
+  let subscription: Stripe.Subscription;
+  try {
+    subscription = await deps.gateway.stripe.subscriptions.retrieve(subscriptionId);
+  } catch (error) {
+    if (!isStripeError(error, 'resource_missing')) throw error;
+    deps.log.warn({ subscription: subscriptionId }, 'a Stripe event names a subscription Stripe does not know');
+    return null;
+  }
+  const previous = await tx.billing.findSubscription(subscriptionId);
+  const customerId = stripeId(subscription.customer);
+  const memberId = previous?.memberId ?? (await memberOf(tx, [context.memberId, subscription.metadata?.member_id], customerId));
+  if (!memberId) {
+    deps.log.warn({ subscription: subscriptionId }, 'a Stripe subscription belongs to no member');
+    return null;
+  }
+  await tx.members.linkStripeCustomer(memberId, customerId);
+
+  const item = subscription.items.data[0];
+  if (!item) throw new Error(`Stripe subscription ${subscriptionId} has no items`);
+  const plan = planOfPrice(item.price);
+  const row = await tx.billing.saveSubscription({
+    id: subscription.id,
+    memberId,
+    customerId,
+    status: knownStatus(subscription.status),
+    tier: plan?.tier ?? null,
+    period: plan?.period ?? null,
+    priceId: item.price.id,
+    amountCents: (item.price.unit_amount ?? 0) * (item.quantity ?? 1),
+    currency: item.price.currency,
+    currentPeriodEnd: fromUnix(item.current_period_end),
+    cancelAtPeriodEnd: subscription.cancel_at_period_end,
+    startedAt: fromUnix(subscription.start_date),
+    endedAt: subscription.ended_at ? fromUnix(subscription.ended_at) : null,
+  });
+
+  const account = await tx.members.findAccount({ id: memberId });
+  if (!account) return row;
+  const change = await applyMembershipTier(tx, memberId);
+  if (change) {
+    await tx.audit.record({
+      actorEmail: context.actor,
+      action: 'billing.tier',
+      target: account.email,
+      oldValue: change.from,
+      newValue: change.to,
+    });
+  }
+  // The member hears once that their membership will end, however the cancellation was asked for.
+  if (row.cancelAtPeriodEnd && !previous?.cancelAtPeriodEnd && !hasEnded(row.status) && row.tier && row.period) {
+    const mail = await mailTemplates.cancellationScheduled({
+      name: account.name,
+      plan: planName({ tier: row.tier, period: row.period }),
+      endsOn: row.currentPeriodEnd,
+      billingUrl: deps.mailer.link('/account/billing'),
+    });
+    await deps.mailer.queue(tx, 'billing-cancellation-scheduled', account.email, mail);
+  }
+  return row;
+}

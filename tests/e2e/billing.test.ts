@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { BILLING_OFF } from '../../common/billing.contract.ts';
+import { gotoHydrated, mailTo, newEmail, signInAsNewMember, signInAsStaff, useBrowser } from './browser.ts';
+import { startSiteServer } from './global-setup.ts';
+
+const browser = useBrowser();
+
+describe('a visitor who buys a plan', () => {
+  it('goes from pricing through sign-up and checkout to the dashboard as Silver, then cancels at period end', async () => {
+    const page = await browser.newPage();
+    const email = newEmail('buyer');
+    await gotoHydrated(page, '/pricing');
+    await page.getByRole('link', { name: 'Start Silver', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/signup' && url.search === '?plan=silver&period=monthly');
+    await page.getByTestId('chosen-plan').getByText('Silver (monthly)').waitFor();
+    await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+    await page.getByLabel('Full Name').fill('Sam Silver');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('silver-member-1');
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Create Free Account' }).click();
+
+    // The test Stripe's hosted checkout page.
+    await page.waitForURL((url) => url.href.startsWith(`${inject('stripeUrl')}/checkout/`));
+    await page.getByText('Total due today: $79.00').waitFor();
+    await page.getByRole('button', { name: 'Pay and subscribe' }).click();
+
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await page.getByText('Payment received. Welcome to Silver membership!').waitFor();
+    await page.getByText('Silver Membership', { exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: 'Upgrade Plan' }).count()).toBe(0);
+    await page
+      .getByTestId('plan-renewal')
+      .getByText(/^Renews on /)
+      .waitFor();
+    await expect
+      .poll(async () => (await mailTo(email)).map((mail) => mail.subject), { timeout: 10_000 })
+      .toContain('Your receipt: $79.00 for RealtyPocket Silver (monthly)');
+
+    await page.getByRole('link', { name: 'Billing and invoices' }).click();
+    await page.waitForURL((url) => url.pathname === '/account/billing');
+    await page.getByTestId('current-plan').getByText('Silver (monthly)').waitFor();
+    await page.getByTestId('invoice').getByText('$79.00').waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Cancel membership' }).click();
+    await page
+      .getByTestId('plan-renewal')
+      .getByText(/^Your membership ends on /)
+      .waitFor();
+    await page.getByRole('button', { name: 'Keep my membership' }).waitFor();
+
+    // Still Silver until the period ends.
+    await gotoHydrated(page, '/dashboard');
+    await page.getByText('Silver Membership', { exact: true }).waitFor();
+    await page
+      .getByTestId('plan-renewal')
+      .getByText(/^Ends on /)
+      .waitFor();
+  });
+});
+
+describe('a member on the pricing page', () => {
+  it('goes straight to checkout from a plan button, and back to pricing if they leave it', async () => {
+    const page = await browser.newPage();
+    await signInAsNewMember(page, 'Gale Gold');
+    await gotoHydrated(page, '/pricing');
+    await page.getByRole('button', { name: 'Yearly' }).click();
+    await page.getByRole('button', { name: 'Start Gold', exact: true }).click();
+    await page.waitForURL((url) => url.href.startsWith(`${inject('stripeUrl')}/checkout/`));
+    await page.getByText('Total due today: $1,490.00').waitFor();
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.waitForURL((url) => url.pathname === '/pricing');
+  });
+
+  it('opens the contact form with the subject filled in for team pricing', async () => {
+    const page = await browser.newPage();
+    await gotoHydrated(page, '/pricing');
+    await page.getByRole('link', { name: 'Contact us for team pricing' }).click();
+    await page.waitForURL((url) => url.pathname === '/contact');
+    expect(await page.getByLabel('Subject').inputValue()).toBe('Team pricing (5 or more agents)');
+  });
+});
+
+describe('staff', () => {
+  it('see a subscriber in the Members tab with the revenue card, and refund them within 30 days', async () => {
+    const member = await browser.newPage();
+    const { email } = await signInAsNewMember(member, 'Rory Refund');
+    const checkout = await member.request.post('/api/billing/checkout', { data: { tier: 'bronze', period: 'monthly' } });
+    // Paying on the test Stripe's checkout page, as the browser does, delivers the payment events.
+    expect((await member.request.post(`${(await checkout.json()).url}/pay`, { maxRedirects: 0 })).status()).toBe(303);
+
+    const page = await browser.newPage();
+    await signInAsStaff(page);
+    await gotoHydrated(page, `/admin/dashboard/members?search=${encodeURIComponent(email)}`);
+    await page.getByTestId('revenue').getByText('monthly recurring revenue').waitFor();
+    const row = page.locator(`tr[data-member-email="${email}"]`);
+    await row.getByTestId('member-subscription').getByText('Bronze (monthly)').waitFor();
+    await row.getByText(/^active · renews /).waitFor();
+
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    await row.getByRole('button', { name: 'Refund and cancel' }).click();
+    await row.getByText(/^canceled · refunded /).waitFor();
+    expect(dialogs.at(-1)).toBe(`${email}: Refunded $29.00 and canceled.`);
+    const [listed] = await (await page.request.get(`/api/admin/members?search=${encodeURIComponent(email)}`)).json();
+    expect(listed.membership_tier).toBe('free');
+  });
+});
+
+describe('a site that does not take payments yet', () => {
+  let site: Awaited<ReturnType<typeof startSiteServer>>;
+  beforeAll(async () => {
+    site = await startSiteServer();
+  });
+  afterAll(async () => {
+    await site?.stop();
+  });
+
+  it('sends visitors to sign-up, and tells members that online payment is not enabled', async () => {
+    const page = await browser.newPage();
+    await gotoHydrated(page, `${site.baseUrl}/pricing`);
+    expect(await page.getByRole('link', { name: 'Start Silver', exact: true }).getAttribute('href')).toBe('/signup');
+
+    const registered = await page.request.post(`${site.baseUrl}/api/auth/register`, {
+      data: { name: 'Nina Nopay', email: newEmail('nopay'), password: 'no-pay-123' },
+    });
+    expect(registered.status()).toBe(201);
+    await gotoHydrated(page, `${site.baseUrl}/pricing`);
+    await page.getByRole('button', { name: 'Start Silver', exact: true }).click();
+    await page.getByRole('alert').getByText(BILLING_OFF).waitFor();
+    await page.getByRole('alert').getByRole('link', { name: 'Contact us' }).click();
+    await page.waitForURL((url) => url.pathname === '/contact');
+  });
+});
