@@ -46,7 +46,7 @@ export function createServices(deps: {
   const data = createDataAccess(deps.db);
   const limiter = new AttemptLimiter(`${deps.config.redisKeyPrefix}:limit`, deps.redis);
   const courses = createCoursesService(data.courses);
-  const billing = createBillingService({ data, gateway: deps.stripe, mailer, log: deps.log });
+  const billing = createBillingService({ data, gateway: deps.stripe, mailer, limiter, log: deps.log });
   return {
     auth: createAuthService({ data, sessions, limiter, mailer }),
     account: createAccountService({ data, sessions, limiter, mailer, billing }),

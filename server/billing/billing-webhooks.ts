@@ -1,21 +1,32 @@
 import type Stripe from 'stripe';
 import { planName } from '../../common/billing.contract.ts';
-import { badRequest } from '../../common/errors.ts';
+import { badRequest, ServiceError } from '../../common/errors.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
-import { STRIPE_ACTOR, stripeId, syncSubscription, type SyncDependencies } from './subscription-sync.ts';
+import { STRIPE_ACTOR, stripeId, SubscriptionBusy, syncSubscription, type SyncDependencies } from './subscription-sync.ts';
 
-/** The subscription an invoice bills, if any. */
-function subscriptionOfInvoice(invoice: Stripe.Invoice): string | null {
-  const subscription = invoice.parent?.subscription_details?.subscription;
+/**
+ * The subscription an invoice bills, if any. Stripe writes each event in the API version of its
+ * webhook endpoint: older versions name it at the top level, newer ones under `parent`; an event
+ * with neither is read again through the SDK, in the version the site speaks.
+ */
+async function subscriptionOfInvoice(deps: SyncDependencies, invoice: Stripe.Invoice): Promise<string | null> {
+  const named =
+    invoice.parent?.subscription_details?.subscription ?? (invoice as { subscription?: string | { id: string } | null }).subscription;
+  if (named) return stripeId(named);
+  if (invoice.parent !== undefined || !invoice.id) return null;
+  const fresh = await deps.gateway.stripe.invoices.retrieve(invoice.id);
+  const subscription = fresh.parent?.subscription_details?.subscription;
   return subscription ? stripeId(subscription) : null;
 }
 
+const fromStripe = { actor: STRIPE_ACTOR, waitForLock: false } as const;
+
 /** A receipt after a payment, or a request to update the card after a failed one. */
 async function mailAboutInvoice(tx: Repositories, deps: SyncDependencies, invoice: Stripe.Invoice, paid: boolean): Promise<void> {
-  const subscriptionId = subscriptionOfInvoice(invoice);
+  const subscriptionId = await subscriptionOfInvoice(deps, invoice);
   if (!subscriptionId) return;
-  const row = await syncSubscription(tx, deps, subscriptionId, { actor: STRIPE_ACTOR });
+  const row = await syncSubscription(tx, deps, subscriptionId, fromStripe);
   if (!row?.tier || !row.period) return;
   const account = await tx.members.findAccount({ id: row.memberId });
   if (!account) return;
@@ -57,13 +68,13 @@ export function createWebhookHandler(data: DataAccess, deps: SyncDependencies) {
       case 'checkout.session.completed': {
         const session = event.data.object;
         if (session.mode !== 'subscription' || !session.subscription) return;
-        await syncSubscription(tx, deps, stripeId(session.subscription), { memberId: session.client_reference_id, actor: STRIPE_ACTOR });
+        await syncSubscription(tx, deps, stripeId(session.subscription), { ...fromStripe, memberId: session.client_reference_id });
         return;
       }
       case 'customer.subscription.created':
       case 'customer.subscription.updated':
       case 'customer.subscription.deleted':
-        await syncSubscription(tx, deps, event.data.object.id, { actor: STRIPE_ACTOR });
+        await syncSubscription(tx, deps, event.data.object.id, fromStripe);
         return;
       case 'invoice.paid':
         await mailAboutInvoice(tx, deps, event.data.object, true);
@@ -86,11 +97,19 @@ export function createWebhookHandler(data: DataAccess, deps: SyncDependencies) {
       } catch {
         throw badRequest('The Stripe signature does not match this request.');
       }
-      const fresh = await data.transaction(async (tx) => {
-        if (!(await tx.billing.recordEvent(event.id, event.type))) return false;
-        await handle(tx, event);
-        return true;
-      });
+      let fresh: boolean;
+      try {
+        fresh = await data.transaction(async (tx) => {
+          if (!(await tx.billing.recordEvent(event.id, event.type))) return false;
+          await handle(tx, event);
+          return true;
+        });
+      } catch (error) {
+        // Nothing was kept (the event's id included): Stripe delivers it again in a while.
+        if (error instanceof SubscriptionBusy)
+          throw new ServiceError(503, 'This subscription is being updated; please deliver the event again.');
+        throw error;
+      }
       if (fresh) deps.mailer.nudge();
       return { received: true, duplicate: !fresh };
     },

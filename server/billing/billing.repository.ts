@@ -19,6 +19,14 @@ export function createBillingRepository(db: DatabaseOrTransaction) {
       await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`subscription:${id}`}, 0))`);
     },
 
+    /** The same lock, if it is free now; false when another transaction holds it. */
+    async tryLockSubscription(id: string): Promise<boolean> {
+      const result = await db.execute<{ locked: boolean }>(
+        sql`select pg_try_advisory_xact_lock(hashtextextended(${`subscription:${id}`}, 0)) as locked`,
+      );
+      return Boolean((result as unknown as { rows: { locked: boolean }[] }).rows[0]?.locked);
+    },
+
     /** Records an event as handled; false when it was handled before (or is being handled now, and then commits). */
     async recordEvent(id: string, type: string): Promise<boolean> {
       const rows = await db.insert(billingEvents).values({ id, type }).onConflictDoNothing().returning({ id: billingEvents.id });

@@ -12,15 +12,17 @@ import {
 } from '../../common/billing.contract.ts';
 import { conflict, notFound, ServiceError } from '../../common/errors.ts';
 import { requireMember, requireStaff, type SignedInMember } from '../../common/viewer.ts';
+import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { SubscriptionRow } from './billing.repository.ts';
 import { createWebhookHandler, type WebhookHandler } from './billing-webhooks.ts';
-import { isStripeError, type StripeGateway } from './stripe-gateway.ts';
-import { stripeId, syncSubscription, type SyncDependencies } from './subscription-sync.ts';
+import { isInvalidRequest, isStripeError, type StripeGateway } from './stripe-gateway.ts';
+import { STRIPE_ACTOR, stripeId, syncSubscription, type SyncDependencies } from './subscription-sync.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INVOICES_SHOWN = 24;
+const REFRESH_LIMIT = { max: 10, windowMs: 60 * 60 * 1000 };
 
 const NO_PAID_PLAN = 'You do not have a paid membership. Choose a plan on the pricing page.';
 const SAME_PLAN = 'You already have this plan.';
@@ -76,6 +78,7 @@ export function createBillingService(deps: {
   data: DataAccess;
   gateway: StripeGateway | undefined;
   mailer: Mailer;
+  limiter: AttemptLimiter;
   log: SyncDependencies['log'];
 }): ServerBillingService {
   const { data, gateway, mailer } = deps;
@@ -106,6 +109,19 @@ export function createBillingService(deps: {
     return (await data.members.linkStripeCustomer(member.id, customer.id)) ?? customer.id;
   }
 
+  /** Closes the customer's unpaid checkout pages, so two tabs can never start two subscriptions. */
+  async function expireOpenCheckouts(stripe: Stripe, customer: string): Promise<void> {
+    const open = await stripe.checkout.sessions.list({ customer, status: 'open', limit: 100 });
+    for (const session of open.data) {
+      try {
+        await stripe.checkout.sessions.expire(session.id);
+      } catch (error) {
+        // Paid or expired a moment ago: the webhook tells the rest.
+        if (!isInvalidRequest(error)) throw error;
+      }
+    }
+  }
+
   /** Applies a change in Stripe, then stores the subscription as Stripe now has it, with an audit entry. */
   async function changeSubscription(
     member: SignedInMember,
@@ -132,6 +148,34 @@ export function createBillingService(deps: {
     return invoices.data.filter((invoice) => invoice.status !== 'draft').map(invoiceView);
   }
 
+  /** Refunds every payment made on the subscription; answers the total refunded, before or now. */
+  async function refundEveryPayment(stripe: Stripe, subscription: SubscriptionRow, memberId: string): Promise<number> {
+    let refunded = 0;
+    const invoices = await stripe.invoices.list({ subscription: subscription.id, status: 'paid', limit: 100, expand: ['data.payments'] });
+    for (const invoice of invoices.data) {
+      for (const paymentIntent of paymentIntentsOf(invoice)) {
+        try {
+          const refund = await stripe.refunds.create(
+            {
+              payment_intent: paymentIntent,
+              reason: 'requested_by_customer',
+              metadata: { member_id: memberId, subscription: subscription.id },
+            },
+            { idempotencyKey: `realtypocket-refund-${paymentIntent}` },
+          );
+          refunded += refund.amount;
+        } catch (error) {
+          if (!isStripeError(error, 'charge_already_refunded')) throw error;
+          const earlier = await stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 });
+          refunded += earlier.data
+            .filter((refund) => refund.status !== 'failed' && refund.status !== 'canceled')
+            .reduce((sum, refund) => sum + refund.amount, 0);
+        }
+      }
+    }
+    return refunded;
+  }
+
   const planOf = (row: SubscriptionRow) => (row.tier && row.period ? planName({ tier: row.tier, period: row.period }) : row.priceId);
 
   return {
@@ -148,6 +192,7 @@ export function createBillingService(deps: {
       }
       const price = await stripeGateway.priceFor(plan);
       const customer = await customerOf(member, stripe);
+      await expireOpenCheckouts(stripe, customer);
       const session = await stripe.checkout.sessions.create({
         mode: 'subscription',
         customer,
@@ -190,12 +235,16 @@ export function createBillingService(deps: {
     async refresh(viewer) {
       const member = requireMember(viewer);
       if (!gateway) return;
+      // Only while the payment's events have not arrived yet, and not more often than Stripe should be asked.
+      const current = await currentOf(member.id);
+      if (current && givesAccess(current.status)) return;
       const account = await data.members.findAccount({ id: member.id });
       if (!account?.stripeCustomerId) return;
+      await deps.limiter.check('billing-refresh', member.id, REFRESH_LIMIT);
       const { stripe, sync } = stripeOf();
-      const listed = await stripe.subscriptions.list({ customer: account.stripeCustomerId, status: 'all', limit: 10 });
+      const listed = await stripe.subscriptions.list({ customer: account.stripeCustomerId, status: 'all', limit: 3 });
       for (const subscription of listed.data) {
-        await data.transaction((tx) => syncSubscription(tx, sync, subscription.id, { memberId: member.id, actor: 'Stripe' }));
+        await data.transaction((tx) => syncSubscription(tx, sync, subscription.id, { memberId: member.id, actor: STRIPE_ACTOR }));
       }
       mailer.nudge();
     },
@@ -223,7 +272,8 @@ export function createBillingService(deps: {
       return changeSubscription(
         member,
         row,
-        { items: [{ id: item.id, price: price.id }], proration_behavior: 'create_prorations' },
+        // The difference is charged (or credited) now, and the new plan applies only once it is paid.
+        { items: [{ id: item.id, price: price.id }], proration_behavior: 'always_invoice', payment_behavior: 'pending_if_incomplete' },
         { action: 'billing.plan_change', oldValue: planOf(row), newValue: planName(plan) },
       );
     },
@@ -243,15 +293,13 @@ export function createBillingService(deps: {
 
     async resume(viewer) {
       const member = requireMember(viewer);
-      stripeOf();
+      const { stripe } = stripeOf();
       const row = await paidSubscription(member);
       if (!row.cancelAtPeriodEnd) throw conflict('Your membership is not set to end: there is nothing to resume.');
-      return changeSubscription(
-        member,
-        row,
-        { cancel_at_period_end: false },
-        { action: 'billing.resume', oldValue: 'ending', newValue: planOf(row) },
-      );
+      // Ended by the flag (this site) or by a date (the customer portal): undo whichever it is.
+      const subscription = await stripe.subscriptions.retrieve(row.id);
+      const undo: Stripe.SubscriptionUpdateParams = subscription.cancel_at_period_end ? { cancel_at_period_end: false } : { cancel_at: '' };
+      return changeSubscription(member, row, undo, { action: 'billing.resume', oldValue: 'ending', newValue: planOf(row) });
     },
 
     async refundFirstSubscription(viewer, memberId) {
@@ -259,57 +307,51 @@ export function createBillingService(deps: {
       const { stripe, sync } = stripeOf();
       const account = await data.members.findAccount({ id: memberId });
       if (!account) throw notFound('Member not found');
-      const history = await data.billing.subscriptionsOf(memberId);
+      // Checkouts that were never paid do not count as subscribing.
+      const history = (await data.billing.subscriptionsOf(memberId)).filter(
+        (row) => row.status !== 'incomplete' && row.status !== 'incomplete_expired',
+      );
       const first = history[0];
       if (!first) throw conflict('This member has no subscription to refund.');
       if (history.length > 1)
         throw conflict('The 30-day money-back guarantee is for first-time subscribers: this member has subscribed before.');
-      if (first.refundedAt) throw conflict(`This subscription was already refunded on ${first.refundedAt.toISOString().slice(0, 10)}.`);
-      const days = Math.floor((Date.now() - first.startedAt.getTime()) / DAY_MS);
-      if (Date.now() - first.startedAt.getTime() > MONEY_BACK_DAYS * DAY_MS) {
+      if (first.refundedAt && hasEnded(first.status)) {
+        throw conflict(`This subscription was already refunded on ${first.refundedAt.toISOString().slice(0, 10)}.`);
+      }
+      const ageMs = Date.now() - first.startedAt.getTime();
+      if (!first.refundedAt && ageMs > MONEY_BACK_DAYS * DAY_MS) {
         throw conflict(
-          `The money-back guarantee covers the first ${MONEY_BACK_DAYS} days: this subscription started on ${first.startedAt.toISOString().slice(0, 10)}, ${days} days ago.`,
+          `The money-back guarantee covers the first ${MONEY_BACK_DAYS} days: this subscription started on ${first.startedAt.toISOString().slice(0, 10)}, ${Math.floor(ageMs / DAY_MS)} days ago.`,
         );
       }
 
-      // Every payment on the subscription goes back; each refund has its own idempotency key, so
-      // a second click (or a retry after a failure half-way) never refunds twice.
-      let refundedCents = 0;
-      const invoices = await stripe.invoices.list({ subscription: first.id, status: 'paid', limit: 100, expand: ['data.payments'] });
-      for (const invoice of invoices.data) {
-        for (const paymentIntent of paymentIntentsOf(invoice)) {
-          try {
-            const refund = await stripe.refunds.create(
-              { payment_intent: paymentIntent, reason: 'requested_by_customer', metadata: { member_id: memberId, subscription: first.id } },
-              { idempotencyKey: `realtypocket-refund-${paymentIntent}` },
-            );
-            refundedCents += refund.amount;
-          } catch (error) {
-            if (!isStripeError(error, 'charge_already_refunded')) throw error;
-          }
-        }
+      // The money first, recorded at once; then the subscription ends. A retry after a failure
+      // half-way refunds nothing twice (each refund has its own idempotency key, and a payment
+      // refunded before is counted from Stripe's own list) and finishes the cancellation.
+      if (!first.refundedAt) {
+        const refundedCents = await refundEveryPayment(stripe, first, memberId);
+        await data.transaction(async (tx) => {
+          await tx.billing.markRefunded(first.id, refundedCents);
+          await tx.audit.record({
+            actorEmail: staff.email,
+            action: 'billing.refund',
+            target: account.email,
+            oldValue: planOf(first),
+            newValue: `refunded ${(refundedCents / 100).toFixed(2)} ${first.currency.toUpperCase()} and canceled`,
+          });
+        });
       }
       if (!hasEnded(first.status)) {
         try {
-          await stripe.subscriptions.cancel(first.id);
+          await stripe.subscriptions.cancel(first.id, { invoice_now: false, prorate: false });
         } catch (error) {
           if (!isStripeError(error, 'resource_missing')) throw error;
         }
       }
-      const saved = await data.transaction(async (tx) => {
-        const synced = await syncSubscription(tx, sync, first.id, { memberId, actor: staff.email });
-        await tx.billing.markRefunded(first.id, refundedCents);
-        await tx.audit.record({
-          actorEmail: staff.email,
-          action: 'billing.refund',
-          target: account.email,
-          oldValue: planOf(first),
-          newValue: `refunded ${(refundedCents / 100).toFixed(2)} ${first.currency.toUpperCase()} and canceled`,
-        });
-        return (await tx.billing.findSubscription(first.id)) ?? synced ?? first;
-      });
+      await data.transaction((tx) => syncSubscription(tx, sync, first.id, { memberId, actor: staff.email }));
       mailer.nudge();
-      return { refunded_cents: refundedCents, subscription: subscriptionView(saved) };
+      const saved = (await data.billing.findSubscription(first.id)) ?? first;
+      return { refunded_cents: saved.refundedCents ?? 0, subscription: subscriptionView(saved) };
     },
 
     async revenue(viewer): Promise<Revenue> {
@@ -338,10 +380,15 @@ export function createBillingService(deps: {
 
     async endSubscriptionsOf(memberId) {
       if (!gateway) return;
-      for (const row of await data.billing.subscriptionsOf(memberId)) {
-        if (hasEnded(row.status)) continue;
+      const account = await data.members.findAccount({ id: memberId });
+      if (!account?.stripeCustomerId) return;
+      // Stripe's own list, not the site's copy: a subscription whose events have not arrived yet ends too.
+      await expireOpenCheckouts(gateway.stripe, account.stripeCustomerId);
+      const listed = await gateway.stripe.subscriptions.list({ customer: account.stripeCustomerId, status: 'all', limit: 100 });
+      for (const subscription of listed.data) {
+        if (subscription.status === 'canceled' || subscription.status === 'incomplete_expired') continue;
         try {
-          await gateway.stripe.subscriptions.cancel(row.id);
+          await gateway.stripe.subscriptions.cancel(subscription.id);
         } catch (error) {
           if (!isStripeError(error, 'resource_missing')) throw error;
         }

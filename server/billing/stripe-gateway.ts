@@ -28,7 +28,13 @@ function createStripeClient(settings: StripeSettings): Stripe {
   return new Stripe(settings.secretKey, config);
 }
 
+/** Stripe refused the request as it stands (an expired session, a finished payment...): asking again changes nothing. */
+export const isInvalidRequest = (error: unknown) => error instanceof Stripe.errors.StripeInvalidRequestError;
+
 export const isStripeError = (error: unknown, code: string) => error instanceof Stripe.errors.StripeError && error.code === code;
+
+/** Checkout refuses a price whose product was archived, even while the price itself is active. */
+const productIsActive = (price: Stripe.Price) => typeof price.product !== 'object' || !('active' in price.product) || price.product.active;
 
 /** A price charges what the pricing page says: the spec's amount in USD, every month or year. */
 function chargesAsAdvertised(price: Stripe.Price, plan: Plan): boolean {
@@ -75,60 +81,59 @@ export class StripeGateway {
 
   private async ensurePrices(): Promise<Map<string, Stripe.Price>> {
     const found = new Map<string, Stripe.Price>();
-    const listed = await this.stripe.prices.list({ lookup_keys: ALL_PLANS.map(priceLookupKey), active: true, limit: 100 });
+    // Archived prices too: a lookup key stays on an archived price until another takes it.
+    const listed = await this.stripe.prices.list({ lookup_keys: ALL_PLANS.map(priceLookupKey), limit: 100, expand: ['data.product'] });
     for (const price of listed.data) {
       const plan = planOfLookupKey(price.lookup_key);
-      if (plan && chargesAsAdvertised(price, plan)) found.set(price.lookup_key!, price);
+      if (plan && chargesAsAdvertised(price, plan) && productIsActive(price)) found.set(price.lookup_key!, price);
     }
     for (const plan of ALL_PLANS) {
       const key = priceLookupKey(plan);
-      if (found.has(key)) continue;
-      const replacing = listed.data.some((price) => price.lookup_key === key);
-      found.set(key, await this.createPrice(plan, replacing));
+      const holders = listed.data.filter((price) => price.lookup_key === key).map((price) => price.id);
+      if (!found.has(key)) found.set(key, await this.createPrice(plan, holders));
     }
     return found;
   }
 
-  private async createPrice(plan: Plan, replacing: boolean): Promise<Stripe.Price> {
+  /** A new price for the plan, which takes the lookup key from any price that holds it (archived, or charging something else). */
+  private async createPrice(plan: Plan, replacing: string[]): Promise<Stripe.Price> {
     const key = priceLookupKey(plan);
     const product = await this.ensureProduct(plan.tier);
     const amount = priceCents(plan);
-    try {
-      const price = await this.stripe.prices.create(
-        {
-          product,
-          currency: 'usd',
-          unit_amount: amount,
-          recurring: { interval: INTERVAL[plan.period], interval_count: 1 },
-          lookup_key: key,
-          // A price that charges something else than the pricing page says gives its key up.
-          transfer_lookup_key: replacing,
-          metadata: { tier: plan.tier, period: plan.period },
-        },
-        { idempotencyKey: `realtypocket-price-${key}-${amount}-usd` },
-      );
-      this.log.info({ price: price.id, lookupKey: key }, replacing ? 'replaced a Stripe price' : 'created a Stripe price');
-      return price;
-    } catch (error) {
-      // Another process created it a moment ago.
-      if (!isStripeError(error, 'lookup_key_exists')) throw error;
-      const [price] = (await this.stripe.prices.list({ lookup_keys: [key], active: true, limit: 1 })).data;
-      if (!price) throw error;
-      if (!chargesAsAdvertised(price, plan))
-        this.log.warn({ price: price.id, lookupKey: key }, 'a Stripe price differs from the pricing page');
-      return price;
-    }
+    const price = await this.stripe.prices.create(
+      {
+        product,
+        currency: 'usd',
+        unit_amount: amount,
+        recurring: { interval: INTERVAL[plan.period], interval_count: 1 },
+        lookup_key: key,
+        transfer_lookup_key: true,
+        metadata: { tier: plan.tier, period: plan.period },
+      },
+      // Processes starting together send the same key (they saw the same prices), so Stripe creates the price once.
+      { idempotencyKey: `realtypocket-price-${key}-${amount}-usd-replacing-${replacing.sort().join('.') || 'none'}` },
+    );
+    this.log.info({ price: price.id, lookupKey: key }, 'created a Stripe price');
+    return price;
   }
 
-  /** One product per tier, with a fixed id so that creating it twice is harmless. */
+  /** One product per tier, with a fixed id so that creating it twice is harmless; an archived one is restored. */
   private async ensureProduct(tier: Plan['tier']): Promise<string> {
     const id = `realtypocket_${tier}`;
+    try {
+      const product = await this.stripe.products.retrieve(id);
+      if (!product.active) await this.stripe.products.update(id, { active: true });
+      return id;
+    } catch (error) {
+      if (!isStripeError(error, 'resource_missing')) throw error;
+    }
     const name = `${BRAND_NAME} ${PRICING_PLANS.find((plan) => plan.tier === tier)!.name} membership`;
     try {
-      return (await this.stripe.products.create({ id, name, metadata: { tier } }, { idempotencyKey: `realtypocket-product-${id}` })).id;
+      await this.stripe.products.create({ id, name, metadata: { tier } }, { idempotencyKey: `realtypocket-product-${id}` });
     } catch (error) {
-      if (isStripeError(error, 'resource_already_exists')) return id;
-      throw error;
+      // Another process created it a moment ago.
+      if (!isStripeError(error, 'resource_already_exists')) throw error;
     }
+    return id;
   }
 }

@@ -60,13 +60,30 @@ async function memberOf(tx: Repositories, named: (string | null | undefined)[], 
  * late, twice or out of order only ever causes a fresh read. Returns the stored row, or null when
  * the subscription belongs to no member of this site.
  */
+/** Another process is handling this subscription right now: Stripe delivers the event again later. */
+export class SubscriptionBusy extends Error {
+  constructor(subscriptionId: string) {
+    super(`Subscription ${subscriptionId} is being updated by another request`);
+    this.name = 'SubscriptionBusy';
+  }
+}
+
+/** A one-line summary of a subscription's state, for the audit log. */
+const stateOf = (row: Pick<SubscriptionRow, 'tier' | 'period' | 'priceId' | 'status' | 'cancelAtPeriodEnd'>) =>
+  `${row.tier && row.period ? planName({ tier: row.tier, period: row.period }) : row.priceId}, ${row.status}${row.cancelAtPeriodEnd ? ', ending' : ''}`;
+
 export async function syncSubscription(
   tx: Repositories,
   deps: SyncDependencies,
   subscriptionId: string,
-  context: { memberId?: string | null; actor: string },
+  context: { memberId?: string | null; actor: string; waitForLock?: boolean },
 ): Promise<SubscriptionRow | null> {
-  await tx.billing.lockSubscription(subscriptionId);
+  // Webhooks do not wait for one another (Stripe retries a 503); a member's own change does.
+  if (context.waitForLock === false) {
+    if (!(await tx.billing.tryLockSubscription(subscriptionId))) throw new SubscriptionBusy(subscriptionId);
+  } else {
+    await tx.billing.lockSubscription(subscriptionId);
+  }
   let subscription: Stripe.Subscription;
   try {
     subscription = await deps.gateway.stripe.subscriptions.retrieve(subscriptionId);
@@ -78,8 +95,10 @@ export async function syncSubscription(
   const previous = await tx.billing.findSubscription(subscriptionId);
   const customerId = stripeId(subscription.customer);
   const memberId = previous?.memberId ?? (await memberOf(tx, [context.memberId, subscription.metadata?.member_id], customerId));
-  if (!memberId) {
-    deps.log.warn({ subscription: subscriptionId }, 'a Stripe subscription belongs to no member');
+  // The member's row first, then the subscription's: every change to a member's tier takes them in this order.
+  const member = memberId ? await tx.members.lock(memberId) : null;
+  if (!memberId || !member) {
+    await endOrphan(deps, subscription);
     return null;
   }
   await tx.members.linkStripeCustomer(memberId, customerId);
@@ -87,6 +106,8 @@ export async function syncSubscription(
   const item = subscription.items.data[0];
   if (!item) throw new Error(`Stripe subscription ${subscriptionId} has no items`);
   const plan = planOfPrice(item.price);
+  // Newer cancellations (the customer portal's among them) set a date instead of the flag.
+  const ending = subscription.cancel_at_period_end || subscription.cancel_at !== null;
   const row = await tx.billing.saveSubscription({
     id: subscription.id,
     memberId,
@@ -97,14 +118,25 @@ export async function syncSubscription(
     priceId: item.price.id,
     amountCents: (item.price.unit_amount ?? 0) * (item.quantity ?? 1),
     currency: item.price.currency,
-    currentPeriodEnd: fromUnix(item.current_period_end),
-    cancelAtPeriodEnd: subscription.cancel_at_period_end,
+    currentPeriodEnd: fromUnix(subscription.cancel_at ?? item.current_period_end),
+    cancelAtPeriodEnd: ending,
     startedAt: fromUnix(subscription.start_date),
     endedAt: subscription.ended_at ? fromUnix(subscription.ended_at) : null,
   });
 
   const account = await tx.members.findAccount({ id: memberId });
   if (!account) return row;
+  // What Stripe changed by itself (renewals, failed payments, the customer portal) is in the audit log
+  // too; the site's own changes are recorded by the action that made them.
+  if (context.actor === STRIPE_ACTOR && (!previous || stateOf(previous) !== stateOf(row))) {
+    await tx.audit.record({
+      actorEmail: STRIPE_ACTOR,
+      action: 'billing.subscription',
+      target: account.email,
+      oldValue: previous ? stateOf(previous) : null,
+      newValue: stateOf(row),
+    });
+  }
   const change = await applyMembershipTier(tx, memberId);
   if (change) {
     await tx.audit.record({
@@ -126,4 +158,21 @@ export async function syncSubscription(
     await deps.mailer.queue(tx, 'billing-cancellation-scheduled', account.email, mail);
   }
   return row;
+}
+
+/**
+ * A subscription the site started for a member who is gone (their account was deleted while it
+ * was being paid for) must not go on charging them: it ends now.
+ */
+async function endOrphan(deps: SyncDependencies, subscription: Stripe.Subscription): Promise<void> {
+  if (!subscription.metadata?.member_id || hasEnded(knownStatus(subscription.status))) {
+    deps.log.warn({ subscription: subscription.id }, 'a Stripe subscription belongs to no member');
+    return;
+  }
+  deps.log.warn({ subscription: subscription.id }, 'ending a subscription whose member account no longer exists');
+  try {
+    await deps.gateway.stripe.subscriptions.cancel(subscription.id);
+  } catch (error) {
+    if (!isStripeError(error, 'resource_missing')) throw error;
+  }
 }

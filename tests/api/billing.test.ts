@@ -88,6 +88,36 @@ describe('prices', () => {
   });
 });
 
+describe('prices already in Stripe', () => {
+  it('replaces an archived price, or one whose product was archived, and uses the new one', async () => {
+    const stripe = await startFakeStripe();
+    const first = await createTestApp({ seed: false, env: stripeEnv(stripe) });
+    try {
+      const byKey = (key: string) => [...stripe.state.prices.values()].find((price) => price.lookup_key === key);
+      const archived = byKey('realtypocket_silver_monthly');
+      archived.active = false;
+      stripe.state.products.get('realtypocket_gold').active = false;
+      const second = await first.anotherServer();
+      expect(byKey('realtypocket_silver_monthly').id).not.toBe(archived.id);
+      expect(byKey('realtypocket_silver_monthly').active).toBe(true);
+      expect(stripe.state.products.get('realtypocket_gold').active).toBe(true);
+      const member = await first.loginAs('free');
+      const checkout = await second.inject({
+        method: 'POST',
+        url: '/api/billing/checkout',
+        headers: member.headers,
+        payload: { tier: 'silver', period: 'monthly' },
+      });
+      expect(checkout.statusCode).toBe(200);
+      const session = stripe.calls.findLast((call) => call.path === '/v1/checkout/sessions' && call.method === 'POST')!;
+      expect(session.params.line_items).toEqual([{ price: byKey('realtypocket_silver_monthly').id, quantity: '1' }]);
+    } finally {
+      await first.close();
+      await stripe.close();
+    }
+  });
+});
+
 describe('checkout', () => {
   it('refuses visitors, free and unknown plans', async () => {
     expect((await post('/api/billing/checkout', {}, { tier: 'silver', period: 'monthly' })).statusCode).toBe(401);
@@ -131,6 +161,29 @@ describe('checkout', () => {
         (call) => call.path === '/v1/customers' && (call.params.metadata as Record<string, string>)?.member_id === member.memberId,
       ),
     ).toHaveLength(1);
+  });
+
+  it('closes an earlier unpaid checkout when the member opens another, so two tabs cannot start two subscriptions', async () => {
+    const member = await t.loginAs('free');
+    const first = await post('/api/billing/checkout', member.headers, { tier: 'silver', period: 'monthly' });
+    const second = await post('/api/billing/checkout', member.headers, { tier: 'gold', period: 'monthly' });
+    const idOf = (response: typeof first) => new URL(response.json<{ url: string }>().url).pathname.split('/').pop()!;
+    expect(fake.state.checkoutSessions.get(idOf(first)).status).toBe('expired');
+    expect(fake.state.checkoutSessions.get(idOf(second)).status).toBe('open');
+  });
+
+  it('reads the subscription from Stripe when the member is back before its events', async () => {
+    const member = await t.loginAs('free');
+    const checkout = await post('/api/billing/checkout', member.headers, { tier: 'gold', period: 'yearly' });
+    await fake.completeCheckout(new URL(checkout.json<{ url: string }>().url).pathname.split('/').pop()!, { sendWebhooks: false });
+    expect(await tierOf(member.memberId)).toBe('free');
+    const resolved = (await t.app.sessions.resolve(member.token))!;
+    await t.app.services.billing.refresh({
+      member: { ...resolved.member!, sessionId: resolved.sessionId },
+      staff: null,
+      client: { address: '127.0.0.1', userAgent: undefined },
+    });
+    expect(await tierOf(member.memberId)).toBe('gold');
   });
 
   it('makes the member Silver once paid, mails a receipt, and refuses buying the same plan twice', async () => {
@@ -213,6 +266,68 @@ describe('webhooks', () => {
     fake.updateSubscriptionState(subscription.id, { status: 'unpaid' });
     await fake.sendEvent('customer.subscription.updated', fake.state.subscriptions.get(subscription.id));
     expect(await tierOf(member.memberId)).toBe('free');
+  });
+
+  it('reads invoices written in older API versions (no parent), and asks Stripe when an invoice names nothing', async () => {
+    const member = await t.loginAs('free');
+    const subscription = await subscribe(member, 'silver');
+    await smtp.waitFor(member.email);
+    const { parent: _parent, ...legacy } = { ...fake.state.invoices.get(subscription.latest_invoice), status: 'open', amount_paid: 0 };
+    expect((await fake.sendEvent('invoice.payment_failed', legacy)).status).toBe(200);
+    const { subscription: _subscription, ...bare } = legacy;
+    expect((await fake.sendEvent('invoice.payment_failed', bare)).status).toBe(200);
+    const failed = (await smtp.waitFor(member.email, 3)).filter((mail) => mail.subject === 'Your payment did not go through');
+    expect(failed).toHaveLength(2);
+  });
+
+  it('follows a cancellation made in the customer portal (a cancel date), resumes it, and logs what Stripe changed', async () => {
+    const member = await t.loginAs('free');
+    const subscription = await subscribe(member, 'bronze');
+    const end = subscription.items.data[0].current_period_end;
+    fake.updateSubscriptionState(subscription.id, { cancel_at: end, canceled_at: Math.floor(Date.now() / 1000) });
+    await fake.sendEvent('customer.subscription.updated', fake.state.subscriptions.get(subscription.id));
+    expect((await t.app.inject({ url: '/api/billing/subscription', headers: member.headers })).json()).toMatchObject({
+      cancel_at_period_end: true,
+      current_period_end: new Date(end * 1000).toISOString(),
+    });
+    const subjects = (await smtp.waitFor(member.email, 2)).map((mail) => mail.subject ?? '');
+    expect(subjects.some((subject) => subject.startsWith('Your RealtyPocket membership ends on'))).toBe(true);
+    expect((await post('/api/billing/subscription/resume', member.headers)).json()).toMatchObject({ cancel_at_period_end: false });
+    expect(fake.state.subscriptions.get(subscription.id).cancel_at).toBeNull();
+    const logged = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.target, member.email), eq(auditLog.action, 'billing.subscription')));
+    expect(logged.map((entry) => entry.newValue)).toEqual(['Bronze (monthly), active', 'Bronze (monthly), active, ending']);
+  });
+
+  it("ends up in Stripe's state when different events about one subscription arrive at two servers at once", async () => {
+    const member = await t.loginAs('free');
+    const subscription = await subscribe(member, 'bronze');
+    const other = await t.anotherServer();
+    const urls = [`http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`, await listen(other)];
+    fake.updateSubscriptionState(subscription.id, { price: priceId('realtypocket_gold_monthly') });
+    const upgraded = fake.signedEvent('customer.subscription.updated', fake.state.subscriptions.get(subscription.id));
+    fake.updateSubscriptionState(subscription.id, { cancel_at_period_end: true });
+    const ending = fake.signedEvent('customer.subscription.updated', fake.state.subscriptions.get(subscription.id));
+    const deliver = async (base: string, event: { payload: string; signature: string }) => {
+      // As Stripe does: a 503 is delivered again later.
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const response = await fetch(`${base}/api/billing/webhook`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
+          body: event.payload,
+        });
+        if (response.status === 200) return;
+        expect(response.status).toBe(503);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('never delivered');
+    };
+    await Promise.all([deliver(urls[0]!, upgraded), deliver(urls[1]!, ending)]);
+    const [row] = await t.db.select().from(subscriptions).where(eq(subscriptions.id, subscription.id));
+    expect({ tier: row!.tier, ending: row!.cancelAtPeriodEnd }).toEqual({ tier: 'gold', ending: true });
+    expect(await tierOf(member.memberId)).toBe('gold');
   });
 
   it('follows a plan change, and returns the member to free when the subscription is deleted or expires', async () => {
@@ -308,7 +423,8 @@ describe('the member changes their plan', () => {
     expect(changed.json()).toMatchObject({ tier: 'gold', period: 'yearly', status: 'active' });
     const update = fake.calls.findLast((call) => call.method === 'POST' && call.path === `/v1/subscriptions/${subscription.id}`)!;
     expect(update.params).toMatchObject({
-      proration_behavior: 'create_prorations',
+      proration_behavior: 'always_invoice',
+      payment_behavior: 'pending_if_incomplete',
       items: [{ id: subscription.items.data[0].id, price: priceId('realtypocket_gold_yearly') }],
     });
     expect(await tierOf(member.memberId)).toBe('gold');
@@ -404,6 +520,20 @@ describe('staff', () => {
     });
   });
 
+  it('changes a tier while a payment event for the same member arrives, without either failing', async () => {
+    const member = await t.loginAs('free');
+    const checkout = await post('/api/billing/checkout', member.headers, { tier: 'silver', period: 'monthly' });
+    const paid = await fake.completeCheckout(new URL(checkout.json<{ url: string }>().url).pathname.split('/').pop()!, {
+      sendWebhooks: false,
+    });
+    const [staffChange, event] = await Promise.all([
+      post(`/api/admin/members/${member.memberId}/tier`, staffHeaders, { membership_tier: 'bronze' }),
+      fake.sendEvent('customer.subscription.created', paid),
+    ]);
+    expect([staffChange.statusCode, event.status]).toEqual([200, 200]);
+    expect(await tierOf(member.memberId)).toBe('silver');
+  });
+
   it('sums active subscriptions by plan into monthly recurring revenue', async () => {
     const revenue = (await t.app.inject({ url: '/api/admin/billing/revenue', headers: staffHeaders })).json();
     const rows = await t.db.select().from(subscriptions);
@@ -431,6 +561,27 @@ describe("the member's account", () => {
     const token = new URL(linkIn(mail!, `${PUBLIC_URL}/confirm-email?token=`)).searchParams.get('token')!;
     expect((await post('/api/account/email/confirm', {}, { token })).statusCode).toBe(200);
     expect(fake.state.customers.get(customerId).email).toBe(newAddress);
+  });
+
+  it('ends a subscription whose events have not arrived yet, and one paid for after the account is gone', async () => {
+    const member = await t.loginAs('free');
+    const checkout = await post('/api/billing/checkout', member.headers, { tier: 'gold', period: 'monthly' });
+    const sessionId = new URL(checkout.json<{ url: string }>().url).pathname.split('/').pop()!;
+    const paid = await fake.completeCheckout(sessionId, { sendWebhooks: false });
+    const late = await t.loginAs('free');
+    const pending = new URL(
+      (await post('/api/billing/checkout', late.headers, { tier: 'bronze', period: 'monthly' })).json<{ url: string }>().url,
+    ).pathname
+      .split('/')
+      .pop()!;
+
+    expect((await post('/api/account/delete', member.headers, { password: member.password })).statusCode).toBe(200);
+    expect(fake.state.subscriptions.get(paid.id).status).toBe('canceled');
+    expect((await fake.sendEvent('customer.subscription.created', fake.state.subscriptions.get(paid.id))).status).toBe(200);
+
+    // The second member leaves with their checkout page still open: it closes; had it been paid, the event ends it.
+    expect((await post('/api/account/delete', late.headers, { password: late.password })).statusCode).toBe(200);
+    expect(fake.state.checkoutSessions.get(pending).status).toBe('expired');
   });
 
   it('ends their subscription in Stripe before deleting it, so they are never charged again', async () => {

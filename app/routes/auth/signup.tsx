@@ -32,11 +32,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect('/dashboard');
 }
 
-export const loader = ({ context, request }: Route.LoaderArgs) => {
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { services, viewer } = pageServices(context);
+  const plan = services.billing.enabled ? chosenPlan(request) : null;
+  // A member who follows a plan link while signed in goes straight on to paying for it.
+  if (viewer.member && plan) await continueToCheckout(context, viewer, plan);
   redirectSignedInMember(context);
-  const plan = chosenPlan(request);
-  return { plan: plan && pageServices(context).services.billing.enabled ? plan : null };
-};
+  return { plan };
+}
 
 export default function SignupPage({ loaderData }: Route.ComponentProps) {
   const { plan } = loaderData;
