@@ -4,6 +4,13 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
 
 export default defineConfig({
+  build: {
+    rolldownOptions: {
+      // Building a zod schema has no side effects: a page that uses only the plain constants of a
+      // contract module (tier names, limits) then ships without zod.
+      treeshake: { manualPureFunctions: ['z'] },
+    },
+  },
   plugins: [
     tailwindcss(),
     reactRouter(),

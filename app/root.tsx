@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router';
-import { toast, Toaster } from 'sonner';
+import { toast, Toaster } from './lib/toast.tsx';
 import { publicViewer } from '../common/viewer.ts';
 import { buttonClass } from './components/ui/button.tsx';
 import { useNonce } from './lib/nonce.tsx';
@@ -8,7 +8,7 @@ import { orFallback, pageServices, pageSession } from './lib/page-context.ts';
 import type { RootData } from './lib/root-data.ts';
 import { unlessRequestFailed } from './lib/forms.ts';
 import type { Route } from './+types/root';
-import './app.css';
+import stylesheet from './app.css?url';
 
 // A page whose form request failed keeps its data (see unlessRequestFailed).
 export const shouldRevalidate = unlessRequestFailed;
@@ -33,6 +33,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#7f1d1d" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
+        {/* Before the module preloads: on a slow connection the page paints once this alone has arrived. */}
+        <link rel="stylesheet" href={stylesheet} />
         <Links />
       </head>
       <body>

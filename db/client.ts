@@ -33,6 +33,12 @@ export interface DatabaseHandle {
    * lock, not waited for); answers whether it ran. Embedded: there is only one process.
    */
   runAlone(job: string, work: () => Promise<void>): Promise<boolean>;
+  /**
+   * Calls `onNotify` with the payload of every NOTIFY on `channel`, from any process; on PostgreSQL
+   * over a connection of its own that is opened again if it drops. Resolves, once listening, to
+   * the function that stops.
+   */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   /** Embedded only: a gzip tarball of the data directory, restorable with `loadDataDir`. */
   dumpDataDir?(): Promise<Blob>;
@@ -79,6 +85,7 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
       return true;
     },
     dumpDataDir: () => client.dumpDataDir('gzip') as Promise<Blob>,
+    listen: (channel, onNotify) => client.listen(channel, onNotify),
     close: async () => {
       if (closed) return;
       closed = true;
@@ -97,6 +104,35 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   pool.on('error', () => {});
   const db = drizzlePg({ client: pool, schema, casing: 'snake_case' });
   let closed = false;
+  const listeners = new Set<pg.Client>();
+
+  /** A connection that only listens; when it drops, another takes its place a second later, until stopped. */
+  async function listenOn(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    let stopped = false;
+    let current: pg.Client | undefined;
+    const connect = async (): Promise<void> => {
+      const client = new pg.Client({ connectionString: url });
+      current = client;
+      listeners.add(client);
+      client.on('notification', (message) => {
+        if (message.channel === channel) onNotify(message.payload ?? '');
+      });
+      client.once('error', () => {
+        listeners.delete(client);
+        void client.end().catch(() => {});
+        if (!stopped && !closed) setTimeout(() => void connect().catch(() => {}), 1000).unref();
+      });
+      await client.connect();
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    };
+    await connect();
+    return async () => {
+      stopped = true;
+      if (current) listeners.delete(current);
+      await current?.end().catch(() => {});
+    };
+  }
+
   return {
     db: db as unknown as Database,
     kind: 'postgres',
@@ -133,9 +169,11 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
         client.release();
       }
     },
+    listen: listenOn,
     close: async () => {
       if (closed) return;
       closed = true;
+      await Promise.all([...listeners].map((client) => client.end().catch(() => {})));
       await pool.end();
     },
   };

@@ -6,6 +6,7 @@ import { RESOURCE_TYPES } from '../common/resources.contract.ts';
 import { BILLING_PERIODS, PAID_TIERS } from '../common/pricing.ts';
 import { TIERS } from '../common/tiers.ts';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -394,4 +395,13 @@ export const billingEvents = pgTable('billing_events', {
   id: text().primaryKey(),
   type: text().notNull(),
   receivedAt: createdAt(),
+});
+
+/**
+ * A counter per kind of data, raised by triggers on every change (migration 0005): 'public' counts
+ * changes to anything a visitor can see, so caches of it know when they are out of date.
+ */
+export const dataVersions = pgTable('data_versions', {
+  name: text().primaryKey(),
+  version: bigint({ mode: 'number' }).notNull(),
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
@@ -6,6 +7,9 @@ import type { ViteDevServer } from 'vite';
 import type { Database, DatabaseHandle } from '../db/client.ts';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
 import { auditRoutes } from './audit/audit.routes.ts';
+import { DataVersion } from './cache/data-version.ts';
+import { shareVisitorAnswers } from './cache/shared-api-answers.ts';
+import { VisitorCache } from './cache/visitor-cache.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { billingRoutes } from './billing/billing.routes.ts';
 import { StripeGateway } from './billing/stripe-gateway.ts';
@@ -48,6 +52,11 @@ declare module 'fastify' {
     services: ServerServices;
     /** Shared store for rate limits when REDIS_URL is set. */
     redis: Redis | undefined;
+    /** The version of what visitors see, and the answers shared by every visitor while it holds. */
+    dataVersion: DataVersion;
+    /** Every data version the process keeps (public, member, session), read again after each write. */
+    dataVersions: DataVersion[];
+    visitorCache: VisitorCache;
   }
 }
 
@@ -117,10 +126,27 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(cookie);
   securityHeaders(app, { production: config.isProduction, formTargets: paymentFormTargets(config.stripe) });
+  const dataVersion = new DataVersion(deps.database, app.log, 'public');
+  const memberDataVersion = new DataVersion(deps.database, app.log, 'member');
+  const sessionDataVersion = new DataVersion(deps.database, app.log, 'session');
+  const dataVersions = [dataVersion, memberDataVersion, sessionDataVersion];
+  await Promise.all(dataVersions.map((version) => version.start()));
+  app.addHook('onClose', async () => {
+    await Promise.all(dataVersions.map((version) => version.stop()));
+  });
+  app.decorate('dataVersion', dataVersion);
+  app.decorate('dataVersions', dataVersions);
+  app.decorate('visitorCache', new VisitorCache(dataVersion));
+  shareVisitorAnswers(app);
+  // HTML and JSON go out compressed (answers kept for visitors are compressed once, beforehand).
+  await app.register(compress, { globalDecompression: false, encodings: ['br', 'gzip'], threshold: 1024 });
   const redis = await connectRedis(app, config.redisUrl);
   app.decorate('redis', redis);
 
-  const sessions = new SessionService(deps.database.db, { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs });
+  const sessions = new SessionService(deps.database.db, { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs }, () =>
+    // A kept session holds while no session was revoked and no account changed.
+    sessionDataVersion.current >= 0 && memberDataVersion.current >= 0 ? `${sessionDataVersion.current}:${memberDataVersion.current}` : null,
+  );
   const transport = createMailTransport({
     smtpUrl: config.mail.smtpUrl,
     from: config.mail.from,
@@ -136,7 +162,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const stripe = config.stripe ? new StripeGateway(config.stripe, app.log) : undefined;
   app.decorate(
     'services',
-    createServices({ db: deps.database.db, config, storage: deps.storage, sessions, redis, mailer, stripe, log: app.log }),
+    createServices({
+      db: deps.database.db,
+      config,
+      storage: deps.storage,
+      sessions,
+      redis,
+      mailer,
+      stripe,
+      log: app.log,
+      dataVersion,
+      memberDataVersion,
+    }),
   );
   if (stripe) {
     // The plan prices, found or created now; if Stripe cannot be reached, the first checkout tries again.

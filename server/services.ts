@@ -11,6 +11,8 @@ import type { Config } from './config.ts';
 import { createContactService, createMessagesService } from './contact/contact.service.ts';
 import { createContentService } from './content/content.service.ts';
 import { createCoursesService } from './courses/courses.service.ts';
+import type { DataVersion } from './cache/data-version.ts';
+import { MEMBER_MEMO_ENTRIES, VersionedMemo, withMemberReadsInMemory, withPublicReadsInMemory } from './cache/in-memory-reads.ts';
 import { createFilesService, type ServerFilesService } from './files/files.service.ts';
 import type { FileStorage } from './files/storage.ts';
 import { AttemptLimiter } from './http/attempt-limiter.ts';
@@ -41,9 +43,17 @@ export function createServices(deps: {
   /** Stripe, when billing is on. */
   stripe: StripeGateway | undefined;
   log: { warn(object: object, message: string): void };
+  /** Public catalogue reads are answered from memory while it holds. */
+  dataVersion: DataVersion;
+  /** And each member's own reads (enrolments, certificates, subscription) while this holds. */
+  memberDataVersion: DataVersion;
 }): ServerServices {
   const { mailer, sessions } = deps;
-  const data = createDataAccess(deps.db);
+  const data = withMemberReadsInMemory(
+    withPublicReadsInMemory(createDataAccess(deps.db), new VersionedMemo([deps.dataVersion])),
+    // Enrolments count the course's lessons, so a change to the catalogue makes them stale too.
+    new VersionedMemo([deps.dataVersion, deps.memberDataVersion], MEMBER_MEMO_ENTRIES),
+  );
   const limiter = new AttemptLimiter(`${deps.config.redisKeyPrefix}:limit`, deps.redis);
   const courses = createCoursesService(data.courses);
   const billing = createBillingService({ data, gateway: deps.stripe, mailer, limiter, log: deps.log });

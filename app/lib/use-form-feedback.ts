@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useNavigation } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from './toast.tsx';
 import type { FormErrors } from './forms.ts';
 
 /** True while this page's form is being sent (to this path, whatever its query), and while the page it leads to loads. */

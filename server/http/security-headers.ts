@@ -32,6 +32,10 @@ export function paymentFormTargets(stripe: { apiBase: string | undefined } | und
 export const pageContentSecurityPolicy = (nonce: string, formTargets: readonly string[]) =>
   directives(`'self' 'nonce-${nonce}'`, formTargets);
 
+/** The CSP of a page every visitor gets alike: its inline scripts are allowed by their SHA-256, as no nonce can be shared. */
+export const sharedPageContentSecurityPolicy = (scriptHashes: readonly string[], formTargets: readonly string[]) =>
+  directives(["'self'", ...scriptHashes.map((hash) => `'sha256-${hash}'`)].join(' '), formTargets);
+
 export function securityHeaders(app: FastifyInstance, options: { production: boolean; formTargets: readonly string[] }) {
   const headers: Record<string, string> = {
     'content-security-policy': directives("'self'", options.formTargets),

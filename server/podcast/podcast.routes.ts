@@ -1,12 +1,15 @@
 import { SuccessResponse } from '../../common/fields.ts';
 import { AdminEpisodeList, AdminPodcastEpisodeList, PodcastEpisodeList } from '../../common/podcast.contract.ts';
+import { VISITORS_ALIKE as visitors } from '../cache/visitor-cache.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function podcastRoutes(app: ZodApp) {
   const { podcast } = app.services;
   const staff = { access: 'staff' } as const;
 
-  app.get('/api/podcast/episodes', { schema: { response: withErrors({ 200: PodcastEpisodeList }) } }, () => podcast.list());
+  app.get('/api/podcast/episodes', { config: visitors, schema: { response: withErrors({ 200: PodcastEpisodeList }) } }, () =>
+    podcast.list(),
+  );
 
   app.get(
     '/api/admin/podcast/list',

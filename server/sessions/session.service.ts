@@ -25,14 +25,53 @@ const TOUCH_INTERVAL_MS = 60_000;
 // Longer values are not tokens we issued; they are not even hashed.
 const MAX_TOKEN_LENGTH = 200;
 
-/** Sessions for members and staff: random tokens, stored only as their hash, revocable. */
+type SessionRow = Awaited<ReturnType<SessionsRepository['findByTokenHashes']>>[number];
+
+// Sessions looked up recently, by token hash, at most this many (the least recently used go first).
+const KEPT_SESSIONS = 50_000;
+
+/**
+ * Sessions for members and staff: random tokens, stored only as their hash, revocable. A session
+ * looked up once is kept in memory while nothing that could change the answer has changed (the
+ * versions of sessions and of members' accounts: a revocation, a tier, a name), so most requests
+ * cost no query for it.
+ */
 export class SessionService {
   private readonly repository: SessionsRepository;
   private readonly policy: SessionPolicy;
+  private readonly freshness: (() => string | null) | undefined;
+  private readonly kept = new Map<string, { version: string; row: SessionRow }>();
 
-  constructor(db: Database, policy: SessionPolicy) {
+  /** `freshness` names the data version the kept sessions hold for, or null while it is unknown. */
+  constructor(db: Database, policy: SessionPolicy, freshness?: () => string | null) {
     this.repository = createSessionsRepository(db);
     this.policy = policy;
+    this.freshness = freshness;
+  }
+
+  /** The stored sessions for these hashes: kept ones, and the rest in one query. */
+  private async rowsFor(hashes: string[]): Promise<SessionRow[]> {
+    const version = this.freshness?.() ?? null;
+    const found: SessionRow[] = [];
+    const missing: string[] = [];
+    for (const hash of hashes) {
+      const entry = version === null ? undefined : this.kept.get(hash);
+      if (entry && entry.version === version) found.push(entry.row);
+      else missing.push(hash);
+    }
+    if (missing.length === 0) return found;
+    const fetched = await this.repository.findByTokenHashes(missing);
+    if (version !== null) {
+      for (const row of fetched) {
+        this.kept.delete(row.session.tokenHash);
+        this.kept.set(row.session.tokenHash, { version, row });
+      }
+      for (const hash of this.kept.keys()) {
+        if (this.kept.size <= KEPT_SESSIONS) break;
+        this.kept.delete(hash);
+      }
+    }
+    return [...found, ...fetched];
   }
 
   /** Starts a session and returns its token; only the token's hash is stored. A member keeps at most MAX_LIVE_SESSIONS. */
@@ -46,7 +85,10 @@ export class SessionService {
       userAgent: info.userAgent?.slice(0, 400) ?? null,
       ipAddress: info.ipAddress ?? null,
     });
-    if (owner.kind === 'member') await this.repository.revokeOldest(owner.memberId, MAX_LIVE_SESSIONS);
+    if (owner.kind === 'member') {
+      await this.repository.revokeOldest(owner.memberId, MAX_LIVE_SESSIONS);
+      this.kept.clear();
+    }
     return { token, sessionId, expiresAt };
   }
 
@@ -59,7 +101,7 @@ export class SessionService {
   /** Several tokens (a member and a staff cookie) in one query; the answer keeps the order asked. */
   async resolveMany(tokens: (string | undefined)[]): Promise<(ResolvedSession | null)[]> {
     const hashes = tokens.map((token) => (token && token.length <= MAX_TOKEN_LENGTH ? hashSessionToken(token) : null));
-    const rows = await this.repository.findByTokenHashes(hashes.filter((hash): hash is string => hash !== null));
+    const rows = await this.rowsFor(hashes.filter((hash): hash is string => hash !== null));
     const now = Date.now();
     return Promise.all(
       hashes.map(async (hash) => {
@@ -69,7 +111,10 @@ export class SessionService {
         if (session.revokedAt || session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + this.policy.idleMs <= now) {
           return null;
         }
-        if (now - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) await this.repository.touch(session.id, new Date(now));
+        if (now - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+          await this.repository.touch(session.id, new Date(now));
+          session.lastSeenAt = new Date(now);
+        }
         if (session.kind === 'member' && row.member) return { sessionId: session.id, kind: 'member' as const, member: row.member };
         if (session.kind === 'staff' && row.staff) return { sessionId: session.id, kind: 'staff' as const, staff: row.staff };
         return null;
@@ -77,17 +122,23 @@ export class SessionService {
     );
   }
 
-  revoke(sessionId: string): Promise<void> {
-    return this.repository.revoke(sessionId);
+  // A revocation forgets what this process kept at once; other processes learn of it from the
+  // session version within a second.
+  async revoke(sessionId: string): Promise<void> {
+    await this.repository.revoke(sessionId);
+    this.kept.clear();
   }
 
   /** Ends every other session of a member, keeping the one in use (or all when none is given). */
-  revokeOtherMemberSessions(memberId: string, keepSessionId?: string): Promise<number> {
-    return this.repository.revokeMemberSessions(memberId, keepSessionId);
+  async revokeOtherMemberSessions(memberId: string, keepSessionId?: string): Promise<number> {
+    const ended = await this.repository.revokeMemberSessions(memberId, keepSessionId);
+    this.kept.clear();
+    return ended;
   }
 
-  revokeStaffSessions(staffId: string): Promise<void> {
-    return this.repository.revokeStaffSessions(staffId);
+  async revokeStaffSessions(staffId: string): Promise<void> {
+    await this.repository.revokeStaffSessions(staffId);
+    this.kept.clear();
   }
 
   /** Removes sessions that can no longer be used; returns how many. */

@@ -100,7 +100,8 @@ describe('shared layout (in the browser)', () => {
     await page.evaluate(() => window.scrollTo(0, 120));
     await page.waitForFunction(() => document.querySelector('header')?.dataset.scrolled === 'true');
 
-    // The toast area is mounted at the top centre.
+    // The toast area is mounted (once the page is idle: its code is not part of the first load) at the top centre.
+    await page.locator('section[aria-label^="Notifications"]').waitFor({ state: 'attached' });
     expect(await page.locator('section[aria-label^="Notifications"]').count()).toBe(1);
     expect(pageProblems(page)).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast.tsx';
 
 /** SPEC 2/8: Google sign-in is not available yet; the button says so. */
 export function GoogleButton({ label }: { label: string }) {

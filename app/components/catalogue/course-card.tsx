@@ -3,12 +3,23 @@ import type { Course } from '../../../common/courses.contract.ts';
 import { TierBadge } from './tier-badge.tsx';
 import { buttonClass } from '../ui/button.tsx';
 
-/** SPEC 2 Courses: thumbnail, tier badge, title, description, duration, lesson count, instructor, 'View Course'. */
-export function CourseCard({ course }: { course: Course }) {
+/**
+ * SPEC 2 Courses: thumbnail, tier badge, title, description, duration, lesson count, instructor, 'View Course'.
+ * The first cards are on screen at once, so their images load first; the rest wait until scrolled to.
+ */
+export function CourseCard({ course, aboveTheFold = false }: { course: Course; aboveTheFold?: boolean }) {
   return (
     <article className="flex flex-col overflow-hidden rounded-2xl border border-gray-200 bg-white shadow-sm transition hover:shadow-md">
       <div className="relative aspect-video bg-gray-200">
-        <img src={course.thumbnail} alt="" width={640} height={360} loading="lazy" className="h-full w-full object-cover" />
+        <img
+          src={course.thumbnail}
+          alt=""
+          width={640}
+          height={360}
+          loading={aboveTheFold ? 'eager' : 'lazy'}
+          fetchPriority={aboveTheFold ? 'high' : 'auto'}
+          className="h-full w-full object-cover"
+        />
         <TierBadge tier={course.tier} className="absolute left-3 top-3" />
       </div>
       <div className="flex flex-1 flex-col p-5">

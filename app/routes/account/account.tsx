@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { redirect, useFetcher } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast.tsx';
 import { z } from 'zod';
 import { AccountDeletion, EmailChangeRequest, NameChange, PasswordChange } from '../../../common/account.contract.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../common/limits.ts';

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Link, redirect, useFetcher } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast.tsx';
 import { z } from 'zod';
 import { BILLING_OFF, CheckoutInput, planName, type SubscriptionView } from '../../../common/billing.contract.ts';
 import { formatDate, formatMoney } from '../../../common/format.ts';

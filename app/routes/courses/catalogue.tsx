@@ -69,8 +69,8 @@ export default function CoursesPage({ loaderData }: Route.ComponentProps) {
           ]}
         />
         <ListResults count={visible.length} noun="course" emptyText="No courses found matching your criteria">
-          {visible.map((course) => (
-            <CourseCard key={course.id} course={course} />
+          {visible.map((course, index) => (
+            <CourseCard key={course.id} course={course} aboveTheFold={index === 0} />
           ))}
         </ListResults>
       </section>

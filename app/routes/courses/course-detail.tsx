@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { data, Link, useFetcher } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast.tsx';
 import { COURSE_NOT_FOUND, CourseParams, type Lesson } from '../../../common/courses.contract.ts';
 import { CourseFormInput } from '../../../common/learning.contract.ts';
 import { CourseMainAction, enrolState } from '../../components/catalogue/course-actions.tsx';

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Link, redirect, useFetcher } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast.tsx';
 import { DASHBOARD_MAX_ITEMS } from '../../../common/limits.ts';
 import { spotifyEpisodeId } from '../../../common/spotify.ts';
 import { TIER_LABEL } from '../../../common/tiers.ts';
@@ -28,7 +28,25 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     orFallback(services.community.list(viewer), [], 'community posts'),
     orFallback(services.billing.subscription(viewer), null, 'the subscription'),
   ]);
-  return { profile: services.auth.me(viewer), enrolments, certificates, episodes, posts, subscription };
+  // Only what the page shows travels to the browser: three of each list, and the counts.
+  const shown = <T,>(list: T[]) => list.slice(0, DASHBOARD_MAX_ITEMS);
+  return {
+    profile: services.auth.me(viewer),
+    enrolments: shown(enrolments),
+    certificates,
+    episodes: shown(episodes).map(({ id, thumbnail, season, episode, duration, title, spotify_url }) => ({
+      id,
+      thumbnail,
+      season,
+      episode,
+      duration,
+      title,
+      spotify_url,
+    })),
+    posts: shown(posts),
+    counts: { enrolments: enrolments.length, episodes: episodes.length, posts: posts.length },
+    subscription,
+  };
 }
 
 /**
@@ -119,7 +137,7 @@ function StatTile({ label, value }: { label: string; value: number }) {
 }
 
 export default function DashboardPage({ loaderData }: Route.ComponentProps) {
-  const { profile, enrolments, certificates, episodes, posts, subscription } = loaderData;
+  const { profile, enrolments, certificates, episodes, posts, counts, subscription } = loaderData;
   const isFree = profile.membership_tier === 'free';
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
@@ -169,10 +187,10 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
           </Link>
         </section>
         <div className="grid grid-cols-2 gap-4 sm:grid-cols-4 lg:col-span-2">
-          <StatTile label="Courses Enrolled" value={enrolments.length} />
+          <StatTile label="Courses Enrolled" value={counts.enrolments} />
           <StatTile label="Certificates Earned" value={certificates.length} />
-          <StatTile label="Podcast Episodes" value={episodes.length} />
-          <StatTile label="Community Posts" value={posts.length} />
+          <StatTile label="Podcast Episodes" value={counts.episodes} />
+          <StatTile label="Community Posts" value={counts.posts} />
         </div>
       </div>
 
@@ -187,7 +205,7 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
             </div>
           ) : (
             <ul className="space-y-4">
-              {enrolments.slice(0, DASHBOARD_MAX_ITEMS).map((course) => (
+              {enrolments.map((course) => (
                 <li key={course.id} className="flex gap-3">
                   <img src={course.thumbnail} alt="" width={112} height={63} className="h-16 w-28 shrink-0 rounded-lg object-cover" />
                   <div className="min-w-0 flex-1">
@@ -247,7 +265,7 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
 
         <Panel title="Recent Podcast Episodes" link={{ to: '/podcast', label: 'View All Episodes' }}>
           <ul className="space-y-4">
-            {episodes.slice(0, DASHBOARD_MAX_ITEMS).map((episode) => (
+            {episodes.map((episode) => (
               <li key={episode.id} className="flex gap-3">
                 <img
                   src={episode.thumbnail}
@@ -278,7 +296,7 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
 
         <Panel title="Community Highlights" link={{ to: '/community', label: 'View Community' }}>
           <ul className="space-y-4">
-            {posts.slice(0, DASHBOARD_MAX_ITEMS).map((post) => (
+            {posts.map((post) => (
               <li key={post.id} className="flex gap-3">
                 <span className="grid h-10 w-10 shrink-0 place-items-center rounded-full bg-brand-800 font-bold text-gold-400">
                   {post.user_name.charAt(0)}

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import { DataVersion } from './data-version.ts';
+import { isVisitorRead, sendShared, shareableAnswer } from './visitor-cache.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A public read that every visitor gets alike (the catalogue): kept, serialized and compressed, while the data holds. */
+    visitorCache?: boolean;
+  }
+  interface FastifyRequest {
+    /** Set on a visitor's read of such a route when nothing was kept: where its answer goes. */
+    sharedAnswer: { key: string; version: number } | null;
+  }
+}
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Visitors' reads of the public API routes marked `visitorCache` are answered with kept bytes;
+ * and after every write that went through, the process reads the data version at once, so the
+ * very next answer reflects it.
+ */
+export function shareVisitorAnswers(app: FastifyInstance) {
+  app.decorateRequest('sharedAnswer', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.routeOptions.config.visitorCache || !isVisitorRead(request, app.siteCookies)) return;
+    const key = `api:${request.url}`;
+    const kept = app.visitorCache.lookup(key);
+    if (kept) return sendShared(request, reply, kept);
+    request.sharedAnswer = { key, version: app.visitorCache.currentVersion };
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const shared = request.sharedAnswer;
+    if (shared && request.method === 'GET' && reply.statusCode === 200 && typeof payload === 'string') {
+      const headers = { 'content-type': String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') };
+      // Kept for the next visitors; this one gets the answer as it is, without waiting for the compression.
+      void shareableAnswer(shared.version, 200, headers, Buffer.from(payload)).then(
+        (answer) => app.visitorCache.store(shared.key, answer),
+        () => {},
+      );
+    }
+    if (!READS.has(request.method) && reply.statusCode < 400) {
+      await DataVersion.refreshAll(app.dataVersions);
+    }
+    return payload;
+  });
+}

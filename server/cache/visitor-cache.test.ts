@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import type { DataVersion } from './data-version.ts';
+import { preferredEncoding, shareableAnswer, VisitorCache } from './visitor-cache.ts';
+
+describe('preferredEncoding', () => {
+  it('prefers brotli, then gzip, and honours q=0', () => {
+    expect(preferredEncoding('gzip, deflate, br')).toBe('br');
+    expect(preferredEncoding('gzip;q=1.0, br;q=0')).toBe('gzip');
+    expect(preferredEncoding('br;q=0.0, gzip;q=0')).toBeUndefined();
+    expect(preferredEncoding('identity')).toBeUndefined();
+    expect(preferredEncoding(undefined)).toBeUndefined();
+    expect(preferredEncoding('BR')).toBe('br');
+  });
+});
+
+describe('VisitorCache', () => {
+  const version = { current: 1 } as DataVersion;
+  const answer = (at: number, text: string) => shareableAnswer(at, 200, { 'content-type': 'text/plain' }, Buffer.from(text));
+
+  it('keeps an answer while its data version holds, and forgets it when the version moves on', async () => {
+    const cache = new VisitorCache(version);
+    cache.store('/a', await answer(1, 'one'));
+    expect(cache.lookup('/a')?.identity.toString()).toBe('one');
+    version.current = 2;
+    expect(cache.lookup('/a')).toBeUndefined();
+    // An answer made from older data is not kept at all.
+    cache.store('/a', await answer(1, 'old'));
+    expect(cache.lookup('/a')).toBeUndefined();
+  });
+
+  it('makes an answer once for many who ask together, and lets each make its own when it is not for sharing', async () => {
+    const cache = new VisitorCache(version);
+    let made = 0;
+    const produce = async () => {
+      made += 1;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return { share: await answer(version.current, 'shared') };
+    };
+    const answers = await Promise.all([cache.answer('/b', produce), cache.answer('/b', produce), cache.answer('/b', produce)]);
+    expect(made).toBe(1);
+    expect(answers.every((each) => 'share' in each && each.share.identity.toString() === 'shared')).toBe(true);
+
+    let own = 0;
+    const personal = async () => ({ own: (own += 1) });
+    const mine = await Promise.all([cache.answer('/c', personal), cache.answer('/c', personal)]);
+    expect(mine.map((each) => ('own' in each ? each.own : null)).sort()).toEqual([1, 2]);
+  });
+});

@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SiteCookies } from '../sessions/session-cookies.ts';
+import type { DataVersion } from './data-version.ts';
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/** An answer every visitor gets alike, kept ready in each encoding a browser may ask for. */
+export interface SharedAnswer {
+  version: number;
+  status: number;
+  headers: Record<string, string>;
+  identity: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+  etag: string;
+}
+
+/** The route config of a public read whose answer is the same for every visitor (see shared-api-answers.ts). */
+export const VISITORS_ALIKE = { visitorCache: true } as const;
+
+const MAX_ENTRIES = 2000;
+const MAX_BYTES = 64 * 1024 * 1024;
+
+/** What `produce` made: an answer to share, or one only for the visitor who asked. */
+type Produced<T> = { share: SharedAnswer } | { own: T };
+
+/**
+ * A request that could be anyone's: a read with none of the site's cookies and no token. Only such
+ * requests are answered from, or feed, the shared cache; a signed-in request never touches it.
+ */
+export function isVisitorRead(request: FastifyRequest, cookies: SiteCookies): boolean {
+  return (request.method === 'GET' || request.method === 'HEAD') && !request.headers.authorization && !cookies.carriesAny(request);
+}
+
+/** Compresses once, when the answer is kept: brotli at a high setting is affordable when it serves thousands of requests. */
+export async function shareableAnswer(
+  version: number,
+  status: number,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<SharedAnswer> {
+  const [br, gz] = await Promise.all([
+    brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    gzip(body, { level: 9 }),
+  ]);
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return { version, status, headers, identity: body, br, gzip: gz, etag };
+}
+
+/** The encoding to send: brotli when the browser takes it, else gzip, else none. */
+export function preferredEncoding(accept: string | undefined): 'br' | 'gzip' | undefined {
+  const offered = new Set<string>();
+  for (const part of (accept ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const quality = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
+    if (name && !(quality && Number(quality.slice(2)) === 0)) offered.add(name);
+  }
+  if (offered.has('br')) return 'br';
+  if (offered.has('gzip')) return 'gzip';
+  return undefined;
+}
+
+export function sendShared(request: FastifyRequest, reply: FastifyReply, answer: SharedAnswer) {
+  reply.code(answer.status).headers(answer.headers);
+  // Browsers may keep it, but ask again each time (a 304 costs next to nothing).
+  reply.header('cache-control', 'private, no-cache');
+  reply.header('vary', 'Accept-Encoding, Cookie, Authorization');
+  reply.header('etag', answer.etag);
+  if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
+  const encoding = preferredEncoding(request.headers['accept-encoding']);
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.send(encoding === 'br' ? answer.br : encoding === 'gzip' ? answer.gzip : answer.identity);
+}
+
+/**
+ * Answers shared by every visitor (rendered pages, public API reads), by URL, kept while the data
+ * version they were made at is current. When many visitors ask at once for an answer that is not
+ * ready, one request makes it and the others wait for it.
+ */
+export class VisitorCache {
+  private readonly version: DataVersion;
+  private readonly entries = new Map<string, SharedAnswer>();
+  private readonly making = new Map<string, Promise<SharedAnswer | null>>();
+  private bytes = 0;
+
+  constructor(version: DataVersion) {
+    this.version = version;
+  }
+
+  get currentVersion(): number {
+    return this.version.current;
+  }
+
+  /** The kept answer for this key if it is current (and, being used, it stays longest). */
+  lookup(key: string): SharedAnswer | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.version !== this.version.current) {
+      this.bytes -= size(entry);
+      return undefined;
+    }
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  store(key: string, answer: SharedAnswer): void {
+    // An answer made from data that changed meanwhile is used once, not kept.
+    if (answer.version !== this.version.current) return;
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.entries.delete(key);
+      this.bytes -= size(previous);
+    }
+    this.entries.set(key, answer);
+    this.bytes += size(answer);
+    for (const [oldest, entry] of this.entries) {
+      if (this.entries.size <= MAX_ENTRIES && this.bytes <= MAX_BYTES) break;
+      this.entries.delete(oldest);
+      this.bytes -= size(entry);
+    }
+  }
+
+  /**
+   * The current answer for `key`, or what `produce` makes of it; only one request produces at a
+   * time. A request whose production is not for sharing keeps it for itself, and the requests
+   * that waited for it make their own.
+   */
+  async answer<T>(key: string, produce: () => Promise<Produced<T>>): Promise<Produced<T>> {
+    const kept = this.lookup(key);
+    if (kept) return { share: kept };
+    const underway = this.making.get(key);
+    if (underway) {
+      const made = await underway.catch(() => null);
+      if (made) return { share: made };
+      return produce();
+    }
+    let settle!: (answer: SharedAnswer | null) => void;
+    this.making.set(
+      key,
+      new Promise((resolve) => {
+        settle = resolve;
+      }),
+    );
+    try {
+      const produced = await produce();
+      if ('share' in produced) this.store(key, produced.share);
+      settle('share' in produced ? produced.share : null);
+      return produced;
+    } catch (error) {
+      settle(null);
+      throw error;
+    } finally {
+      this.making.delete(key);
+    }
+  }
+}
+
+const size = (answer: SharedAnswer) => answer.identity.length + answer.br.length + answer.gzip.length;

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { withDatabase } from '../setup/postgres-template.ts';
+import { baseUrl, newEmail, signInAsNewMember, signInAsStaff, useBrowser } from './browser.ts';
+import { E2E_ADMIN, startSiteServer } from './global-setup.ts';
+
+// Pages kept for visitors: a visitor never gets a signed-in page, a member never gets a kept page,
+// and a change shows on the next visit, in this process and, on PostgreSQL, in another one.
+
+const browser = useBrowser();
+
+const hero = (headline: string) => ({ headline, subheadline: 'Sub', cta_text: 'Join now' });
+
+async function visit(base: string, path: string, cookie?: string) {
+  const response = await fetch(`${base}${path}`, { headers: cookie ? { cookie } : {} });
+  return { response, html: await response.text() };
+}
+
+describe('pages kept for visitors', () => {
+  it('gives every visitor the same page, and a member their own, never the other way round', async () => {
+    const first = await visit(baseUrl(), '/courses');
+    const second = await visit(baseUrl(), '/courses');
+    expect(second.html).toBe(first.html);
+    expect(second.response.headers.get('etag')).toBe(first.response.headers.get('etag'));
+    expect(second.response.headers.get('cache-control')).toBe('private, no-cache');
+    expect(second.response.headers.get('content-security-policy')).toMatch(/script-src 'self' 'sha256-/);
+
+    const page = await browser.newPage();
+    await signInAsNewMember(page, 'Kept Apart');
+    const cookie = (await page.context().cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
+    const member = await visit(baseUrl(), '/courses', cookie);
+    expect(member.response.headers.get('etag')).toBeNull();
+    expect(member.response.headers.get('content-security-policy')).toMatch(/'nonce-/);
+    expect(member.html).toContain('Kept Apart');
+    // The visitor's page is still the visitor's.
+    const after = await visit(baseUrl(), '/courses');
+    expect(after.html).not.toContain('Kept Apart');
+    expect(after.html).toContain('Get Started Today');
+  });
+
+  it('shows a change on the very next visit', async () => {
+    const page = await browser.newPage();
+    await signInAsStaff(page);
+    const save = (headline: string) => page.request.post('/api/admin/content/homepage_hero', { data: hero(headline) });
+    const restore = (await (await page.request.get('/api/content/homepage_hero')).json()).data;
+    try {
+      expect((await save('Kept until it changes')).status()).toBe(200);
+      expect((await visit(baseUrl(), '/')).html).toContain('Kept until it changes');
+      expect((await visit(baseUrl(), '/')).html).toContain('Kept until it changes');
+      expect((await save('Changed for everyone')).status()).toBe(200);
+      const { html } = await visit(baseUrl(), '/');
+      expect(html).toContain('Changed for everyone');
+      expect(html).not.toContain('Kept until it changes');
+    } finally {
+      await page.request.post('/api/admin/content/homepage_hero', { data: restore });
+    }
+  });
+});
+
+// Two server processes on one PostgreSQL database, when the tests have one (TEST_DATABASE_URL).
+describe.runIf(process.env.TEST_DATABASE_URL)('pages kept by two servers on one PostgreSQL', () => {
+  it('shows a change made on one server on the other within 2 seconds', async () => {
+    const url = process.env.TEST_DATABASE_URL!;
+    const name = `rp_e2e_cache_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const env = { DATABASE_URL: withDatabase(url, name) };
+    const [one, two] = [await startSiteServer(env), await startSiteServer(env)];
+    try {
+      const login = await fetch(`${one.baseUrl}/api/admin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: E2E_ADMIN.email, password: E2E_ADMIN.password }),
+      });
+      const { token } = (await login.json()) as { token: string };
+      expect((await visit(two.baseUrl, '/')).html).not.toContain('Edited on the first server');
+      const saved = await fetch(`${one.baseUrl}/api/admin/content/homepage_hero`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(hero('Edited on the first server')),
+      });
+      expect(saved.status).toBe(200);
+      await expect
+        .poll(async () => (await visit(two.baseUrl, '/')).html, { timeout: 2000, interval: 100 })
+        .toContain('Edited on the first server');
+      // And a new member on the first server shows in the member count on the second.
+      expect(
+        (
+          await fetch(`${one.baseUrl}/api/auth/register`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ name: 'Counted', email: newEmail('counted'), password: 'counted-123' }),
+          })
+        ).status,
+      ).toBe(201);
+      await expect.poll(async () => (await visit(two.baseUrl, '/')).html, { timeout: 2000, interval: 100 }).toContain('1+ Active Members');
+    } finally {
+      await Promise.all([one.stop(), two.stop()]);
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+});
