@@ -11,6 +11,8 @@ export interface MemberIdentity {
   membershipTier: Tier;
   createdAt: Date;
   emailVerifiedAt: Date | null;
+  /** Set while staff have suspended the member from posting in the community. */
+  communitySuspendedAt: Date | null;
 }
 
 export interface StaffIdentity {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { SUBSCRIPTION_STATUSES } from '../common/billing.contract.ts';
+import { COMMUNITY_SPACES } from '../common/community.contract.ts';
 import { COURSE_CATEGORIES } from '../common/courses.contract.ts';
 import { UPLOAD_FOLDER_VALUES } from '../common/files.contract.ts';
 import { RESOURCE_TYPES } from '../common/resources.contract.ts';
@@ -45,6 +46,8 @@ export const members = pgTable(
     complimentaryTier: text({ enum: PAID_TIERS }),
     /** The member's Stripe customer, created once, at their first checkout. */
     stripeCustomerId: text(),
+    /** Staff suspended the member from posting in the community. */
+    communitySuspendedAt: timestamp({ withTimezone: true }),
     emailVerifiedAt: timestamp({ withTimezone: true }),
     /** The member asked for no email beyond what their account needs (one-click unsubscribe). */
     emailOptOut: boolean().notNull().default(false),
@@ -228,18 +231,92 @@ export const resources = pgTable(
 export const communityPosts = pgTable(
   'community_posts',
   {
-    id: text().primaryKey(),
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
+    /** Null for the demo catalogue's posts, which have a name but no account. */
+    authorId: uuid().references(() => members.id, { onDelete: 'cascade' }),
     userName: text().notNull(),
+    /** The author's tier when they posted: Silver and Gold posts carry its badge. */
+    authorTier: text({ enum: TIERS }),
+    /** 'gold': the Gold members' own space. */
+    space: text({ enum: COMMUNITY_SPACES }).notNull().default('general'),
     title: text().notNull(),
     content: text().notNull(),
+    /** Kept equal to the likes and the visible replies, in the transaction that changes them. */
     likesCount: integer().notNull().default(0),
     repliesCount: integer().notNull().default(0),
     createdAt: createdAt(),
+    editedAt: timestamp({ withTimezone: true }),
+    pinnedAt: timestamp({ withTimezone: true }),
+    lockedAt: timestamp({ withTimezone: true }),
+    /** Hidden by staff: gone for everyone but staff. */
+    hiddenAt: timestamp({ withTimezone: true }),
   },
-  (t) => [index('community_posts_created_idx').on(t.createdAt)],
+  (t) => [
+    index('community_posts_created_idx').on(t.createdAt),
+    index('community_posts_author_idx').on(t.authorId),
+    check('community_posts_space_check', oneOf('space', COMMUNITY_SPACES)),
+    check('community_posts_author_tier_check', sql`${sql.raw('author_tier')} is null or ${oneOf('author_tier', TIERS)}`),
+  ],
 );
 
-// One JSON object of text fields per section key (SPEC 3 "Editable content").
+export const communityReplies = pgTable(
+  'community_replies',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    postId: text()
+      .notNull()
+      .references(() => communityPosts.id, { onDelete: 'cascade' }),
+    authorId: uuid().references(() => members.id, { onDelete: 'cascade' }),
+    authorName: text().notNull(),
+    authorTier: text({ enum: TIERS }),
+    body: text().notNull(),
+    createdAt: createdAt(),
+    editedAt: timestamp({ withTimezone: true }),
+    hiddenAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index('community_replies_post_idx').on(t.postId, t.createdAt),
+    index('community_replies_author_idx').on(t.authorId),
+    check('community_replies_author_tier_check', sql`${sql.raw('author_tier')} is null or ${oneOf('author_tier', TIERS)}`),
+  ],
+);
+
+export const communityLikes = pgTable(
+  'community_likes',
+  {
+    postId: text()
+      .notNull()
+      .references(() => communityPosts.id, { onDelete: 'cascade' }),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.memberId] }), index('community_likes_member_idx').on(t.memberId)],
+);
+
+/** A member's report of a post or reply for staff to look at; one per member and item. */
+export const communityReports = pgTable(
+  'community_reports',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    postId: text()
+      .notNull()
+      .references(() => communityPosts.id, { onDelete: 'cascade' }),
+    replyId: uuid().references(() => communityReplies.id, { onDelete: 'cascade' }),
+    reporterId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    reason: text().notNull(),
+    createdAt: createdAt(),
+    resolvedAt: timestamp({ withTimezone: true }),
+    resolvedBy: text(),
+  },
+  (t) => [index('community_reports_open_idx').on(t.resolvedAt, t.createdAt)],
+);
+
 export const contentSections = pgTable('content_sections', {
   key: text().primaryKey(),
   data: jsonb().$type<Record<string, string>>().notNull(),

@@ -66,7 +66,7 @@ export function createServices(deps: {
     content: createContentService(data),
     podcast: createPodcastService(data),
     resources: createResourcesService(data.resources),
-    community: createCommunityService(data.community),
+    community: createCommunityService({ data, limiter, mailer }),
     contact: createContactService({ data, limiter, mailer, staffNotify: deps.config.mail.staffNotify }),
     stats: createStatsService(data),
     files: createFilesService({ data, storage: deps.storage }),

@@ -1,4 +1,3 @@
-import type { CommunityPost } from '../../common/community.contract.ts';
 import type { Course, Lesson } from '../../common/courses.contract.ts';
 import type { PodcastEpisode } from '../../common/podcast.contract.ts';
 import type { Resource } from '../../common/resources.contract.ts';
@@ -15,7 +14,15 @@ import type { Resource } from '../../common/resources.contract.ts';
 type DemoLesson = Omit<Lesson, 'has_video' | 'video_url'> & { video_file: string | null };
 export type DemoEpisode = PodcastEpisode;
 export type DemoResource = Omit<Resource, 'has_download' | 'download_url'> & { download_file: string | null };
-export type DemoPost = Omit<CommunityPost, 'content'> & { content: string };
+/** A demo discussion, with the replies that make its count (demo authors have a name, not an account). */
+export interface DemoPost {
+  id: string;
+  user_name: string;
+  title: string;
+  content: string;
+  created_at: string;
+  replies: { user_name: string; body: string; created_at: string }[];
+}
 
 export interface DemoCourse extends Omit<Course, 'lesson_count'> {
   lessons: DemoLesson[];
@@ -628,8 +635,23 @@ export const DEMO_POSTS: DemoPost[] = [
     content:
       'I have been calling expireds for three weeks and get hung up on a lot. Has anyone had luck leading with a market update instead of asking for the appointment right away? Would love to hear what you say in the first ten seconds.',
     created_at: '2026-11-18T15:24:00.000Z',
-    likes_count: 24,
-    replies_count: 17,
+    replies: [
+      {
+        user_name: 'Brandon Mitchell',
+        body: 'I open with "I saw your home came off the market and wanted to share what sold nearby this month." Fewer hang-ups, more conversations.',
+        created_at: '2026-11-18T16:02:00.000Z',
+      },
+      {
+        user_name: 'Laura Chen',
+        body: 'The market update works. I also ask one question before any pitch: what would you do differently if you listed again?',
+        created_at: '2026-11-18T18:40:00.000Z',
+      },
+      {
+        user_name: 'Raj Patel',
+        body: 'Call between 4 and 6 pm. My contact rate doubled compared with mornings.',
+        created_at: '2026-11-19T09:15:00.000Z',
+      },
+    ],
   },
   {
     id: 'post-first-closing',
@@ -638,8 +660,18 @@ export const DEMO_POSTS: DemoPost[] = [
     content:
       'Five months in and my first buyers got their keys on Friday. The Mortgage Basics course saved this one when the appraisal came in low. Thank you to everyone here who answered my questions at midnight.',
     created_at: '2026-11-15T19:02:00.000Z',
-    likes_count: 86,
-    replies_count: 31,
+    replies: [
+      {
+        user_name: 'Monique Harris',
+        body: 'Congratulations! Frame the first commission check, you will want to remember this week.',
+        created_at: '2026-11-15T20:11:00.000Z',
+      },
+      {
+        user_name: 'Derek Johnson',
+        body: 'Huge! Ask those buyers for a short video review while they are still excited.',
+        created_at: '2026-11-16T08:30:00.000Z',
+      },
+    ],
   },
   {
     id: 'post-open-house-signin',
@@ -648,8 +680,18 @@ export const DEMO_POSTS: DemoPost[] = [
     content:
       'I switched to a tablet sign-in and my visitor count dropped. Going back to paper with a QR code option next weekend. What is working for you, and how fast do you follow up?',
     created_at: '2026-11-12T14:40:00.000Z',
-    likes_count: 19,
-    replies_count: 22,
+    replies: [
+      {
+        user_name: 'Jessica Tran',
+        body: 'Paper plus QR here too. I text everyone within the hour with the price sheet.',
+        created_at: '2026-11-12T16:05:00.000Z',
+      },
+      {
+        user_name: 'Natalie Brooks',
+        body: 'Tablet with only two fields (name and phone) brought my numbers back up.',
+        created_at: '2026-11-13T10:20:00.000Z',
+      },
+    ],
   },
   {
     id: 'post-buyer-agreements',
@@ -658,8 +700,18 @@ export const DEMO_POSTS: DemoPost[] = [
     content:
       'Some first-time buyers are surprised when I bring up the written agreement before showings. I now cover it at the consultation with a one-page explainer and it has gone much better. Curious how others handle it.',
     created_at: '2026-11-08T17:15:00.000Z',
-    likes_count: 41,
-    replies_count: 28,
+    replies: [
+      {
+        user_name: 'Alicia Romero',
+        body: 'I show the agreement next to a list of what I do for them. It reads as a plan, not a contract.',
+        created_at: '2026-11-08T19:00:00.000Z',
+      },
+      {
+        user_name: "Kevin O'Donnell",
+        body: 'Following up: the one-page explainer is in the resources library if anyone wants a starting point.',
+        created_at: '2026-11-09T11:45:00.000Z',
+      },
+    ],
   },
   {
     id: 'post-time-blocking',
@@ -668,8 +720,18 @@ export const DEMO_POSTS: DemoPost[] = [
     content:
       'My lead generation block is 8:30 to 10:30 after school drop-off, and I keep showings to afternoons. It took a month to stick. Anyone else juggling family and a full pipeline?',
     created_at: '2026-11-03T12:05:00.000Z',
-    likes_count: 37,
-    replies_count: 14,
+    replies: [
+      {
+        user_name: 'Laura Chen',
+        body: 'Same block here, and my phone goes on do-not-disturb for everything else. It took two weeks for clients to adjust.',
+        created_at: '2026-11-03T14:30:00.000Z',
+      },
+      {
+        user_name: 'Brandon Mitchell',
+        body: 'Saving this. I keep trying to do lead generation at night and it never sticks.',
+        created_at: '2026-11-04T07:55:00.000Z',
+      },
+    ],
   },
   {
     id: 'post-investor-duplex',
@@ -678,8 +740,13 @@ export const DEMO_POSTS: DemoPost[] = [
     content:
       'Used the cap rate worksheet from the investor course and my client passed on a listing that looked great until we added real vacancy and repairs. He trusts me a lot more now. Investors really do want the numbers first.',
     created_at: '2026-10-28T16:50:00.000Z',
-    likes_count: 29,
-    replies_count: 9,
+    replies: [
+      {
+        user_name: 'Natalie Brooks',
+        body: 'Investors remember the agent who talked them out of a bad deal. Great work.',
+        created_at: '2026-10-28T18:20:00.000Z',
+      },
+    ],
   },
   {
     id: 'post-price-reduction',
@@ -688,8 +755,18 @@ export const DEMO_POSTS: DemoPost[] = [
     content:
       'I brought showing feedback and the last 30 days of comparable sales and let the sellers pick the new price. They reduced by 4% and we had two offers within ten days.',
     created_at: '2026-10-21T13:30:00.000Z',
-    likes_count: 33,
-    replies_count: 11,
+    replies: [
+      {
+        user_name: 'Jessica Tran',
+        body: 'Letting the sellers pick the price from the data is brilliant. Stealing this.',
+        created_at: '2026-10-21T15:10:00.000Z',
+      },
+      {
+        user_name: 'Raj Patel',
+        body: 'How many comparables did you bring? I find more than five overwhelms people.',
+        created_at: '2026-10-22T09:00:00.000Z',
+      },
+    ],
   },
   {
     id: 'post-social-video',
@@ -698,8 +775,18 @@ export const DEMO_POSTS: DemoPost[] = [
     content:
       'My neighbourhood coffee shop tours get ten times the views of my listing videos. Thinking of a weekly local series. What topics do people in your area respond to?',
     created_at: '2026-10-14T18:45:00.000Z',
-    likes_count: 22,
-    replies_count: 19,
+    replies: [
+      {
+        user_name: 'Alicia Romero',
+        body: 'School pickup traffic tips got me more views than any listing I have posted.',
+        created_at: '2026-10-14T20:30:00.000Z',
+      },
+      {
+        user_name: 'Monique Harris',
+        body: 'Weekly local series all the way. Consistency beats production quality.',
+        created_at: '2026-10-15T12:00:00.000Z',
+      },
+    ],
   },
   {
     id: 'post-team-split',
@@ -708,7 +795,17 @@ export const DEMO_POSTS: DemoPost[] = [
     content:
       "I am about to bring on my first buyer's agent and provide most of the leads. Thinking 50/50 on team leads and 70/30 on their own. Team leaders, what has worked for you long term?",
     created_at: '2026-10-06T15:10:00.000Z',
-    likes_count: 18,
-    replies_count: 25,
+    replies: [
+      {
+        user_name: "Kevin O'Donnell",
+        body: '50/50 on team leads is common. Put the split and lead rules in writing from day one.',
+        created_at: '2026-10-06T17:40:00.000Z',
+      },
+      {
+        user_name: 'Derek Johnson',
+        body: 'Whatever you choose, review it after six months. Expectations change on both sides.',
+        created_at: '2026-10-07T10:25:00.000Z',
+      },
+    ],
   },
 ];

@@ -7,7 +7,16 @@ import type { UploadFolder } from '../../common/files.contract.ts';
 import type { ResourceType } from '../../common/resources.contract.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { Database, DatabaseOrTransaction } from '../client.ts';
-import { communityPosts, contentSections, courses, lessons, podcastEpisodes, resources, uploadedFiles } from '../schema.ts';
+import {
+  communityPosts,
+  communityReplies,
+  contentSections,
+  courses,
+  lessons,
+  podcastEpisodes,
+  resources,
+  uploadedFiles,
+} from '../schema.ts';
 import { DEMO_COURSES, DEMO_EPISODES, DEMO_POSTS, DEMO_RESOURCES } from './demo-catalogue.ts';
 
 /** Where the seed puts the demo videos and downloads: the site's file store (local disk or a bucket). */
@@ -138,10 +147,19 @@ export async function seedDemoCatalogue(db: Database, store: SeedFileStore): Pro
         userName: post.user_name,
         title: post.title,
         content: post.content,
-        likesCount: post.likes_count,
-        repliesCount: post.replies_count,
+        repliesCount: post.replies.length,
         createdAt: new Date(post.created_at),
       })),
+    );
+    await tx.insert(communityReplies).values(
+      DEMO_POSTS.flatMap((post) =>
+        post.replies.map((reply) => ({
+          postId: post.id,
+          authorName: reply.user_name,
+          body: reply.body,
+          createdAt: new Date(reply.created_at),
+        })),
+      ),
     );
     await tx
       .insert(contentSections)

@@ -49,6 +49,7 @@ export class VersionedMemo {
 export function withPublicReadsInMemory(data: DataAccess, memo: VersionedMemo): DataAccess {
   const { courses, podcast, resources, content, community, members } = data;
   const courseList = () => memo.get('courses', () => courses.list());
+  const communityList = () => memo.get('community', () => community.list());
   return {
     ...data,
     courses: {
@@ -64,7 +65,13 @@ export function withPublicReadsInMemory(data: DataAccess, memo: VersionedMemo): 
     podcast: { ...podcast, list: () => memo.get('podcast', () => podcast.list()) },
     resources: { ...resources, list: () => memo.get('resources', () => resources.list()) },
     content: { ...content, find: (key) => memo.get(`content:${key}`, () => content.find(key)) },
-    community: { ...community, list: () => memo.get('community', () => community.list()) },
+    community: {
+      ...community,
+      list: communityList,
+      findPost: async (id) => (await communityList()).find((post) => post.id === id) ?? null,
+      replies: async (postId) =>
+        (await communityList()).some((post) => post.id === postId) ? memo.get(`replies:${postId}`, () => community.replies(postId)) : [],
+    },
     members: { ...members, count: () => memo.get('members:count', () => members.count()) },
   };
 }

@@ -6,7 +6,7 @@ import { progressPercent } from '../../common/progress.ts';
 import { isEntitled } from '../../common/tiers.ts';
 import { requireMember, type SignedInMember } from '../../common/viewer.ts';
 import { renderCertificatePdf } from './certificate-pdf.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess } from '../repositories.ts';
 
@@ -92,17 +92,15 @@ export function createLearningService(deps: {
         });
         // A congratulation: not needed to run the account, so it honours the member's unsubscribe.
         const account = await repositories.members.findAccount({ id: member.id });
-        if (account && !account.emailOptOut) {
-          const unsubscribeUrl = deps.mailer.link('/unsubscribe', { token: account.unsubscribeToken });
-          const mail = await mailTemplates.certificateEarned({
-            name: account.name,
-            courseTitle: lesson.courseTitle,
-            verifyUrl: deps.mailer.link(`/certificates/${code}`),
-            unsubscribeUrl,
-          });
-          await deps.mailer.queue(repositories, 'certificate-earned', account.email, mail, {
-            unsubscribeUrl: deps.mailer.link('/api/email/unsubscribe', { token: account.unsubscribeToken }),
-          });
+        if (account) {
+          await queueOptionalMail(repositories, deps.mailer, account, 'certificate-earned', (unsubscribeUrl) =>
+            mailTemplates.certificateEarned({
+              name: account.name,
+              courseTitle: lesson.courseTitle,
+              verifyUrl: deps.mailer.link(`/certificates/${code}`),
+              unsubscribeUrl,
+            }),
+          );
         }
         return true;
       });

@@ -30,3 +30,22 @@ export function createMailer(options: { publicUrl: string; nudge: () => void }):
     nudge: options.nudge,
   };
 }
+
+/**
+ * Queues a message the account does not need (a congratulation, a reply notice), unless the member
+ * unsubscribed: it carries the one-click unsubscribe link, in its footer and in its headers.
+ */
+export async function queueOptionalMail(
+  tx: Pick<Repositories, 'outbox'>,
+  mailer: Mailer,
+  account: { email: string; emailOptOut: boolean; unsubscribeToken: string },
+  kind: string,
+  compose: (unsubscribeUrl: string) => Promise<RenderedMail>,
+): Promise<boolean> {
+  if (account.emailOptOut) return false;
+  const mail = await compose(mailer.link('/unsubscribe', { token: account.unsubscribeToken }));
+  await mailer.queue(tx, kind, account.email, mail, {
+    unsubscribeUrl: mailer.link('/api/email/unsubscribe', { token: account.unsubscribeToken }),
+  });
+  return true;
+}

@@ -173,6 +173,47 @@ export const mailTemplates = {
       unsubscribeUrl,
     ),
 
+  communityReply: ({
+    name,
+    postTitle,
+    replierName,
+    excerpt,
+    postUrl,
+    unsubscribeUrl,
+  }: {
+    name: string;
+    postTitle: string;
+    replierName: string;
+    excerpt: string;
+    postUrl: string;
+    unsubscribeUrl: string;
+  }) =>
+    compose(
+      `${replierName} replied to "${postTitle}"`,
+      `${replierName} replied to your discussion.`,
+      [
+        title('A new reply to your discussion'),
+        greeting(name),
+        paragraph(`${replierName} replied to "${postTitle}":`),
+        h(
+          Text,
+          {
+            style: {
+              fontSize: '15px',
+              lineHeight: '22px',
+              color: INK,
+              whiteSpace: 'pre-line',
+              borderLeft: `3px solid ${GOLD}`,
+              paddingLeft: '12px',
+            },
+          },
+          excerpt,
+        ),
+        action(postUrl, 'Read and reply'),
+      ],
+      unsubscribeUrl,
+    ),
+
   contactReceived: ({ name, subject }: { name: string; subject: string }) =>
     compose(`We received your message: ${subject}`, 'Thank you for your message.', [
       title('Thank you for your message'),

@@ -116,6 +116,10 @@ export function createMembersRepository(db: DatabaseOrTransaction) {
       await db.update(members).set({ membershipTier: tier, updatedAt: new Date() }).where(eq(members.id, id));
     },
 
+    async setCommunitySuspended(id: string, at: Date | null): Promise<void> {
+      await db.update(members).set({ communitySuspendedAt: at, updatedAt: new Date() }).where(eq(members.id, id));
+    },
+
     async setComplimentaryTier(id: string, tier: PaidTier | null): Promise<void> {
       await db.update(members).set({ complimentaryTier: tier, updatedAt: new Date() }).where(eq(members.id, id));
     },

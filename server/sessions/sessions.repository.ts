@@ -48,6 +48,7 @@ export function createSessionsRepository(db: DatabaseOrTransaction) {
             membershipTier: members.membershipTier,
             createdAt: members.createdAt,
             emailVerifiedAt: members.emailVerifiedAt,
+            communitySuspendedAt: members.communitySuspendedAt,
           },
           staff: { id: staffAccounts.id, email: staffAccounts.email },
         })

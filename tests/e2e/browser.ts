@@ -111,3 +111,6 @@ export async function mailTo(address: string): Promise<ParsedMail[]> {
     [mail.to].flat().some((to) => to?.value.some((value) => value.address?.toLowerCase() === address.toLowerCase())),
   );
 }
+
+/** Waits for a toast with this text. */
+export const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor();

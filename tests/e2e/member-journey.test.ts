@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { gotoHydrated, pageProblems, useBrowser } from './browser.ts';
+import { gotoHydrated, pageProblems, toast, useBrowser } from './browser.ts';
 
 const browser = useBrowser();
 const newEmail = () => `agent-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
-const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor();
 
 async function signUp(page: Page, name: string, email: string, password = 'listing123') {
   await gotoHydrated(page, '/signup');

@@ -1,10 +1,25 @@
+import { Form, Link, redirect, useActionData, useNavigation } from 'react-router';
+import { z } from 'zod';
 import { BRAND_NAME } from '../../../common/brand.ts';
-import type { CommunityPost } from '../../../common/community.contract.ts';
-import { ButtonLink } from '../../components/ui/button.tsx';
-import { Card } from '../../components/ui/card.tsx';
+import {
+  COMMUNITY_LIMITS,
+  FeedQuery,
+  NewPostInput,
+  PostParams,
+  type CommunityPost,
+  type FeedResponse,
+  type PostView,
+} from '../../../common/community.contract.ts';
 import { formatDate } from '../../../common/format.ts';
+import { AuthorLine } from '../../components/community/author-line.tsx';
+import { LikeButton } from '../../components/community/like-button.tsx';
+import { LinkedText } from '../../components/community/linked-text.tsx';
+import { Button, ButtonLink } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { Input, Textarea } from '../../components/ui/field.tsx';
+import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { orFallback, pageServices } from '../../lib/page-context.ts';
+import { orFallback, pageServices, pageSession } from '../../lib/page-context.ts';
 import type { Route } from './+types/community';
 
 export const meta = () =>
@@ -14,12 +29,74 @@ export const meta = () =>
     path: '/community',
   });
 
-export async function loader({ context }: Route.LoaderArgs) {
+// Visitors get the spec's preview; members get the community itself: the feed, by space and order.
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = pageServices(context);
-  return { posts: await orFallback(services.community.list(viewer), [], 'community posts') };
+  if (!viewer.member) {
+    return { kind: 'preview' as const, posts: await orFallback(services.community.list(viewer), [], 'community posts') };
+  }
+  const asked = Object.fromEntries(new URL(request.url).searchParams);
+  const query = FeedQuery.safeParse(asked);
+  const feed = await attempt(() => services.community.feed(viewer, query.success ? query.data : FeedQuery.parse({})));
+  // The Gold Lounge for a member who is not Gold: the general feed, with the reason.
+  if (!feed.ok) return { kind: 'feed' as const, feed: await services.community.feed(viewer, FeedQuery.parse({})), notice: feed.message };
+  return { kind: 'feed' as const, feed: feed.value, notice: null };
 }
 
-function PostCard({ post }: { post: CommunityPost }) {
+const CommunityForm = z.discriminatedUnion('intent', [
+  NewPostInput.extend({ intent: z.literal('post') }),
+  z.object({ intent: z.enum(['like', 'unlike']), postId: PostParams.shape.id }),
+]);
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await parseForm(CommunityForm, request);
+  if (!form.ok) return invalid(form);
+  const { services, viewer } = pageServices(context);
+  const input = form.data;
+  if (input.intent === 'post') {
+    const posted = await attempt(() => services.community.createPost(viewer, input));
+    if (!posted.ok) return posted.refusal;
+    pageSession(context).flash({ type: 'success', message: 'Your discussion is posted.' });
+    throw redirect(`/community/${encodeURIComponent(posted.value.id)}`);
+  }
+  const liked = await attempt(() => services.community.like(viewer, input.postId, input.intent === 'like'));
+  return liked.ok ? { ok: true as const, ...liked.value } : liked.refusal;
+}
+
+function Header({ line }: { line: string }) {
+  return (
+    <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 px-4 py-14 text-center text-white sm:py-20">
+      <h1 className="text-3xl font-extrabold sm:text-5xl">{BRAND_NAME} Community</h1>
+      <p className="mt-4 text-gold-100">{line}</p>
+    </section>
+  );
+}
+
+function Stats({ discussions }: { discussions: number }) {
+  return (
+    <section className="border-b border-gray-200 bg-white">
+      <dl className="mx-auto grid max-w-4xl grid-cols-3 gap-4 px-4 py-6 text-center">
+        <div>
+          <dt className="sr-only">Members</dt>
+          <dd className="font-bold text-brand-800">10,000+ Active Members</dd>
+        </div>
+        <div>
+          <dt className="sr-only">Discussions</dt>
+          <dd className="font-bold text-brand-800" data-testid="discussion-count">
+            {discussions} Discussions
+          </dd>
+        </div>
+        <div>
+          <dt className="sr-only">Posts per day</dt>
+          <dd className="font-bold text-brand-800">50+ Daily Posts</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+/** SPEC 2: a visitor reads the first two posts; the rest are blurred, with an invitation. */
+function PreviewCard({ post }: { post: CommunityPost }) {
   // The service leaves out the content of posts a visitor may not read, so the blur hides nothing real.
   const locked = post.content === null;
   return (
@@ -52,32 +129,11 @@ function PostCard({ post }: { post: CommunityPost }) {
   );
 }
 
-export default function CommunityPage({ loaderData }: Route.ComponentProps) {
-  const { posts } = loaderData;
+function Preview({ posts }: { posts: CommunityPost[] }) {
   return (
     <>
-      <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 px-4 py-14 text-center text-white sm:py-20">
-        <h1 className="text-3xl font-extrabold sm:text-5xl">{BRAND_NAME} Community</h1>
-        <p className="mt-4 text-gold-100">Join our membership to participate</p>
-      </section>
-      <section className="border-b border-gray-200 bg-white">
-        <dl className="mx-auto grid max-w-4xl grid-cols-3 gap-4 px-4 py-6 text-center">
-          <div>
-            <dt className="sr-only">Members</dt>
-            <dd className="font-bold text-brand-800">10,000+ Active Members</dd>
-          </div>
-          <div>
-            <dt className="sr-only">Discussions</dt>
-            <dd className="font-bold text-brand-800" data-testid="discussion-count">
-              {posts.length} Discussions
-            </dd>
-          </div>
-          <div>
-            <dt className="sr-only">Posts per day</dt>
-            <dd className="font-bold text-brand-800">50+ Daily Posts</dd>
-          </div>
-        </dl>
-      </section>
+      <Header line="Join our membership to participate" />
+      <Stats discussions={posts.length} />
       <section className="mx-auto max-w-4xl px-4 py-10">
         <h2 className="text-2xl font-bold text-gray-900">Recent Discussions</h2>
         {posts.length === 0 ? (
@@ -85,7 +141,7 @@ export default function CommunityPage({ loaderData }: Route.ComponentProps) {
         ) : (
           <div className="mt-6 space-y-4">
             {posts.map((post) => (
-              <PostCard key={post.id} post={post} />
+              <PreviewCard key={post.id} post={post} />
             ))}
           </div>
         )}
@@ -104,4 +160,173 @@ export default function CommunityPage({ loaderData }: Route.ComponentProps) {
       </section>
     </>
   );
+}
+
+function FeedCard({ post, canLike }: { post: PostView; canLike: boolean }) {
+  return (
+    <Card as="article" data-post-id={post.id}>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <AuthorLine name={post.author.name} tier={post.author.tier} date={post.created_at} edited={post.edited_at !== null} />
+        <p className="flex gap-2 text-xs font-semibold uppercase tracking-wide text-gray-500">
+          {post.pinned && <span>Pinned</span>}
+          {post.locked && <span>Locked</span>}
+        </p>
+      </div>
+      <h3 className="mt-3 text-lg font-bold text-gray-900">
+        <Link to={`/community/${encodeURIComponent(post.id)}`} className="hover:text-brand-700">
+          {post.title}
+        </Link>
+      </h3>
+      <LinkedText text={post.content.length > 400 ? `${post.content.slice(0, 399)}…` : post.content} className="mt-2 text-gray-700" />
+      <div className="mt-3 flex items-center gap-4 text-sm text-gray-600">
+        <LikeButton postId={post.id} liked={post.liked_by_me} count={post.likes_count} canLike={canLike} />
+        <Link to={`/community/${encodeURIComponent(post.id)}`} className="font-semibold text-brand-800 hover:text-brand-600">
+          {post.replies_count} replies
+        </Link>
+      </div>
+    </Card>
+  );
+}
+
+/** Bronze and above start discussions here; everyone else sees why they cannot, and how to. */
+function Composer({ feed }: { feed: FeedResponse }) {
+  const refused = useActionData<typeof action>();
+  const busy = useNavigation().formData?.get('intent') === 'post';
+  const errors = refused && !refused.ok ? refused.fieldErrors : {};
+  if (!feed.rights.can_post) {
+    return (
+      <Card className="bg-gold-100" data-testid="participation">
+        <p className="text-gray-900">{feed.rights.reason}</p>
+        <ButtonLink to="/pricing" size="sm" className="mt-3">
+          View Membership Plans
+        </ButtonLink>
+      </Card>
+    );
+  }
+  return (
+    <Card as="section" aria-labelledby="new-discussion">
+      <h2 id="new-discussion" className="text-lg font-bold text-gray-900">
+        Start a discussion{feed.space === 'gold' ? ' in the Gold Lounge' : ''}
+      </h2>
+      <Form method="post" className="mt-3 space-y-3">
+        <input type="hidden" name="intent" value="post" />
+        <input type="hidden" name="space" value={feed.space} />
+        {refused && !refused.ok && refused.formError && !Object.keys(errors).length && (
+          <p role="alert" className="text-sm text-red-700">
+            {refused.formError}
+          </p>
+        )}
+        <Input label="Title" name="title" required maxLength={COMMUNITY_LIMITS.title} compact error={errors.title} />
+        <Textarea label="Message" name="body" required rows={4} maxLength={COMMUNITY_LIMITS.body} compact error={errors.body} />
+        <Button type="submit" size="sm" disabled={busy}>
+          {busy ? 'Posting...' : 'Post'}
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+function Tabs({ feed }: { feed: FeedResponse }) {
+  const tab = (active: boolean) =>
+    `rounded-full px-4 py-1.5 text-sm font-semibold ${active ? 'bg-brand-800 text-white' : 'bg-gray-100 text-gray-700 hover:bg-gray-200'}`;
+  const to = (changes: Record<string, string>) => `?${new URLSearchParams({ space: feed.space, sort: feed.sort, ...changes })}`;
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <nav aria-label="Spaces" className="flex gap-2">
+        <Link
+          to={to({ space: 'general', page: '1' })}
+          className={tab(feed.space === 'general')}
+          aria-current={feed.space === 'general' ? 'page' : undefined}
+        >
+          All members
+        </Link>
+        {feed.rights.can_read_gold && (
+          <Link
+            to={to({ space: 'gold', page: '1' })}
+            className={tab(feed.space === 'gold')}
+            aria-current={feed.space === 'gold' ? 'page' : undefined}
+          >
+            Gold Lounge
+          </Link>
+        )}
+      </nav>
+      <nav aria-label="Order" className="flex gap-2">
+        <Link
+          to={to({ sort: 'newest', page: '1' })}
+          className={tab(feed.sort === 'newest')}
+          aria-current={feed.sort === 'newest' ? 'page' : undefined}
+        >
+          Newest
+        </Link>
+        <Link
+          to={to({ sort: 'top', page: '1' })}
+          className={tab(feed.sort === 'top')}
+          aria-current={feed.sort === 'top' ? 'page' : undefined}
+        >
+          Top
+        </Link>
+      </nav>
+    </div>
+  );
+}
+
+function Feed({ feed, notice }: { feed: FeedResponse; notice: string | null }) {
+  const page = (number: number) => `?${new URLSearchParams({ space: feed.space, sort: feed.sort, page: String(number) })}`;
+  return (
+    <>
+      <Header
+        line={
+          feed.rights.can_post
+            ? 'Ask questions, share wins and learn from agents across the country.'
+            : 'Read the discussions of our members.'
+        }
+      />
+      <Stats discussions={feed.total} />
+      <div className="mx-auto max-w-4xl space-y-6 px-4 py-8">
+        {notice && (
+          <p role="alert" className="rounded-xl bg-gold-100 px-4 py-3 text-gray-900">
+            {notice}
+          </p>
+        )}
+        <Composer feed={feed} />
+        <Tabs feed={feed} />
+        <h2 className="text-2xl font-bold text-gray-900">{feed.space === 'gold' ? 'Gold Lounge' : 'Recent Discussions'}</h2>
+        {feed.posts.length === 0 ? (
+          <p className="py-12 text-center text-gray-500">No discussions found</p>
+        ) : (
+          <div className="space-y-4">
+            {feed.posts.map((post) => (
+              <FeedCard key={post.id} post={post} canLike={feed.rights.can_like} />
+            ))}
+          </div>
+        )}
+        {feed.page_count > 1 && (
+          <nav aria-label="Pages" className="flex items-center justify-between text-sm font-semibold">
+            {feed.page > 1 ? (
+              <Link to={page(feed.page - 1)} className="text-brand-800 hover:text-brand-600">
+                ← Newer
+              </Link>
+            ) : (
+              <span />
+            )}
+            <span className="text-gray-500">
+              Page {feed.page} of {feed.page_count}
+            </span>
+            {feed.page < feed.page_count ? (
+              <Link to={page(feed.page + 1)} className="text-brand-800 hover:text-brand-600">
+                Older →
+              </Link>
+            ) : (
+              <span />
+            )}
+          </nav>
+        )}
+      </div>
+    </>
+  );
+}
+
+export default function CommunityPage({ loaderData }: Route.ComponentProps) {
+  if (loaderData.kind === 'preview') return <Preview posts={loaderData.posts} />;
+  return <Feed feed={loaderData.feed} notice={loaderData.notice} />;
 }

@@ -21,13 +21,17 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   if (!viewer.member) throw redirect('/login');
   if (new URL(request.url).searchParams.get('checkout') === 'success') await welcomeBackFromCheckout(context);
   // The rest loads together; a failure leaves an empty list (SPEC 4 "Dashboard").
-  const [enrolments, certificates, episodes, posts, subscription] = await Promise.all([
+  const [enrolments, certificates, episodes, communityPosts, myPosts, repliesToMe, subscription] = await Promise.all([
     orFallback(services.learning.enrolments(viewer), [], 'enrolments'),
     orFallback(services.learning.certificates(viewer), [], 'certificates'),
     orFallback(services.podcast.list(), [], 'podcast episodes'),
     orFallback(services.community.list(viewer), [], 'community posts'),
+    orFallback(services.community.myPosts(viewer), [], 'your community posts'),
+    orFallback(services.community.repliesToMe(viewer), [], 'replies to your posts'),
     orFallback(services.billing.subscription(viewer), null, 'the subscription'),
   ]);
+  // Issue: 'Community Highlights' becomes the member's own once they take part.
+  const posts = myPosts.length > 0 ? myPosts : communityPosts;
   // Only what the page shows travels to the browser: three of each list, and the counts.
   const shown = <T,>(list: T[]) => list.slice(0, DASHBOARD_MAX_ITEMS);
   return {
@@ -44,7 +48,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       spotify_url,
     })),
     posts: shown(posts),
-    counts: { enrolments: enrolments.length, episodes: episodes.length, posts: posts.length },
+    postsAreMine: myPosts.length > 0,
+    repliesToMe: shown(repliesToMe),
+    counts: { enrolments: enrolments.length, episodes: episodes.length, posts: communityPosts.length },
     subscription,
   };
 }
@@ -137,7 +143,7 @@ function StatTile({ label, value }: { label: string; value: number }) {
 }
 
 export default function DashboardPage({ loaderData }: Route.ComponentProps) {
-  const { profile, enrolments, certificates, episodes, posts, counts, subscription } = loaderData;
+  const { profile, enrolments, certificates, episodes, posts, postsAreMine, repliesToMe, counts, subscription } = loaderData;
   const isFree = profile.membership_tier === 'free';
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
@@ -295,6 +301,7 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
         </Panel>
 
         <Panel title="Community Highlights" link={{ to: '/community', label: 'View Community' }}>
+          {postsAreMine && <p className="mb-3 text-sm text-gray-600">Your discussions</p>}
           <ul className="space-y-4">
             {posts.map((post) => (
               <li key={post.id} className="flex gap-3">
@@ -306,8 +313,10 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
                     <span className="font-semibold text-gray-900">{post.user_name}</span>{' '}
                     <span className="text-gray-500">{formatDate(post.created_at)}</span>
                   </p>
-                  <p className="font-semibold text-gray-900">{post.title}</p>
-                  <p className="text-sm text-gray-600">{post.content}</p>
+                  <Link to={`/community/${encodeURIComponent(post.id)}`} className="font-semibold text-gray-900 hover:text-brand-800">
+                    {post.title}
+                  </Link>
+                  <p className="line-clamp-3 text-sm text-gray-600">{post.content}</p>
                   <p className="mt-1 text-xs text-gray-500">
                     ♥ {post.likes_count} · {post.replies_count} replies
                   </p>
@@ -316,6 +325,29 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         </Panel>
+
+        {repliesToMe.length > 0 && (
+          <Panel title="Replies to your posts" link={{ to: '/community', label: 'View Community' }}>
+            <ul className="space-y-3">
+              {repliesToMe.map((notice) => (
+                <li key={notice.reply_id} className="text-sm">
+                  <p>
+                    <span className="font-semibold text-gray-900">{notice.author_name}</span>{' '}
+                    <span className="text-gray-600">replied to</span>{' '}
+                    <Link
+                      to={`/community/${encodeURIComponent(notice.post_id)}`}
+                      className="font-semibold text-brand-800 hover:text-brand-600"
+                    >
+                      {notice.post_title}
+                    </Link>{' '}
+                    <span className="text-gray-500">{formatDate(notice.created_at)}</span>
+                  </p>
+                  <p className="mt-1 text-gray-600">{notice.excerpt}</p>
+                </li>
+              ))}
+            </ul>
+          </Panel>
+        )}
       </div>
 
       <section className="mt-6 rounded-2xl bg-gray-900 p-6 text-white sm:flex sm:items-center sm:justify-between">
