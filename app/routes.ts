@@ -41,6 +41,8 @@ export default [
     index('routes/admin/tabs/podcasts-tab.tsx', { id: 'admin-dashboard-index' }),
     route('podcasts', 'routes/admin/tabs/podcasts-tab.tsx'),
     route('files', 'routes/admin/tabs/files-tab.tsx'),
+    route('courses', 'routes/admin/tabs/courses-tab.tsx'),
+    route('courses/:courseId', 'routes/admin/tabs/course-editor.tsx'),
     route('content', 'routes/admin/tabs/content-tab.tsx'),
     route('members', 'routes/admin/tabs/members-tab.tsx'),
     route('community', 'routes/admin/tabs/community-tab.tsx'),

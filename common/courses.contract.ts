@@ -1,11 +1,17 @@
 import { z } from 'zod';
-import { slugParam } from './fields.ts';
+import { requiredText, slugParam, uuidParam } from './fields.ts';
 import { Tier } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
 
 // SPEC 2 / 3: the course catalogue and its lessons.
 export const COURSE_CATEGORIES = ['sales', 'marketing', 'negotiation', 'specialization', 'business'] as const;
-const CourseCategory = z.enum(COURSE_CATEGORIES);
+const CourseCategory = z.enum(COURSE_CATEGORIES, { error: 'Category must be sales, marketing, negotiation, specialization or business' });
+export const COURSE_LEVELS = ['beginner', 'intermediate', 'advanced'] as const;
+const CourseLevel = z.enum(COURSE_LEVELS, { error: 'Level must be beginner, intermediate or advanced' });
+/** Only published courses are in the catalogue; an archived one stays open to the members who took it. */
+export const COURSE_STATUSES = ['draft', 'published', 'archived'] as const;
+const CourseStatus = z.enum(COURSE_STATUSES, { error: 'Status must be draft, published or archived' });
+export type CourseStatus = z.infer<typeof CourseStatus>;
 
 export const COURSE_NOT_FOUND = 'Course not found';
 
@@ -20,6 +26,9 @@ export const Course = z.object({
   duration: z.string(),
   lesson_count: z.number().int(),
   instructor: z.string(),
+  level: CourseLevel,
+  /** SPEC 3 'Certificate included': finishing every lesson issues a certificate. */
+  certificate: z.boolean(),
 });
 export type Course = z.infer<typeof Course>;
 export const CourseList = z.array(Course);
@@ -33,6 +42,10 @@ export const Lesson = z.object({
   video_url: z.string().nullable(),
   /** true when the lesson has a video, whether or not this client may see it */
   has_video: z.boolean(),
+  /** A free preview: its video is open to everyone, members of any tier and visitors. */
+  free_preview: z.boolean(),
+  /** Files from the library that go with the lesson; url is null for a viewer who may not open them. */
+  attachments: z.array(z.object({ id: z.string(), name: z.string(), url: z.string().nullable() })),
 });
 export type Lesson = z.infer<typeof Lesson>;
 export const LessonList = z.array(Lesson);
@@ -41,11 +54,115 @@ export const CourseParams = z.object({ id: slugParam('Course id') });
 export const LessonParams = z.object({ id: slugParam('Lesson id') });
 
 export interface CoursesService {
+  /** The catalogue: published courses. */
   list(): Promise<Course[]>;
-  /** The course, or null when there is none with this id. */
-  find(courseId: string): Promise<Course | null>;
+  /**
+   * The course if this viewer may see it (published; archived ones to the members enrolled in
+   * them; drafts to staff), or null.
+   */
+  find(viewer: Viewer, courseId: string): Promise<Course | null>;
   /** The course, or a 404. */
-  get(courseId: string): Promise<Course>;
+  get(viewer: Viewer, courseId: string): Promise<Course>;
   /** The course's lessons in order; video links only for a member whose tier reaches the course's. */
   lessons(viewer: Viewer, courseId: string): Promise<Lesson[]>;
+}
+
+// Staff authoring (issue: 'Staff run the catalogue').
+const LIMITS = { title: 150, description: 4000, instructor: 100, duration: 40, lessonDescription: 4000, attachments: 10 } as const;
+const videoUrl = z
+  .string()
+  .trim()
+  .max(500, 'Video URL must be at most 500 characters')
+  .refine((value) => value === '' || /^https:\/\/[^\s]+$/.test(value), 'Video URL must start with https://');
+
+const courseFields = {
+  title: requiredText('Title', LIMITS.title),
+  description: requiredText('Description', LIMITS.description),
+  category: CourseCategory,
+  tier: Tier,
+  instructor: requiredText('Instructor', LIMITS.instructor),
+  level: CourseLevel,
+  duration: requiredText('Duration', LIMITS.duration),
+  certificate: z.boolean({ error: 'Certificate must be true or false' }),
+  /** A public image from the file library; null for the generated artwork. */
+  thumbnail_file_id: uuidParam('Thumbnail').nullable(),
+};
+export const CourseInput = z.object({
+  ...courseFields,
+  level: courseFields.level.default('beginner'),
+  certificate: courseFields.certificate.default(true),
+  thumbnail_file_id: courseFields.thumbnail_file_id.default(null),
+});
+export type CourseInput = z.infer<typeof CourseInput>;
+/** Only the fields given change. */
+export const CourseUpdate = z.object(courseFields).partial();
+export type CourseUpdate = z.infer<typeof CourseUpdate>;
+export const CourseStatusInput = z.object({ status: CourseStatus });
+
+export const LessonInput = z
+  .object({
+    title: requiredText('Title', LIMITS.title),
+    duration: requiredText('Duration', LIMITS.duration),
+    description: z
+      .string()
+      .trim()
+      .max(LIMITS.lessonDescription, `Description must be at most ${LIMITS.lessonDescription} characters`)
+      .default(''),
+    free_preview: z.boolean({ error: 'Free preview must be true or false' }).default(false),
+    /** An outside video (YouTube, Vimeo...): the site cannot protect it. */
+    video_url: videoUrl.default(''),
+    /** A video from the file library, served only to entitled members. */
+    video_file_id: uuidParam('Video').nullable().default(null),
+    attachment_file_ids: z
+      .array(uuidParam('Attachment'))
+      .max(LIMITS.attachments, `A lesson can have at most ${LIMITS.attachments} attachments`)
+      .default([]),
+  })
+  .refine((lesson) => !(lesson.video_url && lesson.video_file_id), {
+    message: 'Choose an uploaded video or a video URL, not both',
+    path: ['video_url'],
+  });
+export type LessonInput = z.infer<typeof LessonInput>;
+export const LessonOrderInput = z.object({
+  lesson_ids: z
+    .array(slugParam('Lesson id'), { error: 'lesson_ids must be a list of lesson ids' })
+    .min(1, 'Give the lessons in their new order'),
+});
+
+export const StaffCourse = Course.extend({
+  status: CourseStatus,
+  thumbnail_file_id: z.string().nullable(),
+  enrolled_count: z.number().int(),
+  completed_count: z.number().int(),
+  created_at: z.string(),
+});
+export type StaffCourse = z.infer<typeof StaffCourse>;
+export const StaffCourseList = z.array(StaffCourse);
+export const StaffLesson = z.object({
+  id: z.string(),
+  title: z.string(),
+  duration: z.string(),
+  description: z.string(),
+  free_preview: z.boolean(),
+  video_url: z.string(),
+  video_file_id: z.string().nullable(),
+  attachments: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type StaffLesson = z.infer<typeof StaffLesson>;
+export const StaffCourseDetail = z.object({ course: StaffCourse, lessons: z.array(StaffLesson) });
+export type StaffCourseDetail = z.infer<typeof StaffCourseDetail>;
+
+export interface CourseAuthoringService {
+  list(viewer: Viewer): Promise<StaffCourse[]>;
+  get(viewer: Viewer, courseId: string): Promise<StaffCourseDetail>;
+  /** A new course, as a draft. */
+  create(viewer: Viewer, input: CourseInput): Promise<StaffCourseDetail>;
+  update(viewer: Viewer, courseId: string, input: CourseUpdate): Promise<StaffCourseDetail>;
+  setStatus(viewer: Viewer, courseId: string, status: CourseStatus): Promise<StaffCourseDetail>;
+  /** Deletes a course no one has enrolled in; one with enrolments is refused (archive it instead). */
+  remove(viewer: Viewer, courseId: string): Promise<void>;
+  addLesson(viewer: Viewer, courseId: string, input: LessonInput): Promise<StaffCourseDetail>;
+  updateLesson(viewer: Viewer, lessonId: string, input: LessonInput): Promise<StaffCourseDetail>;
+  removeLesson(viewer: Viewer, lessonId: string): Promise<StaffCourseDetail>;
+  reorderLessons(viewer: Viewer, courseId: string, lessonIds: string[]): Promise<StaffCourseDetail>;
 }

@@ -37,7 +37,14 @@ export const defaultVisibility = (folder: UploadFolder): FileVisibility => (fold
 export const accessTierOf = (visibility: FileVisibility): Tier | null => (visibility === 'public' ? null : visibility);
 
 /** SPEC 3 Uploaded file; `visibility` says who may open it, `url` is where (a members-only file goes through a check). */
-const UploadedFile = z.object({ id: z.string(), filename: z.string(), folder: UploadFolder, url: z.string(), visibility: FileVisibility });
+const UploadedFile = z.object({
+  id: z.string(),
+  filename: z.string(),
+  folder: UploadFolder,
+  url: z.string(),
+  visibility: FileVisibility,
+  content_type: z.string(),
+});
 type UploadedFile = z.infer<typeof UploadedFile>;
 export const UploadedFileList = z.array(UploadedFile);
 
@@ -51,6 +58,8 @@ export const FileVisibilityInput = z.object({ visibility: FileVisibility });
 export interface FilesService {
   /** Shown after 'Upload Files to' (SPEC 2). */
   readonly storageName: string;
+  /** What the chooser tells staff: the file types accepted and the largest size. */
+  readonly uploadRules: { extensions: string[]; maxBytes: number };
   list(viewer: Viewer): Promise<UploadedFile[]>;
   /**
    * Checks the file by extension and content, stores it under a server-chosen name with its

@@ -6,7 +6,7 @@ import type { BillingService } from './billing.contract.ts';
 import type { CommunityService } from './community.contract.ts';
 import type { ContactService } from './contact.contract.ts';
 import type { ContentService } from './content.contract.ts';
-import type { CoursesService } from './courses.contract.ts';
+import type { CourseAuthoringService, CoursesService } from './courses.contract.ts';
 import type { FilesService } from './files.contract.ts';
 import type { LearningService } from './learning.contract.ts';
 import type { PodcastService } from './podcast.contract.ts';
@@ -24,6 +24,7 @@ export interface Services {
   account: AccountService;
   billing: BillingService;
   courses: CoursesService;
+  courseAuthoring: CourseAuthoringService;
   learning: LearningService;
   content: ContentService;
   podcast: PodcastService;

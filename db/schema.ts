@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { SUBSCRIPTION_STATUSES } from '../common/billing.contract.ts';
 import { COMMUNITY_SPACES } from '../common/community.contract.ts';
-import { COURSE_CATEGORIES } from '../common/courses.contract.ts';
+import { COURSE_CATEGORIES, COURSE_LEVELS, COURSE_STATUSES } from '../common/courses.contract.ts';
 import { UPLOAD_FOLDER_VALUES } from '../common/files.contract.ts';
 import { RESOURCE_TYPES } from '../common/resources.contract.ts';
 import { BILLING_PERIODS, PAID_TIERS } from '../common/pricing.ts';
@@ -116,10 +116,22 @@ export const courses = pgTable(
     thumbnail: text().notNull(),
     duration: text().notNull(),
     instructor: text().notNull(),
+    level: text({ enum: COURSE_LEVELS }).notNull().default('beginner'),
+    /** Finishing every lesson issues a certificate ('Certificate included'). */
+    certificate: boolean().notNull().default(true),
+    /** Only published courses are listed; archived ones stay open to the members enrolled in them. */
+    status: text({ enum: COURSE_STATUSES }).notNull().default('published'),
+    /** The uploaded image shown as thumbnail, when staff chose one (thumbnail holds its address). */
+    thumbnailFileId: uuid().references(() => uploadedFiles.id, { onDelete: 'set null' }),
     position: integer().notNull().default(0),
     createdAt: createdAt(),
   },
-  () => [check('courses_tier_check', oneOf('tier', TIERS)), check('courses_category_check', oneOf('category', COURSE_CATEGORIES))],
+  () => [
+    check('courses_tier_check', oneOf('tier', TIERS)),
+    check('courses_category_check', oneOf('category', COURSE_CATEGORIES)),
+    check('courses_level_check', oneOf('level', COURSE_LEVELS)),
+    check('courses_status_check', oneOf('status', COURSE_STATUSES)),
+  ],
 );
 
 export const lessons = pgTable(
@@ -137,8 +149,25 @@ export const lessons = pgTable(
     videoUrl: text(),
     /** A video in the file store, served only to entitled members. */
     videoFileId: uuid().references(() => uploadedFiles.id, { onDelete: 'set null' }),
+    /** A free preview: its video is open to everyone. */
+    freePreview: boolean().notNull().default(false),
   },
   (t) => [index('lessons_course_idx').on(t.courseId, t.position)],
+);
+
+/** Files from the library that go with a lesson, in order. */
+export const lessonAttachments = pgTable(
+  'lesson_attachments',
+  {
+    lessonId: text()
+      .notNull()
+      .references(() => lessons.id, { onDelete: 'cascade' }),
+    fileId: uuid()
+      .notNull()
+      .references(() => uploadedFiles.id, { onDelete: 'cascade' }),
+    position: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.lessonId, t.fileId] }), index('lesson_attachments_file_idx').on(t.fileId)],
 );
 
 export const enrolments = pgTable(

@@ -3,46 +3,12 @@ import path from 'node:path';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { DEMO_COURSES, DEMO_EPISODES, DEMO_RESOURCES } from '../db/seed/demo-catalogue.ts';
 import type { ResourceType } from '../common/resources.contract.ts';
+import { artworkSvg as thumbnail, wrap } from '../server/courses/artwork.ts';
 
 // Writes the demo catalogue's thumbnails (SVG, under public/) and downloads (PDF, under db/seed/files/),
 // so the site works offline. Run after changing the demo catalogue: `node scripts/generate-demo-assets.ts`.
 
 const publicDir = path.resolve(import.meta.dirname, '../public');
-const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if ((line + ' ' + word).trim().length > width) {
-      lines.push(line.trim());
-      line = word;
-    } else line += ` ${word}`;
-  }
-  if (line.trim()) lines.push(line.trim());
-  return lines;
-}
-
-function thumbnail(title: string, label: string, seed: number): string {
-  const lines = wrap(title, 24).slice(0, 3);
-  const startY = 180 - (lines.length - 1) * 24;
-  const circles = [0, 1, 2]
-    .map(
-      (i) =>
-        `<circle cx="${520 + ((seed * 37 + i * 53) % 90)}" cy="${70 + i * 95}" r="${40 + ((seed + i) % 3) * 18}" fill="#f5c542" opacity="${(0.12 + i * 0.05).toFixed(2)}"/>`,
-    )
-    .join('');
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 360" width="640" height="360" role="img" aria-label="${escapeXml(title)}">
-<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#5c1414"/><stop offset="1" stop-color="#991b1b"/></linearGradient></defs>
-<rect width="640" height="360" fill="url(#g)"/>${circles}
-<rect x="40" y="40" width="6" height="280" fill="#d4a017"/>
-<text x="70" y="80" font-family="Arial, Helvetica, sans-serif" font-size="18" font-weight="700" letter-spacing="3" fill="#f5c542">${escapeXml(label.toUpperCase())}</text>
-${lines.map((line, i) => `<text x="70" y="${startY + i * 48}" font-family="Arial, Helvetica, sans-serif" font-size="38" font-weight="700" fill="#ffffff">${escapeXml(line)}</text>`).join('\n')}
-<text x="70" y="320" font-family="Arial, Helvetica, sans-serif" font-size="16" fill="#fdf3d0">RealtyPocket</text>
-</svg>
-`;
-}
-
 async function resourcePdf(title: string, description: string, type: string): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   pdf.setTitle(title);

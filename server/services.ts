@@ -10,6 +10,7 @@ import { createCommunityService } from './community/community.service.ts';
 import type { Config } from './config.ts';
 import { createContactService, createMessagesService } from './contact/contact.service.ts';
 import { createContentService } from './content/content.service.ts';
+import { createCourseAuthoringService } from './courses/course-authoring.service.ts';
 import { createCoursesService } from './courses/courses.service.ts';
 import type { DataVersion } from './cache/data-version.ts';
 import { MEMBER_MEMO_ENTRIES, VersionedMemo, withMemberReadsInMemory, withPublicReadsInMemory } from './cache/in-memory-reads.ts';
@@ -55,13 +56,14 @@ export function createServices(deps: {
     new VersionedMemo([deps.dataVersion, deps.memberDataVersion], MEMBER_MEMO_ENTRIES),
   );
   const limiter = new AttemptLimiter(`${deps.config.redisKeyPrefix}:limit`, deps.redis);
-  const courses = createCoursesService(data.courses);
+  const courses = createCoursesService(data);
   const billing = createBillingService({ data, gateway: deps.stripe, mailer, limiter, log: deps.log });
   return {
     auth: createAuthService({ data, sessions, limiter, mailer }),
     account: createAccountService({ data, sessions, limiter, mailer, billing }),
     billing,
     courses,
+    courseAuthoring: createCourseAuthoringService(data),
     learning: createLearningService({ data, courses, mailer }),
     content: createContentService(data),
     podcast: createPodcastService(data),
@@ -69,7 +71,7 @@ export function createServices(deps: {
     community: createCommunityService({ data, limiter, mailer }),
     contact: createContactService({ data, limiter, mailer, staffNotify: deps.config.mail.staffNotify }),
     stats: createStatsService(data),
-    files: createFilesService({ data, storage: deps.storage }),
+    files: createFilesService({ data, storage: deps.storage, uploadMaxBytes: deps.config.uploadMaxBytes }),
     members: createMembersService(data),
     messages: createMessagesService(data),
     audit: createAuditService(data.audit),

@@ -11,7 +11,7 @@ import type { Resource } from '../../common/resources.contract.ts';
  * video and a resource's download name a file under db/seed/files/, which the seed puts into the
  * file store as a members-only file at the course's or resource's tier.
  */
-type DemoLesson = Omit<Lesson, 'has_video' | 'video_url'> & { video_file: string | null };
+type DemoLesson = Omit<Lesson, 'has_video' | 'video_url' | 'free_preview' | 'attachments'> & { video_file: string | null };
 export type DemoEpisode = PodcastEpisode;
 export type DemoResource = Omit<Resource, 'has_download' | 'download_url'> & { download_file: string | null };
 /** A demo discussion, with the replies that make its count (demo authors have a name, not an account). */
@@ -54,13 +54,24 @@ function totalDuration(items: DemoLesson[]): string {
   return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`;
 }
 
+/** The level follows the tier in the demo: free courses start, Gold ones go furthest. */
+const LEVEL_OF_TIER = { free: 'beginner', bronze: 'intermediate', silver: 'intermediate', gold: 'advanced' } as const;
+
 function course(
   id: string,
-  fields: Omit<DemoCourse, 'id' | 'thumbnail' | 'duration' | 'lessons'>,
+  fields: Omit<DemoCourse, 'id' | 'thumbnail' | 'duration' | 'lessons' | 'level' | 'certificate'>,
   items: Parameters<typeof lessons>[1],
 ): DemoCourse {
   const courseLessons = lessons(id, items);
-  return { id, ...fields, thumbnail: `/images/courses/${id}.svg`, duration: totalDuration(courseLessons), lessons: courseLessons };
+  return {
+    id,
+    ...fields,
+    level: LEVEL_OF_TIER[fields.tier],
+    certificate: true,
+    thumbnail: `/images/courses/${id}.svg`,
+    duration: totalDuration(courseLessons),
+    lessons: courseLessons,
+  };
 }
 
 export const DEMO_COURSES: DemoCourse[] = [

@@ -85,6 +85,8 @@ export async function seedDemoCatalogue(db: Database, store: SeedFileStore): Pro
         thumbnail: course.thumbnail,
         duration: course.duration,
         instructor: course.instructor,
+        level: course.level,
+        certificate: course.certificate,
         position,
       })),
     );

@@ -56,10 +56,14 @@ export function withPublicReadsInMemory(data: DataAccess, memo: VersionedMemo): 
       ...courses,
       list: courseList,
       findById: async (id) => (await courseList()).find((course) => course.id === id) ?? null,
-      count: async () => (await courseList()).length,
+      count: async () => (await courseList()).filter((course) => course.status === 'published').length,
       listLessons: async (courseId) =>
         (await courseList()).some((course) => course.id === courseId)
           ? memo.get(`lessons:${courseId}`, () => courses.listLessons(courseId))
+          : [],
+      listAttachments: async (courseId) =>
+        (await courseList()).some((course) => course.id === courseId)
+          ? memo.get(`attachments:${courseId}`, () => courses.listAttachments(courseId))
           : [],
     },
     podcast: { ...podcast, list: () => memo.get('podcast', () => podcast.list()) },

@@ -1,7 +1,6 @@
-import { asc, count, eq } from 'drizzle-orm';
-import type { Course } from '../../common/courses.contract.ts';
+import { and, asc, count, eq, inArray, max, sql } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { courses, lessons } from '../../db/schema.ts';
+import { courses, enrolments, lessonAttachments, lessons, uploadedFiles } from '../../db/schema.ts';
 
 const courseColumns = {
   id: courses.id,
@@ -12,12 +11,21 @@ const courseColumns = {
   thumbnail: courses.thumbnail,
   duration: courses.duration,
   instructor: courses.instructor,
+  level: courses.level,
+  certificate: courses.certificate,
+  status: courses.status,
+  thumbnailFileId: courses.thumbnailFileId,
+  createdAt: courses.createdAt,
   lesson_count: count(lessons.id),
 };
 
+type NewCourse = typeof courses.$inferInsert;
+type NewLesson = typeof lessons.$inferInsert;
+
 export function createCoursesRepository(db: DatabaseOrTransaction) {
   return {
-    async list(): Promise<Course[]> {
+    /** Every course, whatever its status, in catalogue order (the service decides who sees which). */
+    async list() {
       return db
         .select(courseColumns)
         .from(courses)
@@ -26,7 +34,7 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
         .orderBy(asc(courses.position), asc(courses.title));
     },
 
-    async findById(id: string): Promise<Course | null> {
+    async findById(id: string) {
       const [row] = await db
         .select(courseColumns)
         .from(courses)
@@ -36,15 +44,121 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
       return row ?? null;
     },
 
+    /** The catalogue's size: published courses. */
     async count(): Promise<number> {
-      const [row] = await db.select({ value: count() }).from(courses);
+      const [row] = await db.select({ value: count() }).from(courses).where(eq(courses.status, 'published'));
       return row?.value ?? 0;
     },
 
     async listLessons(courseId: string) {
       return db.select().from(lessons).where(eq(lessons.courseId, courseId)).orderBy(asc(lessons.position));
     },
+
+    /** The attachments of a course's lessons, with the files' names and who may open them. */
+    async listAttachments(courseId: string) {
+      return db
+        .select({
+          lessonId: lessonAttachments.lessonId,
+          fileId: uploadedFiles.id,
+          filename: uploadedFiles.filename,
+          accessTier: uploadedFiles.accessTier,
+        })
+        .from(lessonAttachments)
+        .innerJoin(lessons, eq(lessons.id, lessonAttachments.lessonId))
+        .innerJoin(uploadedFiles, eq(uploadedFiles.id, lessonAttachments.fileId))
+        .where(eq(lessons.courseId, courseId))
+        .orderBy(asc(lessonAttachments.lessonId), asc(lessonAttachments.position));
+    },
+
+    /** Per course: members enrolled, and those who finished it (its certificate, or every lesson done). */
+    async learnerCounts() {
+      const lessonTotal = sql`(select count(*) from lessons l where l.course_id = ${enrolments.courseId})`;
+      const finished = sql`exists (select 1 from certificates c where c.member_id = ${enrolments.memberId} and c.course_id = ${enrolments.courseId})
+        or (${lessonTotal} > 0 and (select count(*) from lesson_progress p join lessons l on l.id = p.lesson_id
+          where p.member_id = ${enrolments.memberId} and l.course_id = ${enrolments.courseId}) >= ${lessonTotal})`;
+      return db
+        .select({ courseId: enrolments.courseId, enrolled: count(), completed: sql<number>`(count(*) filter (where ${finished}))::int` })
+        .from(enrolments)
+        .groupBy(enrolments.courseId);
+    },
+
+    async hasEnrolments(courseId: string): Promise<boolean> {
+      const [row] = await db.select({ value: count() }).from(enrolments).where(eq(enrolments.courseId, courseId));
+      return (row?.value ?? 0) > 0;
+    },
+
+    async idTaken(id: string): Promise<boolean> {
+      const [row] = await db.select({ id: courses.id }).from(courses).where(eq(courses.id, id));
+      if (row) return true;
+      const [lesson] = await db.select({ id: lessons.id }).from(lessons).where(eq(lessons.id, id));
+      return lesson !== undefined;
+    },
+
+    async insertCourse(course: NewCourse) {
+      await db.insert(courses).values(course);
+    },
+
+    async updateCourse(id: string, changes: Partial<NewCourse>) {
+      if (Object.keys(changes).length > 0) await db.update(courses).set(changes).where(eq(courses.id, id));
+    },
+
+    async deleteCourse(id: string) {
+      await db.delete(courses).where(eq(courses.id, id));
+    },
+
+    async findLesson(id: string) {
+      const [row] = await db.select().from(lessons).where(eq(lessons.id, id));
+      return row ?? null;
+    },
+
+    async insertLesson(lesson: Omit<NewLesson, 'position'>) {
+      const [last] = await db
+        .select({ value: max(lessons.position) })
+        .from(lessons)
+        .where(eq(lessons.courseId, lesson.courseId));
+      await db.insert(lessons).values({ ...lesson, position: (last?.value ?? 0) + 1 });
+    },
+
+    async updateLesson(id: string, changes: Partial<NewLesson>) {
+      await db.update(lessons).set(changes).where(eq(lessons.id, id));
+    },
+
+    async deleteLesson(id: string) {
+      await db.delete(lessons).where(eq(lessons.id, id));
+    },
+
+    /** Positions 1..n in the given order. */
+    async setLessonOrder(courseId: string, lessonIds: string[]) {
+      for (const [index, id] of lessonIds.entries()) {
+        await db
+          .update(lessons)
+          .set({ position: index + 1 })
+          .where(and(eq(lessons.id, id), eq(lessons.courseId, courseId)));
+      }
+    },
+
+    async setAttachments(lessonId: string, fileIds: string[]) {
+      await db.delete(lessonAttachments).where(eq(lessonAttachments.lessonId, lessonId));
+      if (fileIds.length > 0) {
+        await db.insert(lessonAttachments).values(fileIds.map((fileId, index) => ({ lessonId, fileId, position: index + 1 })));
+      }
+    },
+
+    /** The files with these ids that exist, with their kind and who may open them. */
+    async filesByIds(ids: string[]) {
+      if (ids.length === 0) return [];
+      return db
+        .select({
+          id: uploadedFiles.id,
+          filename: uploadedFiles.filename,
+          contentType: uploadedFiles.contentType,
+          accessTier: uploadedFiles.accessTier,
+        })
+        .from(uploadedFiles)
+        .where(inArray(uploadedFiles.id, ids));
+    },
   };
 }
 
-export type CoursesRepository = ReturnType<typeof createCoursesRepository>;
+type CoursesRepository = ReturnType<typeof createCoursesRepository>;
+export type CourseRow = Awaited<ReturnType<CoursesRepository['list']>>[number];

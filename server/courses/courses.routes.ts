@@ -1,19 +1,102 @@
-import { CourseList, CourseParams, Course, LessonList } from '../../common/courses.contract.ts';
+import {
+  CourseInput,
+  CourseList,
+  CourseParams,
+  Course,
+  CourseStatusInput,
+  CourseUpdate,
+  LessonInput,
+  LessonList,
+  LessonOrderInput,
+  LessonParams,
+  StaffCourseDetail,
+  StaffCourseList,
+} from '../../common/courses.contract.ts';
+import { SuccessResponse } from '../../common/fields.ts';
 import { VISITORS_ALIKE as visitors } from '../cache/visitor-cache.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
+import { artworkSvg } from './artwork.ts';
 
 export async function coursesRoutes(app: ZodApp) {
-  const { courses } = app.services;
+  const { courses, courseAuthoring } = app.services;
+  const staff = { access: 'staff' } as const;
 
   app.get('/api/courses', { config: visitors, schema: { response: withErrors({ 200: CourseList }) } }, () => courses.list());
 
-  app.get('/api/courses/:id', { config: visitors, schema: { params: CourseParams, response: withErrors({ 200: Course }) } }, (request) =>
-    courses.get(request.params.id),
+  app.get(
+    '/api/courses/:id',
+    { config: visitors, schema: { params: CourseParams, response: withErrors({ 200: Course }) } },
+    async (request) => courses.get(await request.viewer(), request.params.id),
   );
 
   app.get(
     '/api/courses/:id/lessons',
     { config: visitors, schema: { params: CourseParams, response: withErrors({ 200: LessonList }) } },
     async (request) => courses.lessons(await request.viewer(), request.params.id),
+  );
+
+  // The cover of a course that has no uploaded image: drawn from its title and category.
+  app.get('/api/courses/:id/artwork.svg', { config: visitors, schema: { params: CourseParams } }, async (request, reply) => {
+    const course = await courses.get(await request.viewer(), request.params.id);
+    const seed = [...course.id].reduce((sum, char) => sum + char.charCodeAt(0), 0);
+    return reply
+      .type('image/svg+xml; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+      .send(artworkSvg(course.title, course.category, seed));
+  });
+
+  // Staff authoring.
+  app.get('/api/admin/courses', { config: staff, schema: { response: withErrors({ 200: StaffCourseList }) } }, async (request) =>
+    courseAuthoring.list(await request.viewer()),
+  );
+  app.post(
+    '/api/admin/courses',
+    { config: staff, schema: { body: CourseInput, response: withErrors({ 201: StaffCourseDetail }) } },
+    async (request, reply) => reply.status(201).send(await courseAuthoring.create(await request.viewer(), request.body)),
+  );
+  app.get(
+    '/api/admin/courses/:id',
+    { config: staff, schema: { params: CourseParams, response: withErrors({ 200: StaffCourseDetail }) } },
+    async (request) => courseAuthoring.get(await request.viewer(), request.params.id),
+  );
+  app.patch(
+    '/api/admin/courses/:id',
+    { config: staff, schema: { params: CourseParams, body: CourseUpdate, response: withErrors({ 200: StaffCourseDetail }) } },
+    async (request) => courseAuthoring.update(await request.viewer(), request.params.id, request.body),
+  );
+  app.post(
+    '/api/admin/courses/:id/status',
+    { config: staff, schema: { params: CourseParams, body: CourseStatusInput, response: withErrors({ 200: StaffCourseDetail }) } },
+    async (request) => courseAuthoring.setStatus(await request.viewer(), request.params.id, request.body.status),
+  );
+  app.delete(
+    '/api/admin/courses/:id',
+    { config: staff, schema: { params: CourseParams, response: withErrors({ 200: SuccessResponse }) } },
+    async (request) => {
+      await courseAuthoring.remove(await request.viewer(), request.params.id);
+      return { success: true as const };
+    },
+  );
+  app.post(
+    '/api/admin/courses/:id/lessons',
+    { config: staff, schema: { params: CourseParams, body: LessonInput, response: withErrors({ 201: StaffCourseDetail }) } },
+    async (request, reply) =>
+      reply.status(201).send(await courseAuthoring.addLesson(await request.viewer(), request.params.id, request.body)),
+  );
+  app.put(
+    '/api/admin/courses/:id/lesson-order',
+    { config: staff, schema: { params: CourseParams, body: LessonOrderInput, response: withErrors({ 200: StaffCourseDetail }) } },
+    async (request) => courseAuthoring.reorderLessons(await request.viewer(), request.params.id, request.body.lesson_ids),
+  );
+  app.put(
+    '/api/admin/lessons/:id',
+    { config: staff, schema: { params: LessonParams, body: LessonInput, response: withErrors({ 200: StaffCourseDetail }) } },
+    async (request) => courseAuthoring.updateLesson(await request.viewer(), request.params.id, request.body),
+  );
+  app.delete(
+    '/api/admin/lessons/:id',
+    { config: staff, schema: { params: LessonParams, response: withErrors({ 200: StaffCourseDetail }) } },
+    async (request) => courseAuthoring.removeLesson(await request.viewer(), request.params.id),
   );
 }

@@ -1,34 +1,80 @@
-import { COURSE_NOT_FOUND, type CoursesService } from '../../common/courses.contract.ts';
+import { COURSE_NOT_FOUND, type Course, type CoursesService } from '../../common/courses.contract.ts';
 import { notFound } from '../../common/errors.ts';
 import { isEntitled } from '../../common/tiers.ts';
-import type { CoursesRepository } from './courses.repository.ts';
+import type { Viewer } from '../../common/viewer.ts';
+import type { DataAccess } from '../repositories.ts';
+import type { CourseRow } from './courses.repository.ts';
 
-export function createCoursesService(repository: CoursesRepository): CoursesService {
-  async function get(courseId: string) {
-    const course = await repository.findById(courseId);
+/** A course as the catalogue shows it (status and file ids are staff matters). */
+export const publicCourse = (row: CourseRow): Course => ({
+  id: row.id,
+  title: row.title,
+  description: row.description,
+  category: row.category,
+  tier: row.tier,
+  thumbnail: row.thumbnail,
+  duration: row.duration,
+  lesson_count: row.lesson_count,
+  instructor: row.instructor,
+  level: row.level,
+  certificate: row.certificate,
+});
+
+export function createCoursesService(data: DataAccess): CoursesService {
+  const { courses } = data;
+
+  /** Published courses for all; an archived one for the members enrolled in it; drafts for staff. */
+  async function visible(viewer: Viewer, row: CourseRow | null): Promise<CourseRow | null> {
+    if (!row) return null;
+    if (row.status === 'published' || viewer.staff) return row;
+    if (row.status === 'archived' && viewer.member && (await data.learning.isEnrolled(viewer.member.id, row.id))) return row;
+    return null;
+  }
+
+  async function get(viewer: Viewer, courseId: string) {
+    const course = await visible(viewer, await courses.findById(courseId));
     if (!course) throw notFound(COURSE_NOT_FOUND);
     return course;
   }
 
   return {
-    list: () => repository.list(),
-    find: (courseId) => repository.findById(courseId),
-    get,
+    list: async () => (await courses.list()).filter((row) => row.status === 'published').map(publicCourse),
+    find: async (viewer, courseId) => {
+      const row = await visible(viewer, await courses.findById(courseId));
+      return row && publicCourse(row);
+    },
+    get: async (viewer, courseId) => publicCourse(await get(viewer, courseId)),
 
-    // A lesson's video is sent only to a signed-in member whose tier reaches the course's tier.
+    // A lesson's video and attachments go only to a member whose tier reaches the course's tier,
+    // except a free preview's video, which everyone may watch.
     async lessons(viewer, courseId) {
-      const course = await get(courseId);
-      const entitled = isEntitled(viewer.member?.membershipTier, course.tier);
-      const rows = await repository.listLessons(course.id);
-      return rows.map((lesson) => ({
-        id: lesson.id,
-        title: lesson.title,
-        duration: lesson.duration,
-        description: lesson.description,
-        // A stored video goes through its own tier check; an external one is linked as it is.
-        video_url: entitled ? (lesson.videoFileId ? `/api/lessons/${lesson.id}/video` : lesson.videoUrl || null) : null,
-        has_video: lesson.videoFileId !== null || Boolean(lesson.videoUrl),
-      }));
+      const course = await get(viewer, courseId);
+      const entitled = isEntitled(viewer.member?.membershipTier, course.tier) || viewer.staff !== null;
+      const [rows, attachments] = await Promise.all([courses.listLessons(course.id), courses.listAttachments(course.id)]);
+      return rows.map((lesson) => {
+        const opens = entitled || lesson.freePreview;
+        return {
+          id: lesson.id,
+          title: lesson.title,
+          duration: lesson.duration,
+          description: lesson.description,
+          // A stored video goes through its own tier check; an external one is linked as it is.
+          video_url: opens ? (lesson.videoFileId ? `/api/lessons/${lesson.id}/video` : lesson.videoUrl || null) : null,
+          has_video: lesson.videoFileId !== null || Boolean(lesson.videoUrl),
+          free_preview: lesson.freePreview,
+          attachments: attachments
+            .filter((file) => file.lessonId === lesson.id)
+            .map((file) => ({
+              id: file.fileId,
+              name: file.filename,
+              // The file keeps its own visibility too: /api/files/:id checks it again.
+              url:
+                entitled && (file.accessTier === null || isEntitled(viewer.member?.membershipTier, file.accessTier) || viewer.staff)
+                  ? `/api/files/${file.fileId}`
+                  : null,
+            })),
+        };
+      });
     },
   };
 }

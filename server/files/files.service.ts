@@ -6,6 +6,7 @@ import type { DataAccess } from '../repositories.ts';
 import type { StoredFile } from './send-file.ts';
 import type { FileStorage } from './storage.ts';
 import { checkUpload, displayName, storageKeyFor } from './upload-checks.ts';
+import { ALLOWED_EXTENSIONS } from './upload-types.ts';
 
 const LIBRARY_ROWS = 500;
 
@@ -43,7 +44,7 @@ const delivery = (row: FileRow, membersOnly: boolean): FileDelivery => ({
   membersOnly,
 });
 
-export function createFilesService(deps: { data: DataAccess; storage: FileStorage }): ServerFilesService {
+export function createFilesService(deps: { data: DataAccess; storage: FileStorage; uploadMaxBytes: number }): ServerFilesService {
   const { data, storage } = deps;
   // A public file on local disk has its own address; every other file goes through /api/files/:id.
   const urlOf = (row: FileRow) =>
@@ -54,10 +55,12 @@ export function createFilesService(deps: { data: DataAccess; storage: FileStorag
     folder: row.folder,
     url: urlOf(row),
     visibility: row.accessTier ?? ('public' as const),
+    content_type: row.contentType,
   });
 
   return {
     storageName: storage.displayName,
+    uploadRules: { extensions: ALLOWED_EXTENSIONS, maxBytes: deps.uploadMaxBytes },
 
     async list(viewer) {
       requireStaff(viewer);
@@ -131,8 +134,9 @@ export function createFilesService(deps: { data: DataAccess; storage: FileStorag
 
     async lessonVideo(viewer, lessonId) {
       const found = await data.files.findLessonVideo(lessonId);
-      if (!found) throw notFound('This lesson has no video.');
-      clear(viewer, found.courseTier, 'lesson video');
+      // A draft's lessons are for staff; a free preview is open to everyone.
+      if (!found || (found.courseStatus === 'draft' && !viewer.staff)) throw notFound('This lesson has no video.');
+      clear(viewer, found.freePreview ? null : found.courseTier, 'lesson video');
       return delivery(found.file, true);
     },
 

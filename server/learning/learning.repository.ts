@@ -18,7 +18,13 @@ export function createLearningRepository(db: DatabaseOrTransaction) {
 
     async findLesson(lessonId: string) {
       const [row] = await db
-        .select({ id: lessons.id, courseId: lessons.courseId, courseTier: courses.tier, courseTitle: courses.title })
+        .select({
+          id: lessons.id,
+          courseId: lessons.courseId,
+          courseTier: courses.tier,
+          courseTitle: courses.title,
+          courseCertificate: courses.certificate,
+        })
         .from(lessons)
         .innerJoin(courses, eq(courses.id, lessons.courseId))
         .where(eq(lessons.id, lessonId));

@@ -4,7 +4,7 @@ import { conflict, forbidden, notFound } from '../../common/errors.ts';
 import { UPGRADE_NEEDED, type LearningService } from '../../common/learning.contract.ts';
 import { progressPercent } from '../../common/progress.ts';
 import { isEntitled } from '../../common/tiers.ts';
-import { requireMember, type SignedInMember } from '../../common/viewer.ts';
+import { requireMember, type SignedInMember, type Viewer } from '../../common/viewer.ts';
 import { renderCertificatePdf } from './certificate-pdf.ts';
 import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
@@ -28,8 +28,8 @@ export function createLearningService(deps: {
   const { courses } = deps;
   const learning = deps.data.learning;
 
-  async function entitledCourse(member: SignedInMember, courseId: string) {
-    const course = await courses.get(courseId);
+  async function entitledCourse(viewer: Viewer, member: SignedInMember, courseId: string) {
+    const course = await courses.get(viewer, courseId);
     if (!isEntitled(member.membershipTier, course.tier)) throw forbidden(UPGRADE_NEEDED);
     return course;
   }
@@ -60,14 +60,14 @@ export function createLearningService(deps: {
   return {
     async enrol(viewer, courseId) {
       const member = requireMember(viewer);
-      await entitledCourse(member, courseId);
+      await entitledCourse(viewer, member, courseId);
       await learning.enrol(member.id, courseId);
       return progressOf(member.id, courseId);
     },
 
     async courseProgress(viewer, courseId) {
       const member = requireMember(viewer);
-      await courses.get(courseId);
+      await courses.get(viewer, courseId);
       return progressOf(member.id, courseId);
     },
 
@@ -81,7 +81,8 @@ export function createLearningService(deps: {
         if (!(await tx.isEnrolled(member.id, lesson.courseId))) throw conflict('Start the course before completing its lessons.');
         await tx.markComplete(member.id, lesson.id);
         const [completed, total] = await Promise.all([tx.completedLessonIds(member.id, lesson.courseId), tx.lessonCount(lesson.courseId)]);
-        if (completed.length < total || (await tx.findCertificate(member.id, lesson.courseId))) return false;
+        // A course without a certificate issues none; one earned stays when lessons are added later.
+        if (!lesson.courseCertificate || completed.length < total || (await tx.findCertificate(member.id, lesson.courseId))) return false;
         const code = newCertificateCode();
         await tx.createCertificate({
           memberId: member.id,
@@ -120,6 +121,8 @@ export function createLearningService(deps: {
         thumbnail: row.course.thumbnail,
         duration: row.course.duration,
         instructor: row.course.instructor,
+        level: row.course.level,
+        certificate: row.course.certificate,
         lesson_count: row.lessonCount,
         completed_lessons: row.completedCount,
         progress_percent: progressPercent(row.completedCount, row.lessonCount),

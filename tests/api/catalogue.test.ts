@@ -20,7 +20,16 @@ describe('GET /api/courses/:id and lessons', () => {
     expect(course).toMatchObject({ id: 'first-90-days', tier: 'free', category: 'business', lesson_count: 6 });
     const lessons = await get<Record<string, unknown>[]>('/api/courses/first-90-days/lessons');
     expect(lessons).toHaveLength(6);
-    expect(Object.keys(lessons[0]!).sort()).toEqual(['description', 'duration', 'has_video', 'id', 'title', 'video_url']);
+    expect(Object.keys(lessons[0]!).sort()).toEqual([
+      'attachments',
+      'description',
+      'duration',
+      'free_preview',
+      'has_video',
+      'id',
+      'title',
+      'video_url',
+    ]);
     expect(lessons[0]!.title).toBe('Setting Up Your Business Like a Business');
   });
 

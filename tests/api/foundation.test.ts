@@ -24,8 +24,21 @@ describe('demo catalogue through GET /api/courses', () => {
     const courses = response.json() as Record<string, unknown>[];
     expect(courses.length).toBeGreaterThanOrEqual(12);
     for (const course of courses) {
+      // The spec's fields, and what staff set beyond them (level, certificate on or off).
       expect(Object.keys(course).sort()).toEqual(
-        ['category', 'description', 'duration', 'id', 'instructor', 'lesson_count', 'thumbnail', 'tier', 'title'].sort(),
+        [
+          'category',
+          'description',
+          'duration',
+          'id',
+          'instructor',
+          'lesson_count',
+          'thumbnail',
+          'tier',
+          'title',
+          'level',
+          'certificate',
+        ].sort(),
       );
       expect(course.lesson_count).toBeGreaterThanOrEqual(4);
       expect(course.lesson_count).toBeLessThanOrEqual(8);

@@ -71,7 +71,16 @@ describe('staff sign-in', () => {
     await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
     const admin = page;
     const tabs = admin.getByRole('navigation', { name: 'Admin sections' }).getByRole('link');
-    expect(await tabs.allTextContents()).toEqual(['Podcasts', 'File Upload', 'Content', 'Members', 'Messages', 'Activity']);
+    expect(await tabs.allTextContents()).toEqual([
+      'Podcasts',
+      'File Upload',
+      'Content',
+      'Courses',
+      'Members',
+      'Community',
+      'Messages',
+      'Activity',
+    ]);
     // Podcasts is the dashboard's default tab.
     expect(new URL(admin.url()).pathname).toBe('/admin/dashboard');
     expect(await tabs.getByText('Podcasts').getAttribute('aria-current')).toBe('page');

@@ -114,3 +114,22 @@ export async function mailTo(address: string): Promise<ParsedMail[]> {
 
 /** Waits for a toast with this text. */
 export const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor();
+
+/** A new member at this tier (set by staff, as the admin Members tab does), signed in on a fresh page. */
+export async function signInAtTier(
+  browser: ReturnType<typeof useBrowser>,
+  tier: 'free' | 'bronze' | 'silver' | 'gold',
+  name: string,
+): Promise<{ page: Page; email: string }> {
+  const page = await browser.newPage();
+  const email = newEmail(tier);
+  const registered = await page.request.post('/api/auth/register', { data: { name, email, password: 'member-password-1' } });
+  if (registered.status() !== 201) throw new Error(`Could not register a test member: ${registered.status()}`);
+  const staff = await browser.newPage();
+  await signInAsStaff(staff);
+  const [listed] = (await (await staff.request.get(`/api/admin/members?search=${encodeURIComponent(email)}`)).json()) as { id: string }[];
+  const changed = await staff.request.post(`/api/admin/members/${listed!.id}/tier`, { data: { membership_tier: tier } });
+  if (changed.status() !== 200) throw new Error(`Could not set the test member's tier: ${changed.status()}`);
+  await staff.close();
+  return { page, email };
+}

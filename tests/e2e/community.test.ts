@@ -1,24 +1,10 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Tier } from '../../common/tiers.ts';
-import { gotoHydrated, mailTo, newEmail, pageProblems, signInAsStaff, toast, useBrowser } from './browser.ts';
+import { gotoHydrated, mailTo, pageProblems, signInAsStaff, signInAtTier, toast, useBrowser } from './browser.ts';
 
 const browser = useBrowser();
 
-/** A new member at this tier (set by staff, as the admin Members tab does), signed in on a fresh page. */
-async function memberAt(tier: Tier, name: string): Promise<{ page: Page; email: string }> {
-  const page = await browser.newPage();
-  const email = newEmail(tier);
-  const registered = await page.request.post('/api/auth/register', { data: { name, email, password: 'member-password-1' } });
-  expect(registered.status()).toBe(201);
-  const staff = await browser.newPage();
-  await signInAsStaff(staff);
-  const [listed] = (await (await staff.request.get(`/api/admin/members?search=${encodeURIComponent(email)}`)).json()) as { id: string }[];
-  const changed = await staff.request.post(`/api/admin/members/${listed!.id}/tier`, { data: { membership_tier: tier } });
-  expect(changed.status()).toBe(200);
-  await staff.close();
-  return { page, email };
-}
+const memberAt = (tier: Tier, name: string) => signInAtTier(browser, tier, name);
 
 describe('taking part in the community', () => {
   it('has a Bronze member post, a Gold member reply and like, and the author hear of it on the dashboard and by email', async () => {

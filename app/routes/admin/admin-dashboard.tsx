@@ -23,6 +23,7 @@ const TABS = [
   { to: '/admin/dashboard/podcasts', label: 'Podcasts', alsoAt: '/admin/dashboard' },
   { to: '/admin/dashboard/files', label: 'File Upload' },
   { to: '/admin/dashboard/content', label: 'Content' },
+  { to: '/admin/dashboard/courses', label: 'Courses' },
   { to: '/admin/dashboard/members', label: 'Members' },
   { to: '/admin/dashboard/community', label: 'Community' },
   { to: '/admin/dashboard/messages', label: 'Messages' },
@@ -69,7 +70,7 @@ export default function AdminDashboardLayout({ loaderData, matches }: Route.Comp
         <nav aria-label="Admin sections">
           <ul className="flex flex-wrap gap-2">
             {TABS.map((tab) => {
-              const current = path === tab.to || ('alsoAt' in tab && path === tab.alsoAt);
+              const current = path === tab.to || path.startsWith(`${tab.to}/`) || ('alsoAt' in tab && path === tab.alsoAt);
               return (
                 <li key={tab.to}>
                   <Link

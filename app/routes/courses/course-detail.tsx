@@ -19,7 +19,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const { services, viewer } = pageServices(context);
   const id = CourseParams.safeParse({ id: params.courseId });
   if (!id.success) return notFound();
-  const course = await services.courses.find(id.data.id);
+  const course = await services.courses.find(viewer, id.data.id);
   if (!course) return notFound();
   const [lessons, progress] = await Promise.all([
     orFallback(services.courses.lessons(viewer, course.id), [], 'the curriculum'),

@@ -21,7 +21,7 @@ import type { Route } from './+types/files-tab';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  return { files: await services.files.list(viewer), storageName: services.files.storageName };
+  return { files: await services.files.list(viewer), storageName: services.files.storageName, uploadRules: services.files.uploadRules };
 }
 
 const VisibilityChange = z.object({ fileId: FileParams.shape.id, visibility: FileVisibility });
@@ -82,8 +82,10 @@ function VisibilitySelect({ file }: { file: { id: string; filename: string; visi
 }
 
 export default function FilesTab({ loaderData }: Route.ComponentProps) {
-  const { files, storageName } = loaderData;
+  const { files, storageName, uploadRules } = loaderData;
   const fetcher = useFetcher<typeof action>();
+  // The server's reason for refusing an upload (a type it does not take, a file too large) shows by the form.
+  const refused = fetcher.state === 'idle' && fetcher.data && !fetcher.data.ok ? fetcher.data.formError : null;
   const form = useRef<HTMLFormElement>(null);
   const [chosen, setChosen] = useState(false);
   const [folder, setFolder] = useState<UploadFolder>(DEFAULT_UPLOAD_FOLDER);
@@ -131,7 +133,26 @@ export default function FilesTab({ loaderData }: Route.ComponentProps) {
           onChange={(event) => setVisibility(event.target.value as FileVisibility)}
           options={VISIBILITY_OPTIONS}
         />
-        <Input compact label="File" name="file" type="file" onChange={(event) => setChosen(Boolean(event.target.files?.length))} />
+        <div>
+          <Input
+            compact
+            label="File"
+            name="file"
+            type="file"
+            accept={uploadRules.extensions.map((extension) => `.${extension}`).join(',')}
+            aria-describedby="upload-rules"
+            onChange={(event) => setChosen(Boolean(event.target.files?.length))}
+          />
+          <p id="upload-rules" className="mt-1 text-xs text-gray-500">
+            {uploadRules.extensions.map((extension) => extension.toUpperCase()).join(', ')}; at most{' '}
+            {Math.round(uploadRules.maxBytes / (1024 * 1024))} MB.
+          </p>
+        </div>
+        {refused && (
+          <p role="alert" className="text-sm text-red-700 md:col-span-2">
+            Upload refused: {refused}
+          </p>
+        )}
         <div>
           <Button type="submit" disabled={!chosen || uploading}>
             {uploading ? 'Uploading...' : 'Upload File'}

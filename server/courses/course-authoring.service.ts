@@ -1,0 +1,295 @@
+import { randomBytes } from 'node:crypto';
+import {
+  COURSE_NOT_FOUND,
+  type CourseAuthoringService,
+  type CourseInput,
+  type CourseStatus,
+  type LessonInput,
+  type StaffCourse,
+  type StaffCourseDetail,
+} from '../../common/courses.contract.ts';
+import { badRequest, conflict, notFound } from '../../common/errors.ts';
+import { requireStaff } from '../../common/viewer.ts';
+import type { DataAccess, Repositories } from '../repositories.ts';
+import type { CourseRow } from './courses.repository.ts';
+import { publicCourse } from './courses.service.ts';
+
+const LESSON_NOT_FOUND = 'Lesson not found';
+
+/** Letters and digits of the title joined by dashes: the course's address (/courses/{id}). */
+function slugOf(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[^\w\s-]/g, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  return slug || 'course';
+}
+
+/** Where a course without an uploaded image finds its cover. */
+const artworkUrl = (courseId: string) => `/api/courses/${courseId}/artwork.svg`;
+const fileUrl = (fileId: string) => `/api/files/${fileId}`;
+
+export function createCourseAuthoringService(data: DataAccess): CourseAuthoringService {
+  async function staffCourse(row: CourseRow, counts?: { enrolled: number; completed: number }): Promise<StaffCourse> {
+    const learners = counts ?? (await data.courses.learnerCounts()).find((each) => each.courseId === row.id);
+    return {
+      ...publicCourse(row),
+      status: row.status,
+      thumbnail_file_id: row.thumbnailFileId,
+      enrolled_count: learners?.enrolled ?? 0,
+      completed_count: learners?.completed ?? 0,
+      created_at: row.createdAt.toISOString(),
+    };
+  }
+
+  async function detail(courseId: string): Promise<StaffCourseDetail> {
+    const row = await data.courses.findById(courseId);
+    if (!row) throw notFound(COURSE_NOT_FOUND);
+    const [lessons, attachments] = await Promise.all([data.courses.listLessons(courseId), data.courses.listAttachments(courseId)]);
+    return {
+      course: await staffCourse(row),
+      lessons: lessons.map((lesson) => ({
+        id: lesson.id,
+        title: lesson.title,
+        duration: lesson.duration,
+        description: lesson.description,
+        free_preview: lesson.freePreview,
+        video_url: lesson.videoUrl ?? '',
+        video_file_id: lesson.videoFileId,
+        attachments: attachments.filter((file) => file.lessonId === lesson.id).map((file) => ({ id: file.fileId, name: file.filename })),
+      })),
+    };
+  }
+
+  /** A free id made from the title (a course) or from the course's id (a lesson). */
+  async function freeId(tx: Repositories, base: string): Promise<string> {
+    if (!(await tx.courses.idTaken(base))) return base;
+    for (let attempt = 2; attempt < 50; attempt++) {
+      const candidate = `${base}-${attempt}`;
+      if (!(await tx.courses.idTaken(candidate))) return candidate;
+    }
+    return `${base}-${randomBytes(4).toString('hex')}`;
+  }
+
+  /** The address of an uploaded thumbnail: a public image from the library (null: the generated artwork). */
+  async function uploadedThumbnail(fileId: string | null): Promise<string | null> {
+    if (!fileId) return null;
+    const [file] = await data.courses.filesByIds([fileId]);
+    if (!file) throw badRequest('The thumbnail is not in the file library.', 'thumbnail_file_id');
+    if (!file.contentType.startsWith('image/')) throw badRequest('The thumbnail must be an image.', 'thumbnail_file_id');
+    // The catalogue is public: a members-only image would show as a broken picture to visitors.
+    if (file.accessTier !== null) throw badRequest('The thumbnail must be an image visible to everyone (public).', 'thumbnail_file_id');
+    return fileUrl(file.id);
+  }
+
+  /** The lesson's video and attachments must be files in the library, the video a video. */
+  async function checkLessonFiles(input: LessonInput) {
+    const ids = [...new Set([...(input.video_file_id ? [input.video_file_id] : []), ...input.attachment_file_ids])];
+    const files = await data.courses.filesByIds(ids);
+    const missing = ids.find((id) => !files.some((file) => file.id === id));
+    if (missing)
+      throw badRequest(
+        'A chosen file is not in the file library.',
+        missing === input.video_file_id ? 'video_file_id' : 'attachment_file_ids',
+      );
+    const video = files.find((file) => file.id === input.video_file_id);
+    if (video && !video.contentType.startsWith('video/')) throw badRequest('The lesson video must be a video file.', 'video_file_id');
+  }
+
+  const lessonColumns = (input: LessonInput) => ({
+    title: input.title,
+    duration: input.duration,
+    description: input.description,
+    freePreview: input.free_preview,
+    videoUrl: input.video_url || null,
+    videoFileId: input.video_file_id,
+  });
+
+  async function lessonOf(lessonId: string) {
+    const lesson = await data.courses.findLesson(lessonId);
+    if (!lesson) throw notFound(LESSON_NOT_FOUND);
+    return lesson;
+  }
+
+  async function existingCourse(courseId: string) {
+    const row = await data.courses.findById(courseId);
+    if (!row) throw notFound(COURSE_NOT_FOUND);
+    return row;
+  }
+
+  return {
+    async list(viewer) {
+      requireStaff(viewer);
+      const [rows, counts] = await Promise.all([data.courses.list(), data.courses.learnerCounts()]);
+      return Promise.all(
+        rows.map((row) => staffCourse(row, counts.find((each) => each.courseId === row.id) ?? { enrolled: 0, completed: 0 })),
+      );
+    },
+
+    async get(viewer, courseId) {
+      requireStaff(viewer);
+      return detail(courseId);
+    },
+
+    async create(viewer, input: CourseInput) {
+      const staff = requireStaff(viewer);
+      const thumbnail = await uploadedThumbnail(input.thumbnail_file_id);
+      const id = await data.transaction(async (tx) => {
+        const courseId = await freeId(tx, slugOf(input.title));
+        await tx.courses.insertCourse({
+          id: courseId,
+          title: input.title,
+          description: input.description,
+          category: input.category,
+          tier: input.tier,
+          instructor: input.instructor,
+          level: input.level,
+          duration: input.duration,
+          certificate: input.certificate,
+          thumbnail: thumbnail ?? artworkUrl(courseId),
+          thumbnailFileId: input.thumbnail_file_id,
+          status: 'draft',
+          position: 1000,
+        });
+        await tx.audit.record({ actorEmail: staff.email, action: 'course.create', target: courseId, oldValue: null, newValue: input });
+        return courseId;
+      });
+      return detail(id);
+    },
+
+    async update(viewer, courseId, input) {
+      const staff = requireStaff(viewer);
+      const before = await existingCourse(courseId);
+      const { thumbnail_file_id: thumbnailFileId, ...fields } = input;
+      const thumbnail = thumbnailFileId === undefined ? undefined : ((await uploadedThumbnail(thumbnailFileId)) ?? artworkUrl(courseId));
+      await data.transaction(async (tx) => {
+        await tx.courses.updateCourse(courseId, { ...fields, ...(thumbnail !== undefined && { thumbnailFileId, thumbnail }) });
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: 'course.update',
+          target: courseId,
+          oldValue: publicCourse(before),
+          newValue: input,
+        });
+      });
+      return detail(courseId);
+    },
+
+    async setStatus(viewer, courseId, status: CourseStatus) {
+      const staff = requireStaff(viewer);
+      const before = await existingCourse(courseId);
+      if (status === 'published' && before.lesson_count === 0) throw conflict('Add at least one lesson before publishing the course.');
+      // Members who started a course keep it: it can be archived, never taken back to a draft.
+      if (status === 'draft' && (await data.courses.hasEnrolments(courseId))) {
+        throw conflict('Members have started this course: archive it instead of making it a draft.');
+      }
+      await data.transaction(async (tx) => {
+        await tx.courses.updateCourse(courseId, { status });
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: `course.${status}`,
+          target: courseId,
+          oldValue: before.status,
+          newValue: status,
+        });
+      });
+      return detail(courseId);
+    },
+
+    async remove(viewer, courseId) {
+      const staff = requireStaff(viewer);
+      const before = await existingCourse(courseId);
+      await data.transaction(async (tx) => {
+        if (await tx.courses.hasEnrolments(courseId)) {
+          throw conflict('Members have enrolled in this course, so it cannot be deleted: archive it to take it out of the catalogue.');
+        }
+        await tx.courses.deleteCourse(courseId);
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: 'course.delete',
+          target: courseId,
+          oldValue: publicCourse(before),
+          newValue: null,
+        });
+      });
+    },
+
+    async addLesson(viewer, courseId, input) {
+      const staff = requireStaff(viewer);
+      await existingCourse(courseId);
+      await checkLessonFiles(input);
+      await data.transaction(async (tx) => {
+        const id = await freeId(tx, `${courseId.slice(0, 80)}-${randomBytes(3).toString('hex')}`);
+        await tx.courses.insertLesson({ id, courseId, ...lessonColumns(input) });
+        await tx.courses.setAttachments(id, input.attachment_file_ids);
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: 'lesson.create',
+          target: courseId,
+          oldValue: null,
+          newValue: { id, ...input },
+        });
+      });
+      return detail(courseId);
+    },
+
+    async updateLesson(viewer, lessonId, input) {
+      const staff = requireStaff(viewer);
+      const lesson = await lessonOf(lessonId);
+      await checkLessonFiles(input);
+      await data.transaction(async (tx) => {
+        await tx.courses.updateLesson(lessonId, lessonColumns(input));
+        await tx.courses.setAttachments(lessonId, input.attachment_file_ids);
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: 'lesson.update',
+          target: lesson.courseId,
+          oldValue: { id: lesson.id, title: lesson.title },
+          newValue: { id: lesson.id, ...input },
+        });
+      });
+      return detail(lesson.courseId);
+    },
+
+    // Progress on a removed lesson goes with it; certificates already earned stay (they record the past).
+    async removeLesson(viewer, lessonId) {
+      const staff = requireStaff(viewer);
+      const lesson = await lessonOf(lessonId);
+      await data.transaction(async (tx) => {
+        await tx.courses.deleteLesson(lessonId);
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: 'lesson.delete',
+          target: lesson.courseId,
+          oldValue: { id: lesson.id, title: lesson.title },
+          newValue: null,
+        });
+      });
+      return detail(lesson.courseId);
+    },
+
+    async reorderLessons(viewer, courseId, lessonIds) {
+      const staff = requireStaff(viewer);
+      await existingCourse(courseId);
+      const current = (await data.courses.listLessons(courseId)).map((lesson) => lesson.id);
+      const sameSet =
+        lessonIds.length === current.length && new Set(lessonIds).size === current.length && lessonIds.every((id) => current.includes(id));
+      if (!sameSet) throw badRequest('Give every lesson of the course exactly once, in the new order.', 'lesson_ids');
+      await data.transaction(async (tx) => {
+        await tx.courses.setLessonOrder(courseId, lessonIds);
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: 'lesson.reorder',
+          target: courseId,
+          oldValue: current,
+          newValue: lessonIds,
+        });
+      });
+      return detail(courseId);
+    },
+  };
+}

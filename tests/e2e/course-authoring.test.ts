@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { baseUrl, gotoHydrated, pageProblems, signInAsStaff, signInAtTier, toast, useBrowser } from './browser.ts';
+
+const browser = useBrowser();
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const WEBM = fs.readFileSync(path.resolve('db/seed/files/lessons/lesson-preview-2.webm'));
+
+async function staffPage(): Promise<Page> {
+  const page = await browser.newPage();
+  await signInAsStaff(page);
+  return page;
+}
+
+/** Uploads through the File Upload tab, as staff do. */
+async function uploadInTab(page: Page, folder: string, file: { name: string; mimeType: string; buffer: Buffer }) {
+  await gotoHydrated(page, '/admin/dashboard/files');
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByLabel('Folder').selectOption(folder);
+  await page.getByLabel('File', { exact: true }).setInputFiles(file);
+  await page.getByRole('button', { name: 'Upload File' }).click();
+  await page.getByTestId('uploaded-files').getByText(file.name).waitFor();
+}
+
+async function lessonTitles(page: Page, courseId: string): Promise<string[]> {
+  return ((await (await page.request.get(`/api/courses/${courseId}/lessons`)).json()) as { title: string }[]).map((lesson) => lesson.title);
+}
+
+describe('staff run the catalogue', () => {
+  it('shows why an upload is refused, and which files the chooser takes', async () => {
+    const page = await staffPage();
+    await gotoHydrated(page, '/admin/dashboard/files');
+    await page.getByText(/PDF, DOCX, .*; at most \d+ MB\./).waitFor();
+    await page
+      .getByLabel('File', { exact: true })
+      .setInputFiles({ name: 'listing.html', mimeType: 'text/html', buffer: Buffer.from('<h1>hi</h1>') });
+    await page.getByRole('button', { name: 'Upload File' }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: 'Upload refused:' });
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toContain('Files of this type are not accepted. Allowed: pdf,');
+  });
+
+  it('creates a course with a thumbnail and two lessons, publishes it, reorders it and archives it; its member keeps the certificate', async () => {
+    const staff = await staffPage();
+    const stamp = Date.now();
+    const cover = `cover-${stamp}.png`;
+    const video = `walkthrough-${stamp}.webm`;
+    await uploadInTab(staff, 'images', { name: cover, mimeType: 'image/png', buffer: PNG });
+    await uploadInTab(staff, 'videos', { name: video, mimeType: 'video/webm', buffer: WEBM });
+
+    await gotoHydrated(staff, '/admin/dashboard/courses');
+    const title = `Open House Playbook ${stamp}`;
+    await staff.getByLabel('Title').fill(title);
+    await staff.getByLabel('Description').fill('Plan, host and follow up an open house that brings buyers.');
+    await staff.getByLabel('Category').selectOption('marketing');
+    await staff.getByLabel('Tier').selectOption('silver');
+    await staff.getByLabel('Instructor').fill('Dana Whitfield');
+    await staff.getByLabel('Level').selectOption('intermediate');
+    await staff.getByLabel('Duration').fill('25m');
+    await staff.getByLabel('Thumbnail').selectOption({ label: cover });
+    await staff.getByRole('button', { name: 'Create course' }).click();
+    await staff.waitForURL(/\/admin\/dashboard\/courses\/open-house-playbook-/);
+    const courseId = new URL(staff.url()).pathname.split('/').at(-1)!;
+    await staff.getByRole('heading', { name: title }).waitFor();
+    expect(await staff.getByTestId('course-status').textContent()).toBe('draft');
+
+    const addLesson = async (lesson: { title: string; duration: string; preview?: boolean; video?: string }) => {
+      const form = staff.locator('form', { has: staff.getByRole('button', { name: 'Add lesson' }) });
+      await form.getByLabel('Lesson title').fill(lesson.title);
+      await form.getByLabel('Lesson duration').fill(lesson.duration);
+      if (lesson.preview) await form.getByLabel('Free preview (everyone may watch its video)').check();
+      if (lesson.video) await form.getByLabel('Uploaded video').selectOption({ label: lesson.video });
+      await form.getByRole('button', { name: 'Add lesson' }).click();
+      await staff.locator('li[data-lesson-id]', { hasText: lesson.title }).waitFor();
+    };
+    await addLesson({ title: 'Why open houses still work', duration: '08:00', preview: true });
+    await addLesson({ title: 'Running the day', duration: '17:00', video });
+    await staff.getByRole('button', { name: 'Publish' }).click();
+    await staff.getByText('Course published.').waitFor();
+
+    // In the catalogue, with its uploaded thumbnail.
+    const visitor = await browser.newPage();
+    await gotoHydrated(visitor, '/courses');
+    const card = visitor.locator('article', { hasText: title });
+    await card.waitFor();
+    const thumbnail = await card.locator('img').getAttribute('src');
+    expect(thumbnail).toMatch(/^\/api\/files\/[0-9a-f-]{36}$/);
+    expect((await fetch(`${baseUrl()}${thumbnail}`)).status).toBe(200);
+
+    // A Silver member enrols and finishes both lessons; the video comes through the checked route.
+    const member = await signInAtTier(browser, 'silver', 'Sid Silver');
+    await gotoHydrated(member.page, `/courses/${courseId}`);
+    await member.page.getByRole('button', { name: 'Start Learning' }).click();
+    await toast(member.page, 'Enrolled successfully!');
+    const lessons = (await (await member.page.request.get(`/api/courses/${courseId}/lessons`)).json()) as {
+      id: string;
+      video_url: string | null;
+    }[];
+    expect(lessons[1]!.video_url).toBe(`/api/lessons/${lessons[1]!.id}/video`);
+    expect((await member.page.request.get(lessons[1]!.video_url!)).status()).toBe(200);
+    for (const lesson of lessons) expect((await member.page.request.post(`/api/lessons/${lesson.id}/complete`)).status()).toBe(200);
+    const progress = await (await member.page.request.get(`/api/courses/${courseId}/progress`)).json();
+    expect(progress.certificate_code).toMatch(/^RP-/);
+
+    // Staff move the second lesson up: the course shows the new order.
+    await gotoHydrated(staff, `/admin/dashboard/courses/${courseId}`);
+    await staff.getByRole('button', { name: 'Move up: Running the day' }).click();
+    await staff.getByText('Lesson order saved.').waitFor();
+    expect(await lessonTitles(visitor, courseId)).toEqual(['Running the day', 'Why open houses still work']);
+
+    // Archived: out of the catalogue, the certificate stays.
+    await staff.getByRole('button', { name: 'Archive' }).click();
+    await staff.getByText('Course archived.').waitFor();
+    expect(await staff.getByTestId('course-status').textContent()).toBe('archived');
+    await gotoHydrated(visitor, '/courses');
+    expect(await visitor.getByText(title).count()).toBe(0);
+    expect((await visitor.goto(`/courses/${courseId}`))!.status()).toBe(404);
+    await gotoHydrated(member.page, '/dashboard');
+    expect(await member.page.locator('[data-stat="Certificates Earned"]').textContent()).toBe('1');
+    await gotoHydrated(member.page, `/certificates/${progress.certificate_code}`);
+    await member.page.getByText('✓ Verified certificate').waitFor();
+    expect([...pageProblems(staff), ...pageProblems(member.page)]).toEqual([]);
+  });
+});
