@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText, uuidParam } from './fields.ts';
+import { requiredText, slugParam, uuidParam } from './fields.ts';
 import { Tier } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
 
@@ -109,7 +109,8 @@ export type FeedResponse = z.infer<typeof FeedResponse>;
 export const PostDetail = z.object({ post: PostView, replies: z.array(ReplyView), rights: Rights });
 export type PostDetail = z.infer<typeof PostDetail>;
 
-export const PostParams = z.object({ id: z.string().min(1).max(100) });
+// Demo discussions have readable ids; members' have UUIDs.
+export const PostParams = z.object({ id: slugParam('Discussion id') });
 export const ReplyParams = z.object({ id: uuidParam('Reply id') });
 
 export const NewPostInput = z.object({
@@ -125,7 +126,7 @@ export type ReplyInput = z.infer<typeof ReplyInput>;
 export const LikeResponse = z.object({ liked: z.boolean(), likes_count: z.number().int() });
 export type LikeResponse = z.infer<typeof LikeResponse>;
 export const ReportInput = z.object({
-  post_id: z.string().min(1).max(100),
+  post_id: slugParam('Discussion id'),
   reply_id: uuidParam('Reply id').optional(),
   reason: requiredText('Reason', COMMUNITY_LIMITS.reason),
 });

@@ -1,4 +1,5 @@
 import { BRAND_NAME } from './brand.ts';
+import { SPOTIFY_SHOW_URL } from './spotify.ts';
 
 // SPEC 3 "Content sections and their fields", plus podcast_labels (SPEC 2 Podcast).
 export const CONTENT_SECTIONS = {
@@ -25,6 +26,11 @@ export const CONTENT_SECTIONS = {
   podcast_labels: {
     label: 'Podcast - Labels',
     fields: ['page_title', 'page_subtitle', 'episode1_label', 'episode2_label'],
+  },
+  // Not in the spec: where 'View All Episodes on Spotify' leads, set by staff.
+  podcast_show: {
+    label: 'Podcast - Show',
+    fields: ['spotify_show_url'],
   },
 } as const satisfies Record<string, { label: string; fields: readonly string[] }>;
 
@@ -87,6 +93,9 @@ export const CONTENT_DEFAULTS: { [K in ContentSectionKey]: ContentFields<K> } = 
     page_subtitle: 'Listen to our podcast episodes on Spotify',
     episode1_label: 'Latest Episode',
     episode2_label: 'Previous Episode',
+  },
+  podcast_show: {
+    spotify_show_url: SPOTIFY_SHOW_URL,
   },
 };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText, slugParam, uuidParam } from './fields.ts';
+import { optionalText, requiredText, slugParam, uuidParam } from './fields.ts';
 import { Tier } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
 
@@ -45,7 +45,7 @@ export const Lesson = z.object({
   /** A free preview: its video is open to everyone, members of any tier and visitors. */
   free_preview: z.boolean(),
   /** Files from the library that go with the lesson; url is null for a viewer who may not open them. */
-  attachments: z.array(z.object({ id: z.string(), name: z.string(), url: z.string().nullable() })),
+  attachments: z.array(z.object({ name: z.string(), url: z.string().nullable() })),
 });
 export type Lesson = z.infer<typeof Lesson>;
 export const LessonList = z.array(Lesson);
@@ -69,11 +69,10 @@ export interface CoursesService {
 
 // Staff authoring (issue: 'Staff run the catalogue').
 const LIMITS = { title: 150, description: 4000, instructor: 100, duration: 40, lessonDescription: 4000, attachments: 10 } as const;
-const videoUrl = z
-  .string()
-  .trim()
-  .max(500, 'Video URL must be at most 500 characters')
-  .refine((value) => value === '' || /^https:\/\/[^\s]+$/.test(value), 'Video URL must start with https://');
+const videoUrl = optionalText('Video URL', 500).refine(
+  (value) => value === '' || /^https:\/\/[^\s]+$/.test(value),
+  'Video URL must start with https://',
+);
 
 const courseFields = {
   title: requiredText('Title', LIMITS.title),
@@ -116,6 +115,7 @@ export const LessonInput = z
     attachment_file_ids: z
       .array(uuidParam('Attachment'))
       .max(LIMITS.attachments, `A lesson can have at most ${LIMITS.attachments} attachments`)
+      .refine((ids) => new Set(ids).size === ids.length, 'Choose each attachment once')
       .default([]),
   })
   .refine((lesson) => !(lesson.video_url && lesson.video_file_id), {

@@ -14,6 +14,14 @@ export const requiredText = (label: string, max: number) =>
     .max(max, `${label} must be at most ${max} characters`)
     .refine(hasNoNul, `${label} must not contain control characters`);
 
+/** Text a person may leave empty: trimmed, at most `max` characters, no NUL. */
+export const optionalText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine(hasNoNul, `${label} must not contain control characters`);
+
 export const emailField = (label = 'Email') =>
   z
     .string({ error: `${label} is required` })

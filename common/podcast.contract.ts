@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { uuidParam } from './fields.ts';
 import { DEFAULT_EPISODE_DURATION } from './limits.ts';
+import { spotifyEpisodeId } from './spotify.ts';
 import type { Viewer } from './viewer.ts';
 
 /** SPEC 3 Podcast episode (public shape). */
@@ -25,6 +27,13 @@ export const AdminPodcastEpisode = z.object({
   audio_url: z.string(),
   description: z.string(),
   duration: z.string(),
+  season: z.number().int(),
+  episode: z.number().int(),
+  /** YYYY-MM-DD; the lists are ordered by it, newest first. */
+  published_at: z.string(),
+  thumbnail: z.string(),
+  /** The uploaded artwork (a public image of the file library); null for the generated one. */
+  thumbnail_file_id: z.string().nullable(),
 });
 export type AdminPodcastEpisode = z.infer<typeof AdminPodcastEpisode>;
 export const AdminPodcastEpisodeList = z.array(AdminPodcastEpisode);
@@ -35,7 +44,13 @@ const text = (label: string, max: number) =>
     .max(max, `${label} must be at most ${max} characters`)
     .refine((value) => !value.includes('\u0000'), `${label} must not contain control characters`);
 
-/** SPEC 3 admin episode; SPEC 5: adding an episode has no checks, empty fields are allowed. */
+export const EPISODE_TITLE_REQUIRED = 'Every episode needs a title';
+export const SPOTIFY_EPISODE_URL_INVALID = 'Spotify Episode URL must be a Spotify episode link, like https://open.spotify.com/episode/…';
+
+/**
+ * SPEC 3 admin episode. Unlike SPEC 5's form without checks, an episode needs a title and a
+ * Spotify URL that is empty or an episode's: a blank episode once went to the top of the home page.
+ */
 const AdminEpisodeInput = z.object({
   id: z
     .string({ error: 'Every episode needs an id' })
@@ -43,11 +58,31 @@ const AdminEpisodeInput = z.object({
     .min(1, 'Every episode needs an id')
     .max(64, 'Episode ids are at most 64 characters')
     .regex(/^[A-Za-z0-9_-]+$/, 'Episode ids may only hold letters, digits, dashes and underscores'),
-  title: text('Title', 300).default(''),
-  spotify_url: text('Spotify URL', 500).default(''),
+  title: text('Title', 300)
+    .default('')
+    .refine((title) => title.trim() !== '', EPISODE_TITLE_REQUIRED),
+  spotify_url: text('Spotify URL', 500)
+    .default('')
+    .refine((url) => url.trim() === '' || spotifyEpisodeId(url) !== null, SPOTIFY_EPISODE_URL_INVALID),
   audio_url: text('Audio URL', 500).optional(),
   description: text('Description', 5000).default(''),
   duration: text('Duration', 20).default(DEFAULT_EPISODE_DURATION),
+  /** Left out for a new episode: the latest season, and the next number in it. */
+  season: z
+    .number({ error: 'Season must be a number' })
+    .int('Season must be a whole number')
+    .min(1, 'Season must be 1 or more')
+    .max(99)
+    .optional(),
+  episode: z
+    .number({ error: 'Episode must be a number' })
+    .int('Episode must be a whole number')
+    .min(1, 'Episode must be 1 or more')
+    .max(9999)
+    .optional(),
+  /** Left out for a new episode: today. */
+  published_at: z.iso.date('Published date must be a date (YYYY-MM-DD)').optional(),
+  thumbnail_file_id: uuidParam('Artwork').nullable().optional(),
 });
 
 export const AdminEpisodeList = z

@@ -14,5 +14,10 @@ export function spotifyEmbedUrl(url: string | null | undefined): string | null {
   return id ? `https://open.spotify.com/embed/episode/${id}` : null;
 }
 
-/** The show's page, for 'View All Episodes on Spotify'. */
+/** The show's page, for 'View All Episodes on Spotify', until staff set it (content section podcast_show). */
 export const SPOTIFY_SHOW_URL = 'https://open.spotify.com/search/RealtyPocket%20Coaching%20Podcast/podcasts';
+
+/** The show's address staff set, when it is a Spotify address; otherwise the default. */
+export function spotifyShowUrl(value: string | null | undefined): string {
+  return value && /^https:\/\/open\.spotify\.com\/[A-Za-z0-9/_%?=&.-]+$/.test(value.trim()) ? value.trim() : SPOTIFY_SHOW_URL;
+}

@@ -231,6 +231,8 @@ export const podcastEpisodes = pgTable(
     duration: text().notNull().default('45:00'),
     spotifyUrl: text().notNull().default(''),
     audioUrl: text().notNull().default(''),
+    /** The uploaded artwork, when staff chose one (thumbnail holds its address). */
+    thumbnailFileId: uuid().references(() => uploadedFiles.id, { onDelete: 'set null' }),
     publishedAt: createdAt(),
   },
   (t) => [index('podcast_episodes_published_idx').on(t.publishedAt)],

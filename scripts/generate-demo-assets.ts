@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { DEMO_COURSES, DEMO_EPISODES, DEMO_RESOURCES } from '../db/seed/demo-catalogue.ts';
 import type { ResourceType } from '../common/resources.contract.ts';
-import { artworkSvg as thumbnail, wrap } from '../server/courses/artwork.ts';
+import { artworkSvg as thumbnail, wrap } from '../server/files/artwork.ts';
 
 // Writes the demo catalogue's thumbnails (SVG, under public/) and downloads (PDF, under db/seed/files/),
 // so the site works offline. Run after changing the demo catalogue: `node scripts/generate-demo-assets.ts`.

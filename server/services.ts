@@ -13,7 +13,13 @@ import { createContentService } from './content/content.service.ts';
 import { createCourseAuthoringService } from './courses/course-authoring.service.ts';
 import { createCoursesService } from './courses/courses.service.ts';
 import type { DataVersion } from './cache/data-version.ts';
-import { MEMBER_MEMO_ENTRIES, VersionedMemo, withMemberReadsInMemory, withPublicReadsInMemory } from './cache/in-memory-reads.ts';
+import {
+  MEMBER_MEMO_ENTRIES,
+  VersionedMemo,
+  withMemberReadsInMemory,
+  withPublicReadsInMemory,
+  withReadsAfterWritesFresh,
+} from './cache/in-memory-reads.ts';
 import { createFilesService, type ServerFilesService } from './files/files.service.ts';
 import type { FileStorage } from './files/storage.ts';
 import { AttemptLimiter } from './http/attempt-limiter.ts';
@@ -50,10 +56,14 @@ export function createServices(deps: {
   memberDataVersion: DataVersion;
 }): ServerServices {
   const { mailer, sessions } = deps;
-  const data = withMemberReadsInMemory(
-    withPublicReadsInMemory(createDataAccess(deps.db), new VersionedMemo([deps.dataVersion])),
-    // Enrolments count the course's lessons, so a change to the catalogue makes them stale too.
-    new VersionedMemo([deps.dataVersion, deps.memberDataVersion], MEMBER_MEMO_ENTRIES),
+  const data = withReadsAfterWritesFresh(
+    withMemberReadsInMemory(
+      withPublicReadsInMemory(createDataAccess(deps.db), new VersionedMemo([deps.dataVersion])),
+      // Enrolments count the course's lessons, so a change to the catalogue makes them stale too.
+      new VersionedMemo([deps.dataVersion, deps.memberDataVersion], MEMBER_MEMO_ENTRIES),
+    ),
+    [deps.dataVersion, deps.memberDataVersion],
+    deps.log,
   );
   const limiter = new AttemptLimiter(`${deps.config.redisKeyPrefix}:limit`, deps.redis);
   const courses = createCoursesService(data);
@@ -71,7 +81,7 @@ export function createServices(deps: {
     community: createCommunityService({ data, limiter, mailer }),
     contact: createContactService({ data, limiter, mailer, staffNotify: deps.config.mail.staffNotify }),
     stats: createStatsService(data),
-    files: createFilesService({ data, storage: deps.storage, uploadMaxBytes: deps.config.uploadMaxBytes }),
+    files: createFilesService({ data, storage: deps.storage, uploadMaxBytes: deps.config.uploadMaxBytes, courses }),
     members: createMembersService(data),
     messages: createMessagesService(data),
     audit: createAuditService(data.audit),

@@ -1,5 +1,5 @@
 import type { DataAccess } from '../repositories.ts';
-import type { DataVersion } from './data-version.ts';
+import { DataVersion } from './data-version.ts';
 
 /** Members whose own reads are kept at once; the least recently used go first. */
 export const MEMBER_MEMO_ENTRIES = 30_000;
@@ -100,6 +100,29 @@ export function withMemberReadsInMemory(data: DataAccess, memo: VersionedMemo): 
         memberIds.length === 1
           ? memo.get(`subscription:${memberIds[0]}`, () => billing.currentOf(memberIds))
           : billing.currentOf(memberIds),
+    },
+  };
+}
+
+/**
+ * After each write transaction commits, the process reads the data versions again, so what the
+ * same request reads next (an action's page reloading its data, a service answering with what it
+ * just saved) is never an older copy from memory. The database's announcement could come later.
+ */
+export function withReadsAfterWritesFresh(
+  data: DataAccess,
+  versions: DataVersion[],
+  log: { warn(object: object, message: string): void },
+): DataAccess {
+  return {
+    ...data,
+    async transaction(work) {
+      const result = await data.transaction(work);
+      // The write stands; a failed read of the versions only delays fresh answers by the poll's second.
+      await DataVersion.refreshAll(versions).catch((error: unknown) =>
+        log.warn({ err: error }, 'could not read the data versions after a write'),
+      );
+      return result;
     },
   };
 }

@@ -75,6 +75,19 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
       await db.delete(communityReplies).where(eq(communityReplies.id, id));
     },
 
+    /**
+     * Holds the post until the transaction ends, so likes and replies changing at once are counted
+     * one after the other (each recount then sees the other's row).
+     */
+    async lockPost(postId: string): Promise<void> {
+      await db.select({ id: communityPosts.id }).from(communityPosts).where(eq(communityPosts.id, postId)).for('update');
+    },
+
+    /** One post or reply of this member at a time: a double submit finds the first one already there. */
+    async lockAuthor(memberId: string): Promise<void> {
+      await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`community:${memberId}`}))`);
+    },
+
     /** Sets the post's counts from its likes and visible replies (inside the transaction that changed them). */
     async recount(postId: string): Promise<PostRow | null> {
       const [row] = await db

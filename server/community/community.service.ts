@@ -188,6 +188,7 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
       const member = participant(viewer, input.space);
       await limiter.check('community-post', member.id, POST_LIMIT);
       const row = await data.transaction(async (tx) => {
+        await tx.community.lockAuthor(member.id);
         const latest = await tx.community.latestPostBy(member.id);
         if (
           latest &&
@@ -232,6 +233,8 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
       if (post.lockedAt) throw conflict(THREAD_LOCKED);
       await limiter.check('community-reply', member.id, REPLY_LIMIT);
       const reply = await data.transaction(async (tx) => {
+        await tx.community.lockAuthor(member.id);
+        await tx.community.lockPost(post.id);
         const latest = await tx.community.latestReplyBy(member.id);
         if (
           latest &&
@@ -274,6 +277,7 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
       if (!reply || reply.hiddenAt) throw notFound(REPLY_NOT_FOUND);
       ownedBy(member, reply, 'replies');
       await data.transaction(async (tx) => {
+        await tx.community.lockPost(reply.postId);
         await tx.community.deleteReply(reply.id);
         await tx.community.recount(reply.postId);
       });
@@ -286,6 +290,7 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
       if (!isEntitled(member.membershipTier, PARTICIPATION_TIER)) throw forbidden(UPGRADE_TO_PARTICIPATE);
       if (post.space === 'gold' && !readsGold(viewer)) throw forbidden(GOLD_SPACE_ONLY);
       const counted = await data.transaction(async (tx) => {
+        await tx.community.lockPost(post.id);
         await tx.community.setLike(post.id, member.id, liked);
         return tx.community.recount(post.id);
       });
@@ -395,6 +400,7 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
       await data.transaction(async (tx) => {
         const reply = await tx.community.findReply(replyId);
         if (!reply) throw notFound(REPLY_NOT_FOUND);
+        await tx.community.lockPost(reply.postId);
         if (action === 'delete') await tx.community.deleteReply(reply.id);
         else await tx.community.updateReply(reply.id, { hiddenAt: action === 'hide' ? new Date() : null });
         await tx.community.recount(reply.postId);

@@ -10,6 +10,7 @@ import {
 } from '../../common/courses.contract.ts';
 import { badRequest, conflict, notFound } from '../../common/errors.ts';
 import { requireStaff } from '../../common/viewer.ts';
+import { publicImageUrl } from '../files/public-image.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
 import type { CourseRow } from './courses.repository.ts';
 import { publicCourse } from './courses.service.ts';
@@ -31,7 +32,6 @@ function slugOf(title: string): string {
 
 /** Where a course without an uploaded image finds its cover. */
 const artworkUrl = (courseId: string) => `/api/courses/${courseId}/artwork.svg`;
-const fileUrl = (fileId: string) => `/api/files/${fileId}`;
 
 export function createCourseAuthoringService(data: DataAccess): CourseAuthoringService {
   async function staffCourse(row: CourseRow, counts?: { enrolled: number; completed: number }): Promise<StaffCourse> {
@@ -75,16 +75,9 @@ export function createCourseAuthoringService(data: DataAccess): CourseAuthoringS
     return `${base}-${randomBytes(4).toString('hex')}`;
   }
 
-  /** The address of an uploaded thumbnail: a public image from the library (null: the generated artwork). */
-  async function uploadedThumbnail(fileId: string | null): Promise<string | null> {
-    if (!fileId) return null;
-    const [file] = await data.courses.filesByIds([fileId]);
-    if (!file) throw badRequest('The thumbnail is not in the file library.', 'thumbnail_file_id');
-    if (!file.contentType.startsWith('image/')) throw badRequest('The thumbnail must be an image.', 'thumbnail_file_id');
-    // The catalogue is public: a members-only image would show as a broken picture to visitors.
-    if (file.accessTier !== null) throw badRequest('The thumbnail must be an image visible to everyone (public).', 'thumbnail_file_id');
-    return fileUrl(file.id);
-  }
+  /** The address of an uploaded thumbnail (null: the generated artwork). */
+  const uploadedThumbnail = async (fileId: string | null) =>
+    fileId ? publicImageUrl(data, fileId, 'thumbnail_file_id', 'thumbnail') : null;
 
   /** The lesson's video and attachments must be files in the library, the video a video. */
   async function checkLessonFiles(input: LessonInput) {
@@ -183,11 +176,12 @@ export function createCourseAuthoringService(data: DataAccess): CourseAuthoringS
       const staff = requireStaff(viewer);
       const before = await existingCourse(courseId);
       if (status === 'published' && before.lesson_count === 0) throw conflict('Add at least one lesson before publishing the course.');
-      // Members who started a course keep it: it can be archived, never taken back to a draft.
-      if (status === 'draft' && (await data.courses.hasEnrolments(courseId))) {
-        throw conflict('Members have started this course: archive it instead of making it a draft.');
-      }
       await data.transaction(async (tx) => {
+        await tx.courses.lockCourse(courseId);
+        // Members who started a course keep it: it can be archived, never taken back to a draft.
+        if (status === 'draft' && (await tx.courses.hasEnrolments(courseId))) {
+          throw conflict('Members have started this course: archive it instead of making it a draft.');
+        }
         await tx.courses.updateCourse(courseId, { status });
         await tx.audit.record({
           actorEmail: staff.email,
@@ -204,6 +198,7 @@ export function createCourseAuthoringService(data: DataAccess): CourseAuthoringS
       const staff = requireStaff(viewer);
       const before = await existingCourse(courseId);
       await data.transaction(async (tx) => {
+        await tx.courses.lockCourse(courseId);
         if (await tx.courses.hasEnrolments(courseId)) {
           throw conflict('Members have enrolled in this course, so it cannot be deleted: archive it to take it out of the catalogue.');
         }
@@ -259,6 +254,10 @@ export function createCourseAuthoringService(data: DataAccess): CourseAuthoringS
     async removeLesson(viewer, lessonId) {
       const staff = requireStaff(viewer);
       const lesson = await lessonOf(lessonId);
+      const course = await existingCourse(lesson.courseId);
+      if (course.status === 'published' && course.lesson_count <= 1) {
+        throw conflict('A published course needs at least one lesson: add another first, or unpublish or archive the course.');
+      }
       await data.transaction(async (tx) => {
         await tx.courses.deleteLesson(lessonId);
         await tx.audit.record({

@@ -82,6 +82,11 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
         .groupBy(enrolments.courseId);
     },
 
+    /** Holds the course row until the transaction ends: an enrolment cannot slip in meanwhile. */
+    async lockCourse(id: string): Promise<void> {
+      await db.select({ id: courses.id }).from(courses).where(eq(courses.id, id)).for('update');
+    },
+
     async hasEnrolments(courseId: string): Promise<boolean> {
       const [row] = await db.select({ value: count() }).from(enrolments).where(eq(enrolments.courseId, courseId));
       return (row?.value ?? 0) > 0;

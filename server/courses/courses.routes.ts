@@ -15,7 +15,7 @@ import {
 import { SuccessResponse } from '../../common/fields.ts';
 import { VISITORS_ALIKE as visitors } from '../cache/visitor-cache.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
-import { artworkSvg } from './artwork.ts';
+import { sendArtwork } from '../files/artwork.ts';
 
 export async function coursesRoutes(app: ZodApp) {
   const { courses, courseAuthoring } = app.services;
@@ -37,13 +37,10 @@ export async function coursesRoutes(app: ZodApp) {
 
   // The cover of a course that has no uploaded image: drawn from its title and category.
   app.get('/api/courses/:id/artwork.svg', { config: visitors, schema: { params: CourseParams } }, async (request, reply) => {
-    const course = await courses.get(await request.viewer(), request.params.id);
-    const seed = [...course.id].reduce((sum, char) => sum + char.charCodeAt(0), 0);
-    return reply
-      .type('image/svg+xml; charset=utf-8')
-      .header('cache-control', 'public, max-age=300')
-      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-      .send(artworkSvg(course.title, course.category, seed));
+    const viewer = await request.viewer();
+    const course = await courses.get(viewer, request.params.id);
+    const signedIn = viewer.member !== null || viewer.staff !== null;
+    return sendArtwork(reply, { title: course.title, label: course.category, key: course.id, shared: !signedIn });
   });
 
   // Staff authoring.

@@ -65,7 +65,6 @@ export function createCoursesService(data: DataAccess): CoursesService {
           attachments: attachments
             .filter((file) => file.lessonId === lesson.id)
             .map((file) => ({
-              id: file.fileId,
               name: file.filename,
               // The file keeps its own visibility too: /api/files/:id checks it again.
               url:

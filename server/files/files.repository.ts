@@ -24,7 +24,7 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
     /** A lesson's stored video with the tier of its course; null when the lesson has none. */
     async findLessonVideo(lessonId: string) {
       const [row] = await db
-        .select({ file: uploadedFiles, courseTier: courses.tier, courseStatus: courses.status, freePreview: lessons.freePreview })
+        .select({ file: uploadedFiles, courseId: courses.id, courseTier: courses.tier, freePreview: lessons.freePreview })
         .from(lessons)
         .innerJoin(courses, eq(courses.id, lessons.courseId))
         .innerJoin(uploadedFiles, eq(uploadedFiles.id, lessons.videoFileId))

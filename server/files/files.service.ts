@@ -2,6 +2,7 @@ import { badRequest, forbidden, notFound, unauthorized } from '../../common/erro
 import { accessTierOf, defaultVisibility, FileVisibility, UploadFolder, type FilesService } from '../../common/files.contract.ts';
 import { isEntitled, type Tier } from '../../common/tiers.ts';
 import { requireStaff, type Viewer } from '../../common/viewer.ts';
+import type { CoursesService } from '../../common/courses.contract.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { StoredFile } from './send-file.ts';
 import type { FileStorage } from './storage.ts';
@@ -44,7 +45,13 @@ const delivery = (row: FileRow, membersOnly: boolean): FileDelivery => ({
   membersOnly,
 });
 
-export function createFilesService(deps: { data: DataAccess; storage: FileStorage; uploadMaxBytes: number }): ServerFilesService {
+export function createFilesService(deps: {
+  data: DataAccess;
+  storage: FileStorage;
+  uploadMaxBytes: number;
+  /** Who may see a lesson's course (drafts, archived courses). */
+  courses: CoursesService;
+}): ServerFilesService {
   const { data, storage } = deps;
   // A public file on local disk has its own address; every other file goes through /api/files/:id.
   const urlOf = (row: FileRow) =>
@@ -134,8 +141,9 @@ export function createFilesService(deps: { data: DataAccess; storage: FileStorag
 
     async lessonVideo(viewer, lessonId) {
       const found = await data.files.findLessonVideo(lessonId);
-      // A draft's lessons are for staff; a free preview is open to everyone.
-      if (!found || (found.courseStatus === 'draft' && !viewer.staff)) throw notFound('This lesson has no video.');
+      // Only where the course itself may be seen (drafts by staff, archived ones by their members);
+      // there, a free preview is open to everyone.
+      if (!found || !(await deps.courses.find(viewer, found.courseId))) throw notFound('This lesson has no video.');
       clear(viewer, found.freePreview ? null : found.courseTier, 'lesson video');
       return delivery(found.file, true);
     },

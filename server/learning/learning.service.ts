@@ -74,7 +74,8 @@ export function createLearningService(deps: {
     async completeLesson(viewer, lessonId) {
       const member = requireMember(viewer);
       const lesson = await learning.findLesson(lessonId);
-      if (!lesson) throw notFound('Lesson not found');
+      // A lesson of a course this member may not see (a draft, an archived course they never took) is not there.
+      if (!lesson || !(await courses.find(viewer, lesson.courseId))) throw notFound('Lesson not found');
       if (!isEntitled(member.membershipTier, lesson.courseTier)) throw forbidden(UPGRADE_NEEDED);
       const earned = await deps.data.transaction(async (repositories) => {
         const tx = repositories.learning;

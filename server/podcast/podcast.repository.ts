@@ -1,14 +1,8 @@
-import { desc, notInArray } from 'drizzle-orm';
+import { desc, eq, notInArray } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { podcastEpisodes } from '../../db/schema.ts';
 
-export interface EpisodeFields {
-  title: string;
-  spotifyUrl: string;
-  audioUrl: string;
-  description: string;
-  duration: string;
-}
+export type EpisodeFields = Omit<typeof podcastEpisodes.$inferInsert, 'id'>;
 
 export function createPodcastRepository(db: DatabaseOrTransaction) {
   return {
@@ -22,12 +16,12 @@ export function createPodcastRepository(db: DatabaseOrTransaction) {
       else await db.delete(podcastEpisodes).where(notInArray(podcastEpisodes.id, ids));
     },
 
-    /** Inserts a new episode (published now) or updates the editable fields of an existing one. */
-    async upsert(id: string, fields: EpisodeFields): Promise<void> {
-      await db
-        .insert(podcastEpisodes)
-        .values({ id, ...fields })
-        .onConflictDoUpdate({ target: podcastEpisodes.id, set: fields });
+    async insert(id: string, fields: EpisodeFields): Promise<void> {
+      await db.insert(podcastEpisodes).values({ id, ...fields });
+    },
+
+    async update(id: string, fields: Partial<EpisodeFields>): Promise<void> {
+      await db.update(podcastEpisodes).set(fields).where(eq(podcastEpisodes.id, id));
     },
   };
 }

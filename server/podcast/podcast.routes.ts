@@ -1,6 +1,9 @@
-import { SuccessResponse } from '../../common/fields.ts';
+import { z } from 'zod';
+import { notFound } from '../../common/errors.ts';
+import { slugParam, SuccessResponse } from '../../common/fields.ts';
 import { AdminEpisodeList, AdminPodcastEpisodeList, PodcastEpisodeList } from '../../common/podcast.contract.ts';
 import { VISITORS_ALIKE as visitors } from '../cache/visitor-cache.ts';
+import { sendArtwork } from '../files/artwork.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function podcastRoutes(app: ZodApp) {
@@ -9,6 +12,22 @@ export async function podcastRoutes(app: ZodApp) {
 
   app.get('/api/podcast/episodes', { config: visitors, schema: { response: withErrors({ 200: PodcastEpisodeList }) } }, () =>
     podcast.list(),
+  );
+
+  // The cover of an episode without uploaded artwork: drawn from its title, season and number.
+  app.get(
+    '/api/podcast/episodes/:id/artwork.svg',
+    { config: visitors, schema: { params: z.object({ id: slugParam('Episode id') }) } },
+    async (request, reply) => {
+      const episode = (await podcast.list()).find((each) => each.id === request.params.id);
+      if (!episode) throw notFound('Episode not found');
+      return sendArtwork(reply, {
+        title: episode.title,
+        label: `Season ${episode.season} · Episode ${episode.episode}`,
+        key: episode.id,
+        shared: true,
+      });
+    },
   );
 
   app.get(

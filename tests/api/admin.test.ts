@@ -95,10 +95,22 @@ describe('POST /api/admin/login', () => {
 describe('podcast episodes', () => {
   it('replaces the whole list in one go, keeping audio_url equal to spotify_url, and logs the change', async () => {
     const list = (await t.app.inject({ url: '/api/admin/podcast/list', headers: staffHeaders })).json() as Record<string, string>[];
-    expect(Object.keys(list[0]!).sort()).toEqual(['audio_url', 'description', 'duration', 'id', 'spotify_url', 'title']);
+    expect(Object.keys(list[0]!).sort()).toEqual([
+      'audio_url',
+      'description',
+      'duration',
+      'episode',
+      'id',
+      'published_at',
+      'season',
+      'spotify_url',
+      'thumbnail',
+      'thumbnail_file_id',
+      'title',
+    ]);
     const [first, , ...rest] = list;
     const edited = { ...first, title: 'Edited title', spotify_url: 'https://open.spotify.com/episode/0123456789abcdefABCDEF' };
-    const added = { id: String(Date.now()), title: '', spotify_url: '', audio_url: '', description: '', duration: '45:00' };
+    const added = { id: String(Date.now()), title: 'A new one', spotify_url: '', audio_url: '', description: '', duration: '45:00' };
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/admin/podcast/update',
@@ -111,13 +123,41 @@ describe('podcast episodes', () => {
     expect(stored.find((row) => row.id === list[1]!.id)).toBeUndefined();
     const editedRow = stored!.find((row) => row!.id === first!.id)!;
     expect(editedRow).toMatchObject({ title: 'Edited title', audioUrl: edited.spotify_url });
+    // A new episode: the latest season, the next number, published today, with generated artwork.
+    const latestSeason = Math.max(...list.map((episode) => Number(episode.season)));
+    const lastNumber = Math.max(
+      ...list.filter((episode) => Number(episode.season) === latestSeason).map((episode) => Number(episode.episode)),
+    );
+    const addedRow = stored.find((row) => row.id === added.id)!;
+    expect(addedRow).toMatchObject({
+      season: latestSeason,
+      episode: lastNumber + 1,
+      thumbnail: `/api/podcast/episodes/${added.id}/artwork.svg`,
+    });
+    expect(addedRow.publishedAt.toISOString().slice(0, 10)).toBe(new Date().toISOString().slice(0, 10));
+    const artwork = await t.app.inject(addedRow.thumbnail);
+    expect(artwork.headers['content-type']).toContain('image/svg+xml');
+    expect(artwork.body).toContain('A new one');
+    expect(artwork.body).toContain(`SEASON ${latestSeason} · EPISODE ${lastNumber + 1}`);
     const [audit] = await t.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1);
     expect(audit).toMatchObject({ actorEmail: staffEmail, action: 'podcast.update' });
   });
 
   it('refuses a list that is not valid and changes nothing', async () => {
     const before = await t.db.select().from(podcastEpisodes);
-    for (const payload of [{ not: 'a list' }, [{ id: 'a' }, { id: 'a' }], [{ id: '../bad id' }], [{ id: 'x', title: 5 }]]) {
+    for (const payload of [
+      { not: 'a list' },
+      [
+        { id: 'a', title: 'A' },
+        { id: 'a', title: 'A' },
+      ],
+      [{ id: '../bad id', title: 'A' }],
+      [{ id: 'x', title: 5 }],
+      [{ id: 'x', title: '  ' }],
+      [{ id: 'x', title: 'A', spotify_url: 'https://example.com/episode/1' }],
+      [{ id: 'x', title: 'A', published_at: 'yesterday' }],
+      [{ id: 'x', title: 'A', thumbnail_file_id: '00000000-0000-4000-8000-000000000000' }],
+    ]) {
       const response = await t.app.inject({ method: 'POST', url: '/api/admin/podcast/update', headers: staffHeaders, payload });
       expect(response.statusCode).toBe(400);
       expect(typeof response.json().detail).toBe('string');
@@ -168,7 +208,14 @@ describe('uploads', () => {
     expect(served.headers['content-type']).toBe('application/pdf');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
     const files = (await t.app.inject({ url: '/api/admin/files', headers: staffHeaders })).json();
-    expect(files[0]).toEqual({ id: body.id, filename: 'Listing Checklist.pdf', folder: 'ebooks', url: body.url, visibility: 'public' });
+    expect(files[0]).toEqual({
+      id: body.id,
+      filename: 'Listing Checklist.pdf',
+      folder: 'ebooks',
+      url: body.url,
+      visibility: 'public',
+      content_type: 'application/pdf',
+    });
   });
 
   it('serves text files as attachments', async () => {

@@ -236,7 +236,7 @@ describe('lessons', () => {
     // A visitor sees the preview's video only; a Silver member gets both, and the attachment.
     const asVisitor = (await request('GET', `/api/courses/${course.id}/lessons`)).json();
     expect(asVisitor.map((lesson: { video_url: string | null }) => lesson.video_url)).toEqual(['https://videos.example.com/welcome', null]);
-    expect(asVisitor[1].attachments).toEqual([{ id: handout, name: 'handout.pdf', url: null }]);
+    expect(asVisitor[1].attachments).toEqual([{ name: 'handout.pdf', url: null }]);
     const asSilver = (await request('GET', `/api/courses/${course.id}/lessons`, silver.headers)).json();
     expect(asSilver[1].video_url).toBe(`/api/lessons/${withVideo.lessons[1]!.id}/video`);
     expect(asSilver[1].attachments[0].url).toBe(`/api/files/${handout}`);
@@ -271,5 +271,9 @@ describe('lessons', () => {
     const removed = await request('DELETE', `/api/admin/lessons/${welcome!.id}`, staff);
     expect(removed.json().lessons.map((lesson: { title: string }) => lesson.title)).toEqual(['The method']);
     expect((await request('DELETE', `/api/admin/lessons/${welcome!.id}`, staff)).statusCode).toBe(404);
+    // A published course keeps at least one lesson.
+    const last = await request('DELETE', `/api/admin/lessons/${method!.id}`, staff);
+    expect(last.statusCode).toBe(409);
+    expect(last.json().detail).toContain('A published course needs at least one lesson');
   });
 });

@@ -65,7 +65,7 @@ describe('staff run the catalogue', () => {
     await staff.waitForURL(/\/admin\/dashboard\/courses\/open-house-playbook-/);
     const courseId = new URL(staff.url()).pathname.split('/').at(-1)!;
     await staff.getByRole('heading', { name: title }).waitFor();
-    expect(await staff.getByTestId('course-status').textContent()).toBe('draft');
+    await expect.poll(() => staff.getByTestId('course-status').textContent()).toBe('draft');
 
     const addLesson = async (lesson: { title: string; duration: string; preview?: boolean; video?: string }) => {
       const form = staff.locator('form', { has: staff.getByRole('button', { name: 'Add lesson' }) });
@@ -114,7 +114,7 @@ describe('staff run the catalogue', () => {
     // Archived: out of the catalogue, the certificate stays.
     await staff.getByRole('button', { name: 'Archive' }).click();
     await staff.getByText('Course archived.').waitFor();
-    expect(await staff.getByTestId('course-status').textContent()).toBe('archived');
+    await expect.poll(() => staff.getByTestId('course-status').textContent()).toBe('archived');
     await gotoHydrated(visitor, '/courses');
     expect(await visitor.getByText(title).count()).toBe(0);
     expect((await visitor.goto(`/courses/${courseId}`))!.status()).toBe(404);
@@ -123,5 +123,52 @@ describe('staff run the catalogue', () => {
     await gotoHydrated(member.page, `/certificates/${progress.certificate_code}`);
     await member.page.getByText('✓ Verified certificate').waitFor();
     expect([...pageProblems(staff), ...pageProblems(member.page)]).toEqual([]);
+  });
+
+  it('refuses a blank episode or a wrong Spotify link, numbers a new episode, and shows its artwork on the home page', async () => {
+    const staff = await staffPage();
+    const original = await (await staff.request.get('/api/admin/podcast/list')).json();
+    const cover = `episode-art-${Date.now()}.png`;
+    await uploadInTab(staff, 'images', { name: cover, mimeType: 'image/png', buffer: PNG });
+    try {
+      await gotoHydrated(staff, '/admin/dashboard/podcasts');
+      const alerts: string[] = [];
+      staff.on('dialog', (dialog) => {
+        alerts.push(dialog.message());
+        void dialog.accept();
+      });
+      const form = staff.locator('form', { hasText: 'Add New Episode' });
+      await form.getByRole('button', { name: 'Add Episode' }).click();
+      await form.getByRole('alert').getByText('Every episode needs a title').waitFor();
+      await form.getByLabel('Title').fill('Pricing in a Shifting Market');
+      await form.getByLabel('Spotify Episode URL').fill('https://example.com/not-spotify');
+      await form.getByRole('button', { name: 'Add Episode' }).click();
+      await form
+        .getByRole('alert')
+        .getByText(/Spotify Episode URL must be a Spotify episode link/)
+        .waitFor();
+      expect(await staff.locator('[data-episode-id]').count()).toBe(original.length);
+
+      await form.getByLabel('Spotify Episode URL').fill('https://open.spotify.com/episode/7Xy2b3C4d5E6f7G8h9I0jK');
+      await form.getByRole('button', { name: 'Add Episode' }).click();
+      await staff.getByRole('button', { name: 'Save All Changes' }).click();
+      await expect.poll(() => alerts).toEqual(['Podcasts updated successfully!']);
+
+      // Saved: numbered in the latest season, dated today; now give it the uploaded artwork.
+      const item = staff.locator('[data-episode-id]', { has: staff.locator('input[value="Pricing in a Shifting Market"]') });
+      const latestSeason = Math.max(...original.map((episode: { season: number }) => episode.season));
+      expect(Number(await item.getByLabel('Season').inputValue())).toBe(latestSeason);
+      expect(await item.getByLabel('Published').inputValue()).toBe(new Date().toISOString().slice(0, 10));
+      await item.getByLabel('Artwork').selectOption({ label: cover });
+      await staff.getByRole('button', { name: 'Save All Changes' }).click();
+      await expect.poll(() => alerts.length).toBe(2);
+
+      const visitor = await browser.newPage();
+      await gotoHydrated(visitor, '/');
+      const card = visitor.getByTestId('latest-episodes').locator('article', { hasText: 'Pricing in a Shifting Market' });
+      expect(await card.locator('img').getAttribute('src')).toMatch(/^\/api\/files\/[0-9a-f-]{36}$/);
+    } finally {
+      await staff.request.post('/api/admin/podcast/update', { data: original });
+    }
   });
 });

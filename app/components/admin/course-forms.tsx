@@ -99,7 +99,14 @@ export function CourseFields({ course, images, errors = {} }: { course?: StaffCo
         label="Thumbnail"
         name="thumbnail_file_id"
         defaultValue={course?.thumbnail_file_id ?? ''}
-        options={[{ value: '', label: 'Generated artwork' }, ...images.map((file) => ({ value: file.id, label: file.filename }))]}
+        options={[
+          { value: '', label: 'Generated artwork' },
+          // The current image stays selectable even when it is no longer among the files listed.
+          ...(course?.thumbnail_file_id && !images.some((file) => file.id === course.thumbnail_file_id)
+            ? [{ value: course.thumbnail_file_id, label: 'Current image' }]
+            : []),
+          ...images.map((file) => ({ value: file.id, label: file.filename })),
+        ]}
         error={errors.thumbnail_file_id}
       />
       <label className="flex items-center gap-2 text-sm font-medium text-gray-700 sm:col-span-2">
@@ -126,6 +133,10 @@ export function LessonFields({
   errors?: FieldErrors;
 }) {
   const chosen = new Set(lesson?.attachments.map((file) => file.id));
+  // What the lesson has now stays choosable even when it is no longer among the files listed.
+  const missingAttachments = (lesson?.attachments ?? []).filter((file) => !attachments.some((listed) => listed.id === file.id));
+  const choices = [...missingAttachments.map((file) => ({ id: file.id, filename: file.name })), ...attachments];
+  const videoMissing = lesson?.video_file_id && !videos.some((file) => file.id === lesson.video_file_id);
   return (
     <div className="grid gap-3 sm:grid-cols-2">
       <Input compact label="Lesson title" name="title" defaultValue={lesson?.title} required maxLength={150} error={errors.title} />
@@ -154,7 +165,11 @@ export function LessonFields({
         label="Uploaded video"
         name="video_file_id"
         defaultValue={lesson?.video_file_id ?? ''}
-        options={[{ value: '', label: 'None' }, ...videos.map((file) => ({ value: file.id, label: file.filename }))]}
+        options={[
+          { value: '', label: 'None' },
+          ...(videoMissing ? [{ value: lesson.video_file_id!, label: 'Current video' }] : []),
+          ...videos.map((file) => ({ value: file.id, label: file.filename })),
+        ]}
         error={errors.video_file_id}
       />
       <Input
@@ -170,11 +185,11 @@ export function LessonFields({
         <input type="checkbox" name="free_preview" defaultChecked={lesson?.free_preview ?? false} className="h-4 w-4" />
         Free preview (everyone may watch its video)
       </label>
-      {attachments.length > 0 && (
+      {choices.length > 0 && (
         <fieldset className="sm:col-span-2">
           <legend className="text-sm font-medium text-gray-700">Attachments</legend>
           <div className="mt-1 flex max-h-40 flex-col gap-1 overflow-y-auto rounded-lg border border-gray-200 p-2">
-            {attachments.map((file) => (
+            {choices.map((file) => (
               <label key={file.id} className="flex items-center gap-2 text-sm text-gray-700">
                 <input
                   type="checkbox"

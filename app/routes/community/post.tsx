@@ -7,6 +7,7 @@ import {
   PostParams,
   ReplyInput,
   ReplyParams,
+  ReportInput,
   type PostDetail,
   type ReplyView,
 } from '../../../common/community.contract.ts';
@@ -46,7 +47,7 @@ const PostForm = z.discriminatedUnion('intent', [
   z.object({
     intent: z.literal('report'),
     replyId: ReplyParams.shape.id.optional(),
-    reason: z.string().trim().min(1, 'Say what is wrong').max(COMMUNITY_LIMITS.reason),
+    reason: ReportInput.shape.reason,
   }),
 ]);
 

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { BRAND_NAME } from '../../../common/brand.ts';
 import { withContentDefaults } from '../../../common/content-sections.ts';
 import type { PodcastEpisode } from '../../../common/podcast.contract.ts';
-import { SPOTIFY_SHOW_URL, spotifyEmbedUrl } from '../../../common/spotify.ts';
+import { spotifyEmbedUrl, spotifyShowUrl } from '../../../common/spotify.ts';
 import { EditableText } from '../../components/editable/editable-text.tsx';
 import { pageMeta } from '../../lib/meta.ts';
 import { orFallback, pageServices } from '../../lib/page-context.ts';
@@ -19,11 +19,12 @@ export const meta = () =>
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = pageServices(context);
-  const [episodes, labels] = await Promise.all([
+  const [episodes, labels, show] = await Promise.all([
     orFallback(services.podcast.list(), [], 'podcast episodes'),
     orFallback(services.content.get('podcast_labels'), {}, 'the podcast labels'),
+    orFallback(services.content.get('podcast_show'), {}, "the show's address"),
   ]);
-  return { episodes, labels };
+  return { episodes, labels, showUrl: spotifyShowUrl(withContentDefaults('podcast_show', show).spotify_show_url) };
 }
 
 function EpisodePlayer({ episode, label, field }: { episode: PodcastEpisode; label: string; field: 'episode1_label' | 'episode2_label' }) {
@@ -84,7 +85,7 @@ export default function PodcastPage({ loaderData }: Route.ComponentProps) {
         </div>
         <div className="mt-8 text-center">
           <a
-            href={SPOTIFY_SHOW_URL}
+            href={loaderData.showUrl}
             target="_blank"
             rel="noopener noreferrer"
             className="inline-block rounded-lg bg-green-700 px-6 py-3 font-semibold text-white hover:bg-green-800"

@@ -1,17 +1,25 @@
 import { useState, type FormEvent } from 'react';
 import { useFetcher } from 'react-router';
 import { DEFAULT_EPISODE_DURATION } from '../../../../common/limits.ts';
-import { AdminEpisodeListForm, type AdminPodcastEpisode } from '../../../../common/podcast.contract.ts';
+import {
+  AdminEpisodeListForm,
+  EPISODE_TITLE_REQUIRED,
+  SPOTIFY_EPISODE_URL_INVALID,
+  type AdminPodcastEpisode,
+} from '../../../../common/podcast.contract.ts';
+import { spotifyEpisodeId } from '../../../../common/spotify.ts';
+import { libraryChoices } from '../../../components/admin/course-forms.tsx';
 import { useActionAlerts } from '../../../components/admin/use-action-alerts.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { Input, Textarea } from '../../../components/ui/field.tsx';
+import { Input, Select, Textarea } from '../../../components/ui/field.tsx';
 import { attempt, invalid, orRequestFailed, parseForm, unlessRequestFailed } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/podcasts-tab';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  return { episodes: await services.podcast.adminList(viewer) };
+  const [episodes, files] = await Promise.all([services.podcast.adminList(viewer), services.files.list(viewer)]);
+  return { episodes, images: libraryChoices(files).images };
 }
 
 // SPEC 7: 'Save All Changes' sends the whole list.
@@ -31,13 +39,81 @@ export const shouldRevalidate = unlessRequestFailed;
 const ALERTS = { success: () => 'Podcasts updated successfully!', networkError: 'Error updating podcasts' };
 
 type SaveFetcher = ReturnType<typeof useFetcher<typeof clientAction>>;
+/** An episode being edited: a new one has no number, date or artwork until the server gives them. */
+type EditedEpisode = Omit<AdminPodcastEpisode, 'season' | 'episode' | 'published_at' | 'thumbnail' | 'thumbnail_file_id'> &
+  Partial<Pick<AdminPodcastEpisode, 'season' | 'episode' | 'published_at' | 'thumbnail' | 'thumbnail_file_id'>>;
+type LibraryImage = Awaited<ReturnType<typeof loader>>['images'][number];
+
+/** Why a new episode cannot be added, or null. */
+function episodeProblem(title: string, spotifyUrl: string): string | null {
+  if (title.trim() === '') return EPISODE_TITLE_REQUIRED;
+  if (spotifyUrl.trim() !== '' && !spotifyEpisodeId(spotifyUrl)) return SPOTIFY_EPISODE_URL_INVALID;
+  return null;
+}
+
+/** Season, number, published date and artwork of a stored episode (a new one gets them on save). */
+function EpisodeDetails({
+  episode,
+  images,
+  update,
+}: {
+  episode: EditedEpisode;
+  images: LibraryImage[];
+  update: (changes: Partial<EditedEpisode>) => void;
+}) {
+  if (episode.season === undefined)
+    return <p className="text-xs text-gray-500 md:col-span-2">New: numbered, dated and given artwork when saved.</p>;
+  const number = (value: string) => (value === '' ? undefined : Number(value));
+  return (
+    <>
+      <div className="grid grid-cols-3 gap-3 md:col-span-2">
+        <Input
+          compact
+          label="Season"
+          type="number"
+          min={1}
+          value={episode.season ?? ''}
+          onChange={(event) => update({ season: number(event.target.value) })}
+        />
+        <Input
+          compact
+          label="Episode"
+          type="number"
+          min={1}
+          value={episode.episode ?? ''}
+          onChange={(event) => update({ episode: number(event.target.value) })}
+        />
+        <Input
+          compact
+          label="Published"
+          type="date"
+          value={episode.published_at ?? ''}
+          onChange={(event) => update({ published_at: event.target.value })}
+        />
+      </div>
+      <div className="flex items-end gap-3 md:col-span-2">
+        {episode.thumbnail && <img src={episode.thumbnail} alt="" width={96} height={54} className="h-[54px] w-24 rounded object-cover" />}
+        <Select
+          compact
+          label="Artwork"
+          className="flex-1"
+          value={episode.thumbnail_file_id ?? ''}
+          onChange={(event) => update({ thumbnail_file_id: event.target.value || null })}
+          options={[{ value: '', label: 'Generated artwork' }, ...images.map((file) => ({ value: file.id, label: file.filename }))]}
+        />
+      </div>
+    </>
+  );
+}
 
 /** SPEC 2/4: edits, additions and deletions stay local until 'Save All Changes' sends the whole list. */
-function PodcastEditor({ stored, fetcher }: { stored: AdminPodcastEpisode[]; fetcher: SaveFetcher }) {
-  const [episodes, setEpisodes] = useState(stored);
+function PodcastEditor({ stored, images, fetcher }: { stored: AdminPodcastEpisode[]; images: LibraryImage[]; fetcher: SaveFetcher }) {
+  const [episodes, setEpisodes] = useState<EditedEpisode[]>(stored);
+  const [addProblem, setAddProblem] = useState<string | null>(null);
   const saving = fetcher.state !== 'idle';
+  const refused = fetcher.state === 'idle' && fetcher.data && !fetcher.data.ok ? fetcher.data.formError : null;
 
-  const update = (id: string, changes: Partial<AdminPodcastEpisode>) =>
+  const update = (id: string, changes: Partial<EditedEpisode>) =>
     setEpisodes((list) =>
       list.map((episode) =>
         episode.id === id
@@ -51,6 +127,9 @@ function PodcastEditor({ stored, fetcher }: { stored: AdminPodcastEpisode[]; fet
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const spotifyUrl = String(form.get('spotify_url') ?? '');
+    const problem = episodeProblem(String(form.get('title') ?? ''), spotifyUrl);
+    setAddProblem(problem);
+    if (problem) return;
     setEpisodes((list) => [
       ...list,
       {
@@ -91,6 +170,7 @@ function PodcastEditor({ stored, fetcher }: { stored: AdminPodcastEpisode[]; fet
                 value={episode.description}
                 onChange={(event) => update(episode.id, { description: event.target.value })}
               />
+              <EpisodeDetails episode={episode} images={images} update={(changes) => update(episode.id, changes)} />
             </div>
             <button
               type="button"
@@ -110,11 +190,21 @@ function PodcastEditor({ stored, fetcher }: { stored: AdminPodcastEpisode[]; fet
           <Input compact label="Spotify Episode URL" name="spotify_url" />
           <Textarea compact label="Description" name="description" rows={3} className="md:col-span-2" />
         </div>
+        {addProblem && (
+          <p role="alert" className="mt-2 text-sm text-red-700">
+            {addProblem}
+          </p>
+        )}
         <Button type="submit" variant="outline" size="sm" className="mt-3">
           Add Episode
         </Button>
       </form>
 
+      {refused && (
+        <p role="alert" className="mt-4 text-sm text-red-700">
+          Not saved: {refused}
+        </p>
+      )}
       <Button onClick={saveAll} disabled={saving} className="mt-6">
         {saving ? 'Saving...' : 'Save All Changes'}
       </Button>
@@ -127,5 +217,7 @@ export default function PodcastsTab({ loaderData }: Route.ComponentProps) {
   useActionAlerts(fetcher, ALERTS);
   // SPEC 4: after a successful save the list is reloaded: the loader runs again and the editor
   // starts over from the stored list.
-  return <PodcastEditor key={JSON.stringify(loaderData.episodes)} stored={loaderData.episodes} fetcher={fetcher} />;
+  return (
+    <PodcastEditor key={JSON.stringify(loaderData.episodes)} stored={loaderData.episodes} images={loaderData.images} fetcher={fetcher} />
+  );
 }

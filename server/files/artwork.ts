@@ -1,4 +1,6 @@
-// Generated cover artwork, for the demo catalogue's files and for courses staff create without an image.
+import type { FastifyReply } from 'fastify';
+
+// Generated cover artwork, for the demo catalogue's files and for courses and episodes staff create without an image.
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -34,4 +36,17 @@ ${lines.map((line, i) => `<text x="70" y="${startY + i * 48}" font-family="Arial
 <text x="70" y="320" font-family="Arial, Helvetica, sans-serif" font-size="16" fill="#fdf3d0">RealtyPocket</text>
 </svg>
 `;
+}
+
+/**
+ * Answers with the artwork of a course or episode; `key` (its id) places the circles. What staff
+ * see of a draft must not stay in a shared cache, so only a visitor's answer is public.
+ */
+export function sendArtwork(reply: FastifyReply, artwork: { title: string; label: string; key: string; shared: boolean }) {
+  const seed = [...artwork.key].reduce((sum, char) => sum + char.charCodeAt(0), 0);
+  return reply
+    .type('image/svg+xml; charset=utf-8')
+    .header('cache-control', artwork.shared ? 'public, max-age=300' : 'private, max-age=300')
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+    .send(artworkSvg(artwork.title, artwork.label, seed));
 }
