@@ -27,6 +27,12 @@ export const CONTENT_SECTIONS = {
     label: 'Podcast - Labels',
     fields: ['page_title', 'page_subtitle', 'episode1_label', 'episode2_label'],
   },
+  // Not in the spec: the marketing numbers, one place for every page. Left empty, members and
+  // courses show the real counts.
+  site_numbers: {
+    label: 'Site - Numbers',
+    fields: ['members', 'courses', 'rating', 'daily_posts', 'years'],
+  },
   // Not in the spec: where 'View All Episodes on Spotify' leads, set by staff.
   podcast_show: {
     label: 'Podcast - Show',
@@ -93,6 +99,13 @@ export const CONTENT_DEFAULTS: { [K in ContentSectionKey]: ContentFields<K> } = 
     page_subtitle: 'Listen to our podcast episodes on Spotify',
     episode1_label: 'Latest Episode',
     episode2_label: 'Previous Episode',
+  },
+  site_numbers: {
+    members: '',
+    courses: '',
+    rating: '4.9',
+    daily_posts: '50+',
+    years: '16+',
   },
   podcast_show: {
     spotify_show_url: SPOTIFY_SHOW_URL,

@@ -77,7 +77,7 @@ export function createServices(deps: {
     learning: createLearningService({ data, courses, mailer }),
     content: createContentService(data),
     podcast: createPodcastService(data),
-    resources: createResourcesService(data.resources),
+    resources: createResourcesService(data),
     community: createCommunityService({ data, limiter, mailer }),
     contact: createContactService({ data, limiter, mailer, staffNotify: deps.config.mail.staffNotify }),
     stats: createStatsService(data),

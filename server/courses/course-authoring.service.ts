@@ -9,6 +9,7 @@ import {
   type StaffCourseDetail,
 } from '../../common/courses.contract.ts';
 import { badRequest, conflict, notFound } from '../../common/errors.ts';
+import { slugOf } from '../../common/slug.ts';
 import { requireStaff } from '../../common/viewer.ts';
 import { publicImageUrl } from '../files/public-image.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
@@ -16,19 +17,6 @@ import type { CourseRow } from './courses.repository.ts';
 import { publicCourse } from './courses.service.ts';
 
 const LESSON_NOT_FOUND = 'Lesson not found';
-
-/** Letters and digits of the title joined by dashes: the course's address (/courses/{id}). */
-function slugOf(title: string): string {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[^\w\s-]/g, '')
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
-  return slug || 'course';
-}
 
 /** Where a course without an uploaded image finds its cover. */
 const artworkUrl = (courseId: string) => `/api/courses/${courseId}/artwork.svg`;
@@ -132,7 +120,7 @@ export function createCourseAuthoringService(data: DataAccess): CourseAuthoringS
       const staff = requireStaff(viewer);
       const thumbnail = await uploadedThumbnail(input.thumbnail_file_id);
       const id = await data.transaction(async (tx) => {
-        const courseId = await freeId(tx, slugOf(input.title));
+        const courseId = await freeId(tx, slugOf(input.title, 'course'));
         await tx.courses.insertCourse({
           id: courseId,
           title: input.title,

@@ -1,11 +1,39 @@
-import { asc } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { resources } from '../../db/schema.ts';
+import { resources, uploadedFiles } from '../../db/schema.ts';
+
+type NewResource = typeof resources.$inferInsert;
 
 export function createResourcesRepository(db: DatabaseOrTransaction) {
   return {
     async list() {
       return db.select().from(resources).orderBy(asc(resources.position), asc(resources.title));
+    },
+
+    /** Every resource with the name of its file, for staff. */
+    async listWithFiles() {
+      return db
+        .select({ resource: resources, fileName: uploadedFiles.filename })
+        .from(resources)
+        .leftJoin(uploadedFiles, eq(uploadedFiles.id, resources.fileId))
+        .orderBy(asc(resources.position), asc(resources.title));
+    },
+
+    async findById(id: string) {
+      const [row] = await db.select().from(resources).where(eq(resources.id, id));
+      return row ?? null;
+    },
+
+    async insert(resource: NewResource) {
+      await db.insert(resources).values(resource);
+    },
+
+    async update(id: string, changes: Partial<NewResource>) {
+      await db.update(resources).set(changes).where(eq(resources.id, id));
+    },
+
+    async remove(id: string) {
+      await db.delete(resources).where(eq(resources.id, id));
     },
   };
 }

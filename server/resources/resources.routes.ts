@@ -1,10 +1,35 @@
-import { ResourceList } from '../../common/resources.contract.ts';
+import { SuccessResponse } from '../../common/fields.ts';
+import { ResourceInput, ResourceList, ResourceParams, StaffResource, StaffResourceList } from '../../common/resources.contract.ts';
 import { VISITORS_ALIKE as visitors } from '../cache/visitor-cache.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function resourcesRoutes(app: ZodApp) {
   const { resources } = app.services;
+  const staff = { access: 'staff' } as const;
+
   app.get('/api/resources', { config: visitors, schema: { response: withErrors({ 200: ResourceList }) } }, async (request) =>
     resources.list(await request.viewer()),
+  );
+
+  app.get('/api/admin/resources', { config: staff, schema: { response: withErrors({ 200: StaffResourceList }) } }, async (request) =>
+    resources.staffList(await request.viewer()),
+  );
+  app.post(
+    '/api/admin/resources',
+    { config: staff, schema: { body: ResourceInput, response: withErrors({ 201: StaffResource }) } },
+    async (request, reply) => reply.status(201).send(await resources.create(await request.viewer(), request.body)),
+  );
+  app.put(
+    '/api/admin/resources/:id',
+    { config: staff, schema: { params: ResourceParams, body: ResourceInput, response: withErrors({ 200: StaffResource }) } },
+    async (request) => resources.update(await request.viewer(), request.params.id, request.body),
+  );
+  app.delete(
+    '/api/admin/resources/:id',
+    { config: staff, schema: { params: ResourceParams, response: withErrors({ 200: SuccessResponse }) } },
+    async (request) => {
+      await resources.remove(await request.viewer(), request.params.id);
+      return { success: true as const };
+    },
   );
 }

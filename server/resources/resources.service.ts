@@ -1,25 +1,116 @@
-import type { ResourcesService } from '../../common/resources.contract.ts';
+import { badRequest, notFound } from '../../common/errors.ts';
+import type { ResourceInput, ResourcesService, StaffResource } from '../../common/resources.contract.ts';
+import { slugOf } from '../../common/slug.ts';
 import { isEntitled } from '../../common/tiers.ts';
+import { requireStaff } from '../../common/viewer.ts';
+import type { DataAccess } from '../repositories.ts';
 import type { ResourcesRepository } from './resources.repository.ts';
 
-export function createResourcesService(repository: ResourcesRepository): ResourcesService {
+type ResourceRow = Awaited<ReturnType<ResourcesRepository['list']>>[number];
+const RESOURCE_NOT_FOUND = 'Resource not found';
+
+/** Where the resource's download is: its stored file (checked by tier) or its outside link. */
+const linkOf = (row: ResourceRow) => (row.fileId ? `/api/resources/${row.id}/download` : row.downloadUrl || null);
+
+const publicShape = (row: ResourceRow, entitled: boolean) => {
+  const link = linkOf(row);
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    resource_type: row.resourceType,
+    tier_required: row.tierRequired,
+    download_url: link !== null && entitled ? link : null,
+    has_download: link !== null,
+  };
+};
+
+export function createResourcesService(data: DataAccess): ResourcesService {
+  const staffShape = (row: ResourceRow, fileName: string | null): StaffResource => ({
+    ...publicShape(row, true),
+    file_id: row.fileId,
+    file_name: fileName,
+    link: row.downloadUrl ?? '',
+  });
+
+  async function staffResource(id: string): Promise<StaffResource> {
+    const found = (await data.resources.listWithFiles()).find((each) => each.resource.id === id);
+    if (!found) throw notFound(RESOURCE_NOT_FOUND);
+    return staffShape(found.resource, found.fileName);
+  }
+
+  /** The file must be in the library; it is served only through the resource's tier check. */
+  async function checkFile(input: ResourceInput) {
+    if (input.file_id && !(await data.files.findById(input.file_id))) throw badRequest('The file is not in the file library.', 'file_id');
+  }
+
+  const columns = (input: ResourceInput) => ({
+    title: input.title,
+    description: input.description,
+    resourceType: input.resource_type,
+    tierRequired: input.tier_required,
+    fileId: input.file_id,
+    downloadUrl: input.download_url || null,
+  });
+
   return {
     // A download link is sent only to a member whose tier reaches tier_required.
     async list(viewer) {
-      const rows = await repository.list();
-      return rows.map((row) => {
-        // A stored file goes through its own tier check; an external link is given as it is.
-        const link = row.fileId ? `/api/resources/${row.id}/download` : row.downloadUrl || null;
-        const hasDownload = link !== null;
-        return {
-          id: row.id,
-          title: row.title,
-          description: row.description,
-          resource_type: row.resourceType,
-          tier_required: row.tierRequired,
-          download_url: hasDownload && isEntitled(viewer.member?.membershipTier, row.tierRequired) ? link : null,
-          has_download: hasDownload,
-        };
+      const rows = await data.resources.list();
+      return rows.map((row) => publicShape(row, isEntitled(viewer.member?.membershipTier, row.tierRequired)));
+    },
+
+    async staffList(viewer) {
+      requireStaff(viewer);
+      return (await data.resources.listWithFiles()).map(({ resource, fileName }) => staffShape(resource, fileName));
+    },
+
+    async create(viewer, input) {
+      const staff = requireStaff(viewer);
+      await checkFile(input);
+      const id = await data.transaction(async (tx) => {
+        const base = slugOf(input.title, 'resource');
+        let candidate = base;
+        for (let attempt = 2; await tx.resources.findById(candidate); attempt++) candidate = `${base}-${attempt}`;
+        await tx.resources.insert({ id: candidate, ...columns(input), position: 1000 });
+        await tx.audit.record({ actorEmail: staff.email, action: 'resource.create', target: candidate, oldValue: null, newValue: input });
+        return candidate;
+      });
+      return staffResource(id);
+    },
+
+    async update(viewer, resourceId, input) {
+      const staff = requireStaff(viewer);
+      const before = await data.resources.findById(resourceId);
+      if (!before) throw notFound(RESOURCE_NOT_FOUND);
+      await checkFile(input);
+      await data.transaction(async (tx) => {
+        await tx.resources.update(resourceId, columns(input));
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: 'resource.update',
+          target: resourceId,
+          oldValue: publicShape(before, true),
+          newValue: input,
+        });
+      });
+      return staffResource(resourceId);
+    },
+
+    // The file stays in the library: it may serve elsewhere, and staff delete files there.
+    async remove(viewer, resourceId) {
+      const staff = requireStaff(viewer);
+      const before = await data.resources.findById(resourceId);
+      if (!before) throw notFound(RESOURCE_NOT_FOUND);
+      await data.transaction(async (tx) => {
+        await tx.resources.remove(resourceId);
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: 'resource.delete',
+          target: resourceId,
+          oldValue: publicShape(before, true),
+          newValue: null,
+        });
       });
     },
   };

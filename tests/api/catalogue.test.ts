@@ -103,9 +103,12 @@ describe('GET /api/community/posts', () => {
 describe('GET /api/admin/analytics/content', () => {
   it('counts members and courses publicly', async () => {
     const before = await get<{ total_users: number; total_courses: number }>('/api/admin/analytics/content');
+    // Written straight into the database, as another process would: the count follows within a second.
     await t.loginAs('bronze');
+    await expect
+      .poll(async () => (await get<{ total_users: number }>('/api/admin/analytics/content')).total_users, { timeout: 3000, interval: 100 })
+      .toBe(before.total_users + 1);
     const after = await get<{ total_users: number; total_courses: number }>('/api/admin/analytics/content');
-    expect(after.total_users).toBe(before.total_users + 1);
     expect(after.total_courses).toBe((await get<unknown[]>('/api/courses')).length);
   });
 });

@@ -76,6 +76,7 @@ describe('staff sign-in', () => {
       'File Upload',
       'Content',
       'Courses',
+      'Resources',
       'Members',
       'Community',
       'Messages',

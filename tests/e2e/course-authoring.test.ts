@@ -171,4 +171,111 @@ describe('staff run the catalogue', () => {
       await staff.request.post('/api/admin/podcast/update', { data: original });
     }
   });
+
+  it('fits every admin page on a 360 px phone: no sideways scrolling, and nothing hidden in a box that scrolls', async () => {
+    // A member with a long address, so the members list has something wide to show.
+    await signInAtTier(browser, 'bronze', 'Maximiliana Featherstonehaugh-Worthington');
+    const page = await browser.newPage({ mobile: true });
+    await gotoHydrated(page, '/admin/login');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await signInAsStaff(page);
+    const pages = [
+      '/admin/dashboard',
+      '/admin/dashboard/files',
+      '/admin/dashboard/content',
+      '/admin/dashboard/courses',
+      '/admin/dashboard/courses/first-90-days',
+      '/admin/dashboard/resources',
+      '/admin/dashboard/members',
+      '/admin/dashboard/community',
+      '/admin/dashboard/messages',
+      '/admin/dashboard/activity',
+    ];
+    for (const path of pages) {
+      await gotoHydrated(page, path);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(360);
+      // A box that scrolls sideways shows no scrollbar on a phone: what it hides, nobody finds.
+      const clipped = await page.evaluate(() =>
+        [...document.querySelectorAll('body *')]
+          .filter((element) => !['INPUT', 'TEXTAREA', 'SELECT'].includes(element.tagName))
+          .filter(
+            (element) => ['auto', 'scroll'].includes(getComputedStyle(element).overflowX) && element.scrollWidth > element.clientWidth + 1,
+          )
+          .map((element) => `${element.tagName.toLowerCase()}.${element.className}`),
+      );
+      expect(clipped, path).toEqual([]);
+    }
+    expect(pageProblems(page)).toEqual([]);
+  });
+
+  it('adds a resource with a protected file that only an entitled member downloads', async () => {
+    const staff = await staffPage();
+    const file = `market-snapshot-${Date.now()}.pdf`;
+    const pdf = Buffer.from(
+      '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+    );
+    await uploadInTab(staff, 'ebooks', { name: file, mimeType: 'application/pdf', buffer: pdf });
+    await gotoHydrated(staff, '/admin/dashboard/resources');
+    const title = `Market Snapshot ${Date.now()}`;
+    const form = staff.locator('form', { has: staff.getByRole('button', { name: 'Add resource' }) });
+    await form.getByLabel('Title').fill(title);
+    await form.getByLabel('Description').fill('This quarter in numbers, for your listing appointments.');
+    await form.getByLabel('Type').selectOption('market_report');
+    await form.getByLabel('Tier required').selectOption('silver');
+    await form.getByLabel('File from the library').selectOption({ label: file });
+    await form.getByRole('button', { name: 'Add resource' }).click();
+    await staff.getByText(`“${title}” added.`).waitFor();
+    await staff.locator('li[data-resource-id]', { hasText: title }).waitFor();
+
+    const silver = await signInAtTier(browser, 'silver', 'Sue Silver');
+    await gotoHydrated(silver.page, '/resources');
+    const card = silver.page.locator('article', { hasText: title });
+    const href = (await card.getByRole('link', { name: 'Download' }).getAttribute('href'))!;
+    expect(href).toMatch(/^\/api\/resources\/market-snapshot-\d+\/download$/);
+    const downloaded = await silver.page.request.get(href);
+    expect(downloaded.status()).toBe(200);
+    expect(downloaded.headers()['content-type']).toBe('application/pdf');
+
+    const bronze = await signInAtTier(browser, 'bronze', 'Ben Bronze');
+    await gotoHydrated(bronze.page, '/resources');
+    const locked = bronze.page.locator('article', { hasText: title });
+    await locked.getByText('Silver membership required').waitFor();
+    expect(await locked.getByRole('link', { name: 'Download' }).count()).toBe(0);
+    expect((await bronze.page.request.get(href)).status()).toBe(403);
+    expect((await fetch(`${baseUrl()}${href}`)).status).toBe(401);
+    // Browser test files share one server: the resource goes again.
+    const id = href.split('/')[3]!;
+    expect((await staff.request.delete(`/api/admin/resources/${id}`)).status()).toBe(200);
+  });
+
+  it('shows one number per fact on every page: the real counts, or the copy staff write', async () => {
+    const staff = await staffPage();
+    const stats = (await (await staff.request.get('/api/admin/analytics/content')).json()) as {
+      total_users: number;
+      total_courses: number;
+    };
+    const visitor = await browser.newPage();
+    const membersOn = async (path: string) => {
+      await gotoHydrated(visitor, path);
+      return visitor.locator('main').textContent();
+    };
+    for (const path of ['/', '/about', '/community']) {
+      const text = await membersOn(path);
+      expect(text, path).toContain(`${stats.total_users}+`);
+      expect(text, path).not.toContain('10,000+');
+      expect(text, path).not.toMatch(/(^|\D)0\+/);
+    }
+    const every = { members: '', courses: '', rating: '', daily_posts: '', years: '' };
+    const saved = await staff.request.post('/api/admin/content/site_numbers', { data: { ...every, members: '10,000+', courses: '50+' } });
+    expect(saved.ok()).toBe(true);
+    try {
+      await gotoHydrated(visitor, '/');
+      await visitor.getByText('Trusted by 10,000+ Real Estate Professionals').waitFor();
+      expect(await visitor.getByTestId('stat-courses').textContent()).toBe('50+ Courses');
+      expect(await membersOn('/about')).toContain('10,000+Active members');
+      expect(await membersOn('/community')).toContain('10,000+ Active Members');
+    } finally {
+      await staff.request.post('/api/admin/content/site_numbers', { data: every });
+    }
+  });
 });

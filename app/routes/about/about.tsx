@@ -5,6 +5,7 @@ import { EditableText } from '../../components/editable/editable-text.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { pageMeta } from '../../lib/meta.ts';
 import { orFallback, pageServices } from '../../lib/page-context.ts';
+import type { SiteNumbers } from '../../../common/stats.contract.ts';
 import type { Route } from './+types/about';
 import { buttonClass } from '../../components/ui/button.tsx';
 
@@ -12,7 +13,12 @@ export const meta = () =>
   pageMeta({ title: 'About', description: `About ${BRAND_NAME}: our mission, who we serve and our core values.`, path: '/about' });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { mission: await orFallback(pageServices(context).services.content.get('about_mission'), {}, 'the mission text') };
+  const { services } = pageServices(context);
+  const [mission, numbers] = await Promise.all([
+    orFallback(services.content.get('about_mission'), {}, 'the mission text'),
+    orFallback(services.stats.siteNumbers(), null, 'the site numbers'),
+  ]);
+  return { mission, numbers };
 }
 
 const ECOSYSTEM = [
@@ -36,12 +42,17 @@ const VALUES = [
   ['Growth', 'Every lesson, tip and session is built to move your business forward.'],
 ];
 
-const TRACK_RECORD = [
-  ['10,000+', 'Active members'],
-  ['50+', 'Expert courses'],
-  ['4.9', 'App rating'],
-  ['16+', 'Years in lending and real estate'],
-];
+/** The track record: the site's numbers (staff's copy or the real counts), each only when there is one. */
+function trackRecord(numbers: SiteNumbers | null): [string, string][] {
+  if (!numbers) return [];
+  const rows: [string | null, string][] = [
+    [numbers.members, 'Active members'],
+    [numbers.courses, 'Expert courses'],
+    [numbers.rating, 'App rating'],
+    [numbers.years, 'Years in lending and real estate'],
+  ];
+  return rows.filter((row): row is [string, string] => row[0] !== null);
+}
 
 export default function AboutPage({ loaderData }: Route.ComponentProps) {
   const mission = withContentDefaults('about_mission', loaderData.mission);
@@ -124,7 +135,7 @@ export default function AboutPage({ loaderData }: Route.ComponentProps) {
       <section className="mx-auto max-w-5xl px-4 py-14">
         <h2 className="text-center text-3xl font-extrabold text-gray-900">Our Track Record</h2>
         <dl className="mt-8 grid grid-cols-2 gap-6 text-center md:grid-cols-4">
-          {TRACK_RECORD.map(([value, label]) => (
+          {trackRecord(loaderData.numbers).map(([value, label]) => (
             <div key={label}>
               <dt className="sr-only">{label}</dt>
               <dd className="text-3xl font-extrabold text-brand-800">{value}</dd>

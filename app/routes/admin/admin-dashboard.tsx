@@ -24,6 +24,7 @@ const TABS = [
   { to: '/admin/dashboard/files', label: 'File Upload' },
   { to: '/admin/dashboard/content', label: 'Content' },
   { to: '/admin/dashboard/courses', label: 'Courses' },
+  { to: '/admin/dashboard/resources', label: 'Resources' },
   { to: '/admin/dashboard/members', label: 'Members' },
   { to: '/admin/dashboard/community', label: 'Community' },
   { to: '/admin/dashboard/messages', label: 'Messages' },

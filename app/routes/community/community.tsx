@@ -20,6 +20,7 @@ import { Input, Textarea } from '../../components/ui/field.tsx';
 import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
 import { orFallback, pageServices, pageSession } from '../../lib/page-context.ts';
+import type { SiteNumbers } from '../../../common/stats.contract.ts';
 import type { Route } from './+types/community';
 
 export const meta = () =>
@@ -32,15 +33,18 @@ export const meta = () =>
 // Visitors get the spec's preview; members get the community itself: the feed, by space and order.
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = pageServices(context);
+  const numbers = await orFallback(services.stats.siteNumbers(), null, 'the site numbers');
   if (!viewer.member) {
-    return { kind: 'preview' as const, posts: await orFallback(services.community.list(viewer), [], 'community posts') };
+    return { kind: 'preview' as const, numbers, posts: await orFallback(services.community.list(viewer), [], 'community posts') };
   }
   const asked = Object.fromEntries(new URL(request.url).searchParams);
   const query = FeedQuery.safeParse(asked);
   const feed = await attempt(() => services.community.feed(viewer, query.success ? query.data : FeedQuery.parse({})));
   // The Gold Lounge for a member who is not Gold: the general feed, with the reason.
-  if (!feed.ok) return { kind: 'feed' as const, feed: await services.community.feed(viewer, FeedQuery.parse({})), notice: feed.message };
-  return { kind: 'feed' as const, feed: feed.value, notice: null };
+  if (!feed.ok) {
+    return { kind: 'feed' as const, numbers, feed: await services.community.feed(viewer, FeedQuery.parse({})), notice: feed.message };
+  }
+  return { kind: 'feed' as const, numbers, feed: feed.value, notice: null };
 }
 
 const CommunityForm = z.discriminatedUnion('intent', [
@@ -72,24 +76,28 @@ function Header({ line }: { line: string }) {
   );
 }
 
-function Stats({ discussions }: { discussions: number }) {
+function Stats({ discussions, numbers }: { discussions: number; numbers: SiteNumbers | null }) {
   return (
     <section className="border-b border-gray-200 bg-white">
-      <dl className="mx-auto grid max-w-4xl grid-cols-3 gap-4 px-4 py-6 text-center">
-        <div>
-          <dt className="sr-only">Members</dt>
-          <dd className="font-bold text-brand-800">10,000+ Active Members</dd>
-        </div>
+      <dl className="mx-auto grid max-w-4xl grid-cols-[repeat(auto-fit,minmax(0,1fr))] gap-4 px-4 py-6 text-center">
+        {numbers?.members && (
+          <div>
+            <dt className="sr-only">Members</dt>
+            <dd className="font-bold text-brand-800">{numbers.members} Active Members</dd>
+          </div>
+        )}
         <div>
           <dt className="sr-only">Discussions</dt>
           <dd className="font-bold text-brand-800" data-testid="discussion-count">
             {discussions} Discussions
           </dd>
         </div>
-        <div>
-          <dt className="sr-only">Posts per day</dt>
-          <dd className="font-bold text-brand-800">50+ Daily Posts</dd>
-        </div>
+        {numbers?.daily_posts && (
+          <div>
+            <dt className="sr-only">Posts per day</dt>
+            <dd className="font-bold text-brand-800">{numbers.daily_posts} Daily Posts</dd>
+          </div>
+        )}
       </dl>
     </section>
   );
@@ -129,11 +137,11 @@ function PreviewCard({ post }: { post: CommunityPost }) {
   );
 }
 
-function Preview({ posts }: { posts: CommunityPost[] }) {
+function Preview({ posts, numbers }: { posts: CommunityPost[]; numbers: SiteNumbers | null }) {
   return (
     <>
       <Header line="Join our membership to participate" />
-      <Stats discussions={posts.length} />
+      <Stats discussions={posts.length} numbers={numbers} />
       <section className="mx-auto max-w-4xl px-4 py-10">
         <h2 className="text-2xl font-bold text-gray-900">Recent Discussions</h2>
         {posts.length === 0 ? (
@@ -270,7 +278,7 @@ function Tabs({ feed }: { feed: FeedResponse }) {
   );
 }
 
-function Feed({ feed, notice }: { feed: FeedResponse; notice: string | null }) {
+function Feed({ feed, notice, numbers }: { feed: FeedResponse; notice: string | null; numbers: SiteNumbers | null }) {
   const page = (number: number) => `?${new URLSearchParams({ space: feed.space, sort: feed.sort, page: String(number) })}`;
   return (
     <>
@@ -281,7 +289,7 @@ function Feed({ feed, notice }: { feed: FeedResponse; notice: string | null }) {
             : 'Read the discussions of our members.'
         }
       />
-      <Stats discussions={feed.total} />
+      <Stats discussions={feed.total} numbers={numbers} />
       <div className="mx-auto max-w-4xl space-y-6 px-4 py-8">
         {notice && (
           <p role="alert" className="rounded-xl bg-gold-100 px-4 py-3 text-gray-900">
@@ -327,6 +335,6 @@ function Feed({ feed, notice }: { feed: FeedResponse; notice: string | null }) {
 }
 
 export default function CommunityPage({ loaderData }: Route.ComponentProps) {
-  if (loaderData.kind === 'preview') return <Preview posts={loaderData.posts} />;
-  return <Feed feed={loaderData.feed} notice={loaderData.notice} />;
+  if (loaderData.kind === 'preview') return <Preview posts={loaderData.posts} numbers={loaderData.numbers} />;
+  return <Feed feed={loaderData.feed} notice={loaderData.notice} numbers={loaderData.numbers} />;
 }

@@ -22,13 +22,13 @@ export const meta = () =>
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = pageServices(context);
-  const [hero, features, stats, episodes] = await Promise.all([
+  const [hero, features, numbers, episodes] = await Promise.all([
     orFallback(services.content.get('homepage_hero'), {}, 'the home hero'),
     orFallback(services.content.get('homepage_features'), {}, 'the home features'),
-    orFallback(services.stats.contentStats(), null, 'the content counts'),
+    orFallback(services.stats.siteNumbers(), null, 'the site numbers'),
     orFallback(services.podcast.list(), [], 'podcast episodes'),
   ]);
-  return { hero, features, stats, episodes: episodes.slice(0, HOME_PODCAST_EPISODES) };
+  return { hero, features, numbers, episodes: episodes.slice(0, HOME_PODCAST_EPISODES) };
 }
 
 /** SPEC 4: a podcast image that fails to load becomes a grey box. */
@@ -76,10 +76,8 @@ function PointList({ title, points, mark, tone }: { title: string; points: strin
 export default function HomePage({ loaderData }: Route.ComponentProps) {
   const hero = withContentDefaults('homepage_hero', loaderData.hero);
   const features = withContentDefaults('homepage_features', loaderData.features);
-  const { stats, episodes } = loaderData;
-  // SPEC 4: fallback texts until the counts are loaded.
-  const membersText = stats ? `${stats.total_users}+ Active Members` : '10,000+ Active Members';
-  const coursesText = stats ? `${stats.total_courses}+ Courses` : '50+ Expert Courses';
+  const { numbers, episodes } = loaderData;
+  // The same numbers as every other page: staff's copy, or the real counts (none shown as '0+').
   const featureCards = [
     { field: 1, title: features.feature1_title, description: features.feature1_desc },
     { field: 2, title: features.feature2_title, description: features.feature2_desc },
@@ -113,15 +111,21 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
               Browse Courses
             </ButtonLink>
           </div>
-          <p className="mt-8 text-sm font-semibold text-gold-300">Trusted by 10,000+ Real Estate Professionals</p>
+          {numbers?.members && (
+            <p className="mt-8 text-sm font-semibold text-gold-300">Trusted by {numbers.members} Real Estate Professionals</p>
+          )}
           <ul className="mt-4 flex flex-wrap justify-center gap-3 text-sm" aria-label="Trust badges">
-            <li className="rounded-full bg-white/10 px-4 py-2">★ 4.9 App Rating</li>
-            <li className="rounded-full bg-white/10 px-4 py-2" data-testid="stat-members">
-              {membersText}
-            </li>
-            <li className="rounded-full bg-white/10 px-4 py-2" data-testid="stat-courses">
-              {coursesText}
-            </li>
+            {numbers?.rating && <li className="rounded-full bg-white/10 px-4 py-2">★ {numbers.rating} App Rating</li>}
+            {numbers?.members && (
+              <li className="rounded-full bg-white/10 px-4 py-2" data-testid="stat-members">
+                {numbers.members} Active Members
+              </li>
+            )}
+            {numbers?.courses && (
+              <li className="rounded-full bg-white/10 px-4 py-2" data-testid="stat-courses">
+                {numbers.courses} Courses
+              </li>
+            )}
           </ul>
         </div>
       </section>

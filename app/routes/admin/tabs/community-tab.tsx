@@ -117,7 +117,7 @@ function DiscussionRow({ discussion }: { discussion: StaffDiscussion }) {
   return (
     <tr data-discussion-id={discussion.id} className={discussion.hidden ? 'bg-gray-50 text-gray-500' : undefined}>
       <td className="py-2 pr-3">
-        <p className="font-medium text-gray-900">{discussion.title}</p>
+        <p className="break-words font-medium text-gray-900">{discussion.title}</p>
         <p className="text-xs text-gray-500">
           {discussion.author_name} · {discussion.space === 'gold' ? 'Gold Lounge · ' : ''}
           {discussion.replies_count} replies · ♥ {discussion.likes_count}
@@ -154,7 +154,7 @@ export default function CommunityTab({ loaderData }: Route.ComponentProps) {
       <div>
         <h2 className="text-xl font-bold text-gray-900">Discussions</h2>
         <div className="mt-3 overflow-x-auto">
-          <table className="w-full min-w-[480px] text-left text-sm">
+          <table className="w-full text-left text-sm sm:min-w-[480px]">
             <tbody className="divide-y divide-gray-100">
               {discussions.map((discussion) => (
                 <DiscussionRow key={discussion.id} discussion={discussion} />

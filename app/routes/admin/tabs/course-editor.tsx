@@ -9,7 +9,8 @@ import {
   type StaffCourse,
   type StaffLesson,
 } from '../../../../common/courses.contract.ts';
-import { CourseFields, formValues, LessonFields, libraryChoices, type FieldErrors } from '../../../components/admin/course-forms.tsx';
+import { CourseFields, formValues, LessonFields, libraryChoices } from '../../../components/admin/course-forms.tsx';
+import { Outcome, type Answer } from '../../../components/admin/outcome.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { attempt, formErrors, readForm, unreadableForm } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
@@ -92,21 +93,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return run(() => authoring.reorderLessons(viewer, courseId, order), 'Lesson order saved.');
   }
   return formErrors('Unknown action.');
-}
-
-type Answer = { ok: true; message: string } | { ok: false; formError: string | null; fieldErrors: FieldErrors };
-
-function Outcome({ answer }: { answer: Answer | undefined }) {
-  if (!answer) return null;
-  return answer.ok ? (
-    <p role="status" className="text-sm font-semibold text-green-800">
-      {answer.message}
-    </p>
-  ) : (
-    <p role="alert" className="text-sm text-red-700">
-      {answer.formError}
-    </p>
-  );
 }
 
 function StatusActions({ course }: { course: StaffCourse }) {

@@ -162,8 +162,9 @@ export default function FilesTab({ loaderData }: Route.ComponentProps) {
       <h3 className="mt-8 font-semibold text-gray-900">Uploaded Files</h3>
       <ul className="mt-3 max-h-72 divide-y divide-gray-100 overflow-y-auto rounded-xl border border-gray-200" data-testid="uploaded-files">
         {files.map((item) => (
-          <li key={item.id} className="flex items-center justify-between gap-3 px-4 py-3 text-sm">
-            <div className="min-w-0">
+          <li key={item.id} className="flex flex-wrap items-center justify-between gap-x-2 gap-y-2 px-4 py-3 text-sm">
+            {/* On a phone the name has a line of its own, so it is never squeezed away. */}
+            <div className="min-w-0 basis-full sm:flex-1 sm:basis-auto">
               <p className="truncate font-medium text-gray-900">{item.filename}</p>
               <p className="text-xs text-gray-500">{item.folder}</p>
             </div>

@@ -194,8 +194,9 @@ export default function MembersTab({ loaderData }: Route.ComponentProps) {
         />
       </Form>
       <div className="mt-4 overflow-x-auto">
-        <table className="w-full min-w-[760px] text-left text-sm">
-          <thead className="text-gray-500">
+        {/* On a phone each member is a stacked row with its own labels; from sm up, a table. */}
+        <table className="w-full text-left text-sm sm:min-w-[760px]">
+          <thead className="hidden text-gray-500 sm:table-header-group">
             <tr>
               <th className="py-2">Name</th>
               <th>Email</th>
@@ -207,19 +208,27 @@ export default function MembersTab({ loaderData }: Route.ComponentProps) {
           </thead>
           <tbody className="divide-y divide-gray-100">
             {members.map((member) => (
-              <tr key={member.id} data-member-email={member.email}>
-                <td className="py-2 font-medium text-gray-900">{member.name}</td>
-                <td>{member.email}</td>
+              <tr
+                key={member.id}
+                data-member-email={member.email}
+                className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2 sm:table-row sm:py-0"
+              >
+                <td className="font-medium text-gray-900 sm:py-2">{member.name}</td>
+                <td className="break-all sm:break-normal">{member.email}</td>
                 <td>
                   <TierBadge tier={member.membership_tier} />
                 </td>
                 <td>
+                  <span className="mr-1 text-xs text-gray-500 sm:hidden">Complimentary</span>
                   <TierSelect member={member} />
                 </td>
-                <td className="py-2">
+                <td className="sm:py-2">
                   <SubscriptionCell member={member} />
                 </td>
-                <td>{member.created_at.slice(0, 10)}</td>
+                <td>
+                  <span className="mr-1 text-xs text-gray-500 sm:hidden">Joined</span>
+                  {member.created_at.slice(0, 10)}
+                </td>
               </tr>
             ))}
           </tbody>

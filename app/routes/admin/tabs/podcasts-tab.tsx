@@ -66,7 +66,7 @@ function EpisodeDetails({
   const number = (value: string) => (value === '' ? undefined : Number(value));
   return (
     <>
-      <div className="grid grid-cols-3 gap-3 md:col-span-2">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 md:col-span-2">
         <Input
           compact
           label="Season"
@@ -86,6 +86,7 @@ function EpisodeDetails({
         <Input
           compact
           label="Published"
+          className="col-span-2 sm:col-span-1"
           type="date"
           value={episode.published_at ?? ''}
           onChange={(event) => update({ published_at: event.target.value })}
