@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { PaidTier, SubscriptionView } from './billing.contract.ts';
-import { singleQueryText, uuidParam } from './fields.ts';
+import { emailField, singleQueryText, uuidParam } from './fields.ts';
+import { StaffRole } from './staff-roles.ts';
 import { Tier } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
 
 // Shapes of the admin calls beyond the spec's (members, messages, audit log, session).
 
-export const StaffSessionResponse = z.object({ email: z.string(), storage_name: z.string() });
+export const StaffSessionResponse = z.object({ email: z.string(), storage_name: z.string(), role: StaffRole });
 export type StaffSessionResponse = z.infer<typeof StaffSessionResponse>;
 
 export const AdminMember = z.object({
@@ -73,6 +74,23 @@ export interface AuditService {
   list(viewer: Viewer): Promise<AuditEntry[]>;
 }
 
+export const StaffAccount = z.object({ id: z.string(), email: z.string(), role: StaffRole, created_at: z.string(), you: z.boolean() });
+export type StaffAccount = z.infer<typeof StaffAccount>;
+export const StaffAccountList = z.array(StaffAccount);
+export const StaffInvitation = z.object({ email: emailField(), role: StaffRole });
+export type StaffInvitation = z.infer<typeof StaffInvitation>;
+export const StaffRoleInput = z.object({ role: StaffRole });
+export const StaffParams = z.object({ id: uuidParam('Staff id') });
+export const STAFF_EXISTS = 'There is already a staff account with this email.';
+export const LAST_OWNER = 'The site needs at least one owner: make someone else an owner first.';
+
 export interface StaffService {
   session(viewer: Viewer): StaffSessionResponse;
+  // Owners only.
+  list(viewer: Viewer): Promise<StaffAccount[]>;
+  /** A new staff account with this role, and an email with a link to choose its password (7 days). */
+  invite(viewer: Viewer, invitation: StaffInvitation): Promise<StaffAccount>;
+  setRole(viewer: Viewer, staffId: string, role: StaffRole): Promise<StaffAccount>;
+  /** Removes the account and ends its sessions; never the last owner. */
+  remove(viewer: Viewer, staffId: string): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuidParam } from './fields.ts';
+import { requiredText, uuidParam } from './fields.ts';
 import { TIERS, type Tier } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
 
@@ -54,6 +54,7 @@ export type UploadResponse = z.infer<typeof UploadResponse>;
 
 export const FileParams = z.object({ id: uuidParam('File id') });
 export const FileVisibilityInput = z.object({ visibility: FileVisibility });
+export const FileRenameInput = z.object({ filename: requiredText('File name', 200) });
 
 export interface FilesService {
   /** Shown after 'Upload Files to' (SPEC 2). */
@@ -68,4 +69,8 @@ export interface FilesService {
   upload(viewer: Viewer, file: { filename: string; content: Uint8Array; folder: unknown; visibility?: unknown }): Promise<UploadResponse>;
   /** Staff only: who may open a file from now on; logged. */
   setVisibility(viewer: Viewer, fileId: string, visibility: FileVisibility): Promise<UploadedFile>;
+  /** Staff only: the name shown and given to downloads (its type, the ending, stays); logged. */
+  rename(viewer: Viewer, fileId: string, filename: string): Promise<UploadedFile>;
+  /** Staff only: deletes a file no course, lesson, resource or episode uses (refused, with where, otherwise); logged. */
+  remove(viewer: Viewer, fileId: string): Promise<void>;
 }

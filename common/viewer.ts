@@ -1,4 +1,5 @@
 import { forbidden, unauthorized } from './errors.ts';
+import type { StaffRole } from './staff-roles.ts';
 import type { Tier } from './tiers.ts';
 
 // Who is asking: resolved once per request from the Bearer token or the session cookies, then
@@ -18,6 +19,7 @@ export interface MemberIdentity {
 export interface StaffIdentity {
   id: string;
   email: string;
+  role: StaffRole;
 }
 
 export type SignedInMember = MemberIdentity & { sessionId: string };
@@ -46,6 +48,15 @@ export function requireStaff(viewer: Viewer): SignedInStaff {
   if (viewer.staff) return viewer.staff;
   if (viewer.member) throw forbidden('This needs an administrator account.');
   throw unauthorized('Please sign in as an administrator.');
+}
+
+export const OWNER_ONLY = 'Only an owner can do this: editors author content, owners manage staff, members and billing.';
+
+/** A staff member with the owner role: staff, members' tiers and billing are theirs alone. */
+export function requireOwner(viewer: Viewer): SignedInStaff {
+  const staff = requireStaff(viewer);
+  if (staff.role !== 'owner') throw forbidden(OWNER_ONLY);
+  return staff;
 }
 
 /** What the browser may know of the viewer: no ids, no session. */

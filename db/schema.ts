@@ -6,6 +6,7 @@ import { UPLOAD_FOLDER_VALUES } from '../common/files.contract.ts';
 import { RESOURCE_TYPES } from '../common/resources.contract.ts';
 import { BILLING_PERIODS, PAID_TIERS } from '../common/pricing.ts';
 import { TIERS } from '../common/tiers.ts';
+import { STAFF_ROLES } from '../common/staff-roles.ts';
 import {
   bigint,
   bigserial,
@@ -74,9 +75,14 @@ export const staffAccounts = pgTable(
     id: uuid().primaryKey().defaultRandom(),
     email: text().notNull(),
     passwordHash: text().notNull(),
+    /** 'owner' manages staff, members' tiers and billing; 'editor' authors content only. */
+    role: text({ enum: STAFF_ROLES }).notNull().default('owner'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('staff_accounts_email_lower_idx').on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex('staff_accounts_email_lower_idx').on(sql`lower(${t.email})`),
+    check('staff_accounts_role_check', oneOf('role', STAFF_ROLES)),
+  ],
 );
 
 export const sessions = pgTable(

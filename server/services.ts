@@ -85,6 +85,6 @@ export function createServices(deps: {
     members: createMembersService(data),
     messages: createMessagesService(data),
     audit: createAuditService(data.audit),
-    staff: createStaffService({ storageName: deps.storage.displayName }),
+    staff: createStaffService({ storageName: deps.storage.displayName, data, mailer }),
   };
 }

@@ -11,7 +11,7 @@ import {
   type SubscriptionView,
 } from '../../common/billing.contract.ts';
 import { conflict, notFound, ServiceError } from '../../common/errors.ts';
-import { requireMember, requireStaff, type SignedInMember } from '../../common/viewer.ts';
+import { requireMember, requireOwner, type SignedInMember } from '../../common/viewer.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { DataAccess } from '../repositories.ts';
@@ -303,7 +303,7 @@ export function createBillingService(deps: {
     },
 
     async refundFirstSubscription(viewer, memberId) {
-      const staff = requireStaff(viewer);
+      const staff = requireOwner(viewer);
       const { stripe, sync } = stripeOf();
       const account = await data.members.findAccount({ id: memberId });
       if (!account) throw notFound('Member not found');
@@ -355,7 +355,7 @@ export function createBillingService(deps: {
     },
 
     async revenue(viewer): Promise<Revenue> {
-      requireStaff(viewer);
+      requireOwner(viewer);
       const rows = await data.billing.payingByPlan();
       let monthly = 0;
       for (const row of rows) monthly += row.period === 'yearly' ? row.amountCents / 12 : row.amountCents;

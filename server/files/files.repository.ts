@@ -2,7 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { UploadFolder } from '../../common/files.contract.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { courses, lessons, resources, uploadedFiles } from '../../db/schema.ts';
+import { courses, lessonAttachments, lessons, podcastEpisodes, resources, uploadedFiles } from '../../db/schema.ts';
 
 export function createFilesRepository(db: DatabaseOrTransaction) {
   return {
@@ -57,6 +57,36 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
 
     async setAccessTier(id: string, accessTier: Tier | null): Promise<void> {
       await db.update(uploadedFiles).set({ accessTier }).where(eq(uploadedFiles.id, id));
+    },
+
+    async rename(id: string, filename: string): Promise<void> {
+      await db.update(uploadedFiles).set({ filename }).where(eq(uploadedFiles.id, id));
+    },
+
+    async remove(id: string): Promise<void> {
+      await db.delete(uploadedFiles).where(eq(uploadedFiles.id, id));
+    },
+
+    /** Where the file is used, in words staff recognise ('the thumbnail of “Title”'). */
+    async usesOf(id: string): Promise<string[]> {
+      const [thumbnails, videos, attachments, downloads, artwork] = await Promise.all([
+        db.select({ title: courses.title }).from(courses).where(eq(courses.thumbnailFileId, id)),
+        db.select({ title: lessons.title }).from(lessons).where(eq(lessons.videoFileId, id)),
+        db
+          .select({ title: lessons.title })
+          .from(lessonAttachments)
+          .innerJoin(lessons, eq(lessons.id, lessonAttachments.lessonId))
+          .where(eq(lessonAttachments.fileId, id)),
+        db.select({ title: resources.title }).from(resources).where(eq(resources.fileId, id)),
+        db.select({ title: podcastEpisodes.title }).from(podcastEpisodes).where(eq(podcastEpisodes.thumbnailFileId, id)),
+      ]);
+      return [
+        ...thumbnails.map((row) => `the thumbnail of the course “${row.title}”`),
+        ...videos.map((row) => `the video of the lesson “${row.title}”`),
+        ...attachments.map((row) => `an attachment of the lesson “${row.title}”`),
+        ...downloads.map((row) => `the download of the resource “${row.title}”`),
+        ...artwork.map((row) => `the artwork of the episode “${row.title}”`),
+      ];
     },
   };
 }

@@ -2,7 +2,15 @@ import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import { CourseParams, LessonParams } from '../../common/courses.contract.ts';
 import { badRequest, notFound, ServiceError } from '../../common/errors.ts';
-import { DEFAULT_UPLOAD_FOLDER, FileParams, FileVisibilityInput, UploadedFileList, UploadResponse } from '../../common/files.contract.ts';
+import {
+  DEFAULT_UPLOAD_FOLDER,
+  FileParams,
+  FileRenameInput,
+  FileVisibilityInput,
+  UploadedFileList,
+  UploadResponse,
+} from '../../common/files.contract.ts';
+import { SuccessResponse } from '../../common/fields.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 import { sendStoredFile } from './send-file.ts';
 import { LOCAL_FILES_PREFIX } from './storage.ts';
@@ -53,6 +61,24 @@ export async function filesRoutes(app: ZodApp) {
       schema: { params: FileParams, body: FileVisibilityInput, response: withErrors({ 200: UploadResponse.omit({ success: true }) }) },
     },
     async (request) => files.setVisibility(await request.viewer(), request.params.id, request.body.visibility),
+  );
+
+  app.patch(
+    '/api/admin/files/:id',
+    {
+      config: staff,
+      schema: { params: FileParams, body: FileRenameInput, response: withErrors({ 200: UploadResponse.omit({ success: true }) }) },
+    },
+    async (request) => files.rename(await request.viewer(), request.params.id, request.body.filename),
+  );
+
+  app.delete(
+    '/api/admin/files/:id',
+    { config: staff, schema: { params: FileParams, response: withErrors({ 200: SuccessResponse }) } },
+    async (request) => {
+      await files.remove(await request.viewer(), request.params.id);
+      return { success: true as const };
+    },
   );
 
   // Files, not JSON: only the input is declared. Each goes through its access check first.

@@ -1,4 +1,4 @@
-import { badRequest, forbidden, notFound, unauthorized } from '../../common/errors.ts';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../common/errors.ts';
 import { accessTierOf, defaultVisibility, FileVisibility, UploadFolder, type FilesService } from '../../common/files.contract.ts';
 import { isEntitled, type Tier } from '../../common/tiers.ts';
 import { requireStaff, type Viewer } from '../../common/viewer.ts';
@@ -125,6 +125,50 @@ export function createFilesService(deps: {
         });
         return shape((await tx.files.findById(fileId))!);
       });
+    },
+
+    async rename(viewer, fileId, filename) {
+      const staff = requireStaff(viewer);
+      const before = await data.files.findById(fileId);
+      if (!before) throw notFound('File not found.');
+      const name = displayName(filename);
+      // The ending names the file's type, checked at upload: it stays.
+      const ending = (file: string) => file.slice(file.lastIndexOf('.') + 1).toLowerCase();
+      if (ending(name) !== ending(before.filename) || !name.includes('.')) {
+        throw badRequest(`Keep the .${ending(before.filename)} ending: it says what kind of file this is.`, 'filename');
+      }
+      return data.transaction(async (tx) => {
+        await tx.files.rename(fileId, name);
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: 'file.rename',
+          target: `${before.folder}/${before.filename}`,
+          oldValue: before.filename,
+          newValue: name,
+        });
+        return shape((await tx.files.findById(fileId))!);
+      });
+    },
+
+    async remove(viewer, fileId) {
+      const staff = requireStaff(viewer);
+      const removed = await data.transaction(async (tx) => {
+        const before = await tx.files.findById(fileId);
+        if (!before) throw notFound('File not found.');
+        const uses = await tx.files.usesOf(fileId);
+        if (uses.length > 0) throw conflict(`This file is in use as ${uses.join(', ')}. Choose another file there first.`);
+        await tx.files.remove(fileId);
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: 'file.delete',
+          target: `${before.folder}/${before.filename}`,
+          oldValue: before.storageKey,
+          newValue: null,
+        });
+        return before;
+      });
+      // After the row is gone, so a failure here leaves an orphan in the store, never a row without its file.
+      await storage.delete(removed.storageKey).catch(() => {});
     },
 
     async publicFile(storageKey) {

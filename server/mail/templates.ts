@@ -116,6 +116,15 @@ export const mailTemplates = {
       paragraph('The link works once, for 1 hour. If you did not ask for it, ignore this message: your password stays as it is.'),
     ]),
 
+  staffInvitation: ({ role, inviter, setPasswordUrl }: { role: string; inviter: string; setPasswordUrl: string }) =>
+    compose(`You are invited to the ${BRAND_NAME} admin`, `${inviter} invited you as ${role}.`, [
+      title(`Join the ${BRAND_NAME} admin`),
+      paragraph(`${inviter} invited you to the ${BRAND_NAME} administration as ${role}.`),
+      paragraph('Choose your password to sign in:'),
+      action(setPasswordUrl, 'Choose your password'),
+      paragraph('The link works once, for 7 days. If you did not expect this, ignore this message.'),
+    ]),
+
   passwordChanged: ({ name }: { name: string }) =>
     compose('Your password was changed', 'Your password was changed.', [
       title('Your password was changed'),

@@ -1,6 +1,6 @@
 import type { AdminMember, MembersService } from '../../common/admin.contract.ts';
 import { notFound } from '../../common/errors.ts';
-import { requireStaff } from '../../common/viewer.ts';
+import { requireOwner } from '../../common/viewer.ts';
 import type { SubscriptionRow } from '../billing/billing.repository.ts';
 import { subscriptionView } from '../billing/billing.service.ts';
 import { applyMembershipTier } from '../billing/membership-tier.ts';
@@ -31,14 +31,14 @@ function csvCell(value: string): string {
 export function createMembersService(data: DataAccess): MembersService {
   return {
     async search(viewer, search) {
-      requireStaff(viewer);
+      requireOwner(viewer);
       const rows = await data.members.search(search, SEARCH_ROWS);
       const subscriptions = await data.billing.currentOf(rows.map((row) => row.id));
       return rows.map((row) => toAdminMember(row, subscriptions.get(row.id)));
     },
 
     async *exportCsv(viewer, search) {
-      requireStaff(viewer);
+      requireOwner(viewer);
       yield `${['Name', 'Email', 'Tier', 'Joined'].join(',')}\r\n`;
       let before: MemberCursor | undefined;
       for (;;) {
@@ -55,7 +55,7 @@ export function createMembersService(data: DataAccess): MembersService {
     },
 
     async setTier(viewer, memberId, tier) {
-      const staff = requireStaff(viewer);
+      const staff = requireOwner(viewer);
       return data.transaction(async (tx) => {
         const member = await tx.members.findById(memberId);
         if (!member) throw notFound('Member not found');

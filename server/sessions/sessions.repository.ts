@@ -50,7 +50,7 @@ export function createSessionsRepository(db: DatabaseOrTransaction) {
             emailVerifiedAt: members.emailVerifiedAt,
             communitySuspendedAt: members.communitySuspendedAt,
           },
-          staff: { id: staffAccounts.id, email: staffAccounts.email },
+          staff: { id: staffAccounts.id, email: staffAccounts.email, role: staffAccounts.role },
         })
         .from(sessions)
         .leftJoin(members, eq(members.id, sessions.memberId))

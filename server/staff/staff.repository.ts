@@ -1,4 +1,5 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { asc, count, eq, sql } from 'drizzle-orm';
+import type { StaffRole } from '../../common/staff-roles.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { staffAccounts } from '../../db/schema.ts';
 
@@ -45,6 +46,32 @@ export function createStaffRepository(db: DatabaseOrTransaction) {
 
     async create(values: { email: string; passwordHash: string }): Promise<void> {
       await db.insert(staffAccounts).values(values).onConflictDoNothing();
+    },
+
+    /** A new account with its role; a taken email fails with a unique violation. */
+    async createWithRole(values: { email: string; passwordHash: string; role: StaffRole }): Promise<string> {
+      const [row] = await db.insert(staffAccounts).values(values).returning({ id: staffAccounts.id });
+      return row!.id;
+    },
+
+    async list() {
+      return db
+        .select({ id: staffAccounts.id, email: staffAccounts.email, role: staffAccounts.role, createdAt: staffAccounts.createdAt })
+        .from(staffAccounts)
+        .orderBy(asc(staffAccounts.createdAt));
+    },
+
+    /** Holds every staff row until the transaction ends: two owners cannot both step down at once. */
+    async lockAll(): Promise<void> {
+      await db.select({ id: staffAccounts.id }).from(staffAccounts).for('update');
+    },
+
+    async setRole(id: string, role: StaffRole): Promise<void> {
+      await db.update(staffAccounts).set({ role }).where(eq(staffAccounts.id, id));
+    },
+
+    async remove(id: string): Promise<void> {
+      await db.delete(staffAccounts).where(eq(staffAccounts.id, id));
     },
   };
 }

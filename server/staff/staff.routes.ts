@@ -1,4 +1,11 @@
-import { StaffSessionResponse } from '../../common/admin.contract.ts';
+import {
+  StaffAccount,
+  StaffAccountList,
+  StaffInvitation,
+  StaffParams,
+  StaffRoleInput,
+  StaffSessionResponse,
+} from '../../common/admin.contract.ts';
 import { LoginInput, StaffTokenResponse } from '../../common/auth.contract.ts';
 import { SuccessResponse } from '../../common/fields.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
@@ -27,5 +34,29 @@ export async function staffRoutes(app: ZodApp) {
     '/api/admin/session',
     { config: { access: 'staff' }, schema: { response: withErrors({ 200: StaffSessionResponse }) } },
     async (request) => staff.session(await request.viewer()),
+  );
+
+  // Owners only (the service checks the role).
+  const staffOnly = { access: 'staff' } as const;
+  app.get('/api/admin/staff', { config: staffOnly, schema: { response: withErrors({ 200: StaffAccountList }) } }, async (request) =>
+    staff.list(await request.viewer()),
+  );
+  app.post(
+    '/api/admin/staff',
+    { config: staffOnly, schema: { body: StaffInvitation, response: withErrors({ 201: StaffAccount }) } },
+    async (request, reply) => reply.status(201).send(await staff.invite(await request.viewer(), request.body)),
+  );
+  app.post(
+    '/api/admin/staff/:id/role',
+    { config: staffOnly, schema: { params: StaffParams, body: StaffRoleInput, response: withErrors({ 200: StaffAccount }) } },
+    async (request) => staff.setRole(await request.viewer(), request.params.id, request.body.role),
+  );
+  app.delete(
+    '/api/admin/staff/:id',
+    { config: staffOnly, schema: { params: StaffParams, response: withErrors({ 200: SuccessResponse }) } },
+    async (request) => {
+      await staff.remove(await request.viewer(), request.params.id);
+      return { success: true as const };
+    },
   );
 }

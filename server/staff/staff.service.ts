@@ -1,11 +1,124 @@
-import type { StaffService } from '../../common/admin.contract.ts';
-import { requireStaff } from '../../common/viewer.ts';
+import { randomBytes } from 'node:crypto';
+import { LAST_OWNER, STAFF_EXISTS, type StaffAccount, type StaffService } from '../../common/admin.contract.ts';
+import { conflict, forbidden, notFound } from '../../common/errors.ts';
+import type { StaffRole } from '../../common/staff-roles.ts';
+import { requireOwner, requireStaff } from '../../common/viewer.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { mailTemplates } from '../mail/templates.ts';
+import { isUniqueViolation } from '../members/members.repository.ts';
+import type { DataAccess } from '../repositories.ts';
+import { hashPassword } from '../sessions/passwords.ts';
+import { generateSessionToken, hashSessionToken } from '../sessions/tokens.ts';
 
-export function createStaffService(deps: { storageName: string }): StaffService {
+/** An invitation's link to choose a password: long enough for someone away for the weekend. */
+const INVITATION_MS = 7 * 24 * 60 * 60 * 1000;
+const ROLE_NAME: Record<StaffRole, string> = { owner: 'an owner', editor: 'an editor' };
+
+export function createStaffService(deps: { storageName: string; data: DataAccess; mailer: Mailer }): StaffService {
+  const { data, mailer } = deps;
+
+  const shape = (row: { id: string; email: string; role: StaffRole; createdAt: Date }, viewerId: string): StaffAccount => ({
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    created_at: row.createdAt.toISOString(),
+    you: row.id === viewerId,
+  });
+
+  async function accountOf(staffId: string) {
+    const account = (await data.staff.list()).find((row) => row.id === staffId);
+    if (!account) throw notFound('Staff account not found');
+    return account;
+  }
+
   return {
-    // Who the current staff session belongs to, and where uploads go.
+    // Who the current staff session belongs to, their role, and where uploads go.
     session(viewer) {
-      return { email: requireStaff(viewer).email, storage_name: deps.storageName };
+      const staff = requireStaff(viewer);
+      return { email: staff.email, storage_name: deps.storageName, role: staff.role };
+    },
+
+    async list(viewer) {
+      const owner = requireOwner(viewer);
+      return (await data.staff.list()).map((row) => shape(row, owner.id));
+    },
+
+    async invite(viewer, invitation) {
+      const owner = requireOwner(viewer);
+      if (await data.staff.findByEmail(invitation.email)) throw conflict(STAFF_EXISTS);
+      const token = generateSessionToken();
+      // Nobody knows this password: the invited person chooses theirs through the link.
+      const passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
+      try {
+        await data.transaction(async (tx) => {
+          const staffId = await tx.staff.createWithRole({ email: invitation.email, passwordHash, role: invitation.role });
+          await tx.accountTokens.create({
+            purpose: 'password_reset',
+            owner: { staffId },
+            tokenHash: hashSessionToken(token),
+            expiresAt: new Date(Date.now() + INVITATION_MS),
+          });
+          const setPasswordUrl = mailer.link('/admin/reset-password', { token });
+          await mailer.queue(
+            tx,
+            'staff-invitation',
+            invitation.email,
+            await mailTemplates.staffInvitation({ role: ROLE_NAME[invitation.role], inviter: owner.email, setPasswordUrl }),
+          );
+          await tx.audit.record({
+            actorEmail: owner.email,
+            action: 'staff.invite',
+            target: invitation.email,
+            oldValue: null,
+            newValue: invitation.role,
+          });
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict(STAFF_EXISTS);
+        throw error;
+      }
+      mailer.nudge();
+      const created = (await data.staff.list()).find((row) => row.email.toLowerCase() === invitation.email.toLowerCase())!;
+      return shape(created, owner.id);
+    },
+
+    async setRole(viewer, staffId, role) {
+      const owner = requireOwner(viewer);
+      const before = await accountOf(staffId);
+      await data.transaction(async (tx) => {
+        await tx.staff.lockAll();
+        const owners = (await tx.staff.list()).filter((row) => row.role === 'owner');
+        if (before.role === 'owner' && role !== 'owner' && owners.length <= 1) throw conflict(LAST_OWNER);
+        await tx.staff.setRole(staffId, role);
+        await tx.audit.record({
+          actorEmail: owner.email,
+          action: 'staff.role',
+          target: before.email,
+          oldValue: before.role,
+          newValue: role,
+        });
+      });
+      return shape(await accountOf(staffId), owner.id);
+    },
+
+    // Its sessions and links go with the account (the database cascades), so it is signed out at once.
+    async remove(viewer, staffId) {
+      const owner = requireOwner(viewer);
+      if (staffId === owner.id) throw forbidden('You cannot remove your own account: ask another owner.');
+      const before = await accountOf(staffId);
+      await data.transaction(async (tx) => {
+        await tx.staff.lockAll();
+        const owners = (await tx.staff.list()).filter((row) => row.role === 'owner');
+        if (before.role === 'owner' && owners.length <= 1) throw conflict(LAST_OWNER);
+        await tx.staff.remove(staffId);
+        await tx.audit.record({
+          actorEmail: owner.email,
+          action: 'staff.remove',
+          target: before.email,
+          oldValue: before.role,
+          newValue: null,
+        });
+      });
     },
   };
 }

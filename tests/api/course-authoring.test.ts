@@ -277,3 +277,29 @@ describe('lessons', () => {
     expect(last.json().detail).toContain('A published course needs at least one lesson');
   });
 });
+
+describe('file library', () => {
+  it('renames a file keeping its ending, and deletes it only when nothing uses it', async () => {
+    const image = await upload('cover.png', PNG_BYTES, 'images');
+    const { course } = await newCourse({ title: 'Uses A Cover', thumbnail_file_id: image });
+    const inUse = await request('DELETE', `/api/admin/files/${image}`, staff);
+    expect(inUse.statusCode).toBe(409);
+    expect(inUse.json().detail).toBe(`This file is in use as the thumbnail of the course “Uses A Cover”. Choose another file there first.`);
+
+    const wrongEnding = await request('PATCH', `/api/admin/files/${image}`, staff, { filename: 'cover.jpg' });
+    expect(wrongEnding.statusCode).toBe(400);
+    expect(wrongEnding.json().detail).toBe('Keep the .png ending: it says what kind of file this is.');
+    const renamed = await request('PATCH', `/api/admin/files/${image}`, staff, { filename: 'Spring cover.png' });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json().filename).toBe('Spring cover.png');
+    expect((await request('PATCH', `/api/admin/files/${image}`, silver.headers, { filename: 'x.png' })).statusCode).toBe(403);
+
+    await request('PATCH', `/api/admin/courses/${course.id}`, staff, { thumbnail_file_id: null });
+    expect((await request('DELETE', `/api/admin/files/${image}`, silver.headers)).statusCode).toBe(403);
+    expect((await request('DELETE', `/api/admin/files/${image}`, staff)).statusCode).toBe(200);
+    expect((await request('GET', `/api/files/${image}`, staff)).statusCode).toBe(404);
+    expect((await request('DELETE', `/api/admin/files/${image}`, staff)).statusCode).toBe(404);
+    const [entry] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'file.delete')).orderBy(desc(auditLog.id)).limit(1);
+    expect(entry?.target).toBe('images/Spring cover.png');
+  });
+});

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { baseUrl, gotoHydrated, pageProblems, signInAsStaff, useBrowser } from './browser.ts';
+import { baseUrl, gotoHydrated, mailTo, pageProblems, signInAsStaff, useBrowser } from './browser.ts';
 
 const browser = useBrowser();
 
@@ -78,6 +78,7 @@ describe('staff sign-in', () => {
       'Courses',
       'Resources',
       'Members',
+      'Staff',
       'Community',
       'Messages',
       'Activity',
@@ -287,5 +288,54 @@ describe('members and activity tabs', () => {
     await entry.getByText('Old and new value').click();
     await entry.getByText('Old: free').waitFor();
     await entry.getByText('New: gold').waitFor();
+  });
+});
+
+describe('staff accounts', () => {
+  it('has the owner invite an editor by email; the editor chooses a password, authors, and cannot manage staff or members', async () => {
+    const owner = await adminPage();
+    await openTab(owner, 'Staff', '/admin/dashboard/staff');
+    const email = `editor-${Date.now()}@example.com`;
+    await owner.getByLabel('Email', { exact: true }).fill(email);
+    await owner.getByLabel('Role', { exact: true }).selectOption('editor');
+    await owner.getByRole('button', { name: 'Send invitation' }).click();
+    await owner.getByText(`Invitation sent to ${email}.`).waitFor();
+    await owner.locator(`li[data-staff-email="${email}"]`).waitFor();
+
+    await expect.poll(async () => (await mailTo(email)).length).toBe(1);
+    const [mail] = await mailTo(email);
+    expect(mail!.subject).toBe('You are invited to the RealtyPocket admin');
+    const link = new URL(/https?:\/\/\S+\/admin\/reset-password\?token=[\w-]+/.exec(mail!.text!)![0]);
+
+    const editor = await browser.newPage();
+    await gotoHydrated(editor, `${link.pathname}${link.search}`);
+    await editor.getByLabel('New password').fill('editor-password-1');
+    await editor.getByRole('button', { name: 'Set new password' }).click();
+    await editor.getByText('Your password was changed. Sign in with your new password.').waitFor();
+    await gotoHydrated(editor, '/admin/login');
+    await editor.getByLabel('Email').fill(email);
+    await editor.getByLabel('Password').fill('editor-password-1');
+    await editor.getByRole('button', { name: 'Login' }).click();
+    await editor.waitForURL((url) => url.pathname === '/admin/dashboard');
+
+    const nav = editor.getByRole('navigation', { name: 'Admin sections' });
+    await nav.getByRole('link', { name: 'Courses' }).waitFor();
+    const tabs = await nav.getByRole('link').allTextContents();
+    expect(tabs).toContain('Courses');
+    expect(tabs).not.toContain('Staff');
+    expect(tabs).not.toContain('Members');
+    await openTab(editor, 'Courses', '/admin/dashboard/courses');
+    await editor.getByRole('heading', { name: 'New course' }).waitFor();
+    await gotoHydrated(editor, '/admin/dashboard/staff');
+    await editor.getByText(/Only an owner can do this/).waitFor();
+    expect((await editor.request.get('/api/admin/staff')).status()).toBe(403);
+    expect((await editor.request.get('/api/admin/members')).status()).toBe(403);
+
+    // The owner removes the editor: signed out at once.
+    owner.once('dialog', (dialog) => void dialog.accept());
+    await gotoHydrated(owner, '/admin/dashboard/staff');
+    await owner.getByRole('button', { name: `Remove ${email}` }).click();
+    await owner.locator(`li[data-staff-email="${email}"]`).waitFor({ state: 'detached' });
+    expect((await editor.request.get('/api/admin/session')).status()).toBe(401);
   });
 });

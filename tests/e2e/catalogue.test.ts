@@ -145,11 +145,11 @@ describe('community (/community)', () => {
     expect(await page.locator('article[data-locked="false"]').count()).toBe(2);
     expect(await page.locator('article[data-locked="true"]').count()).toBe(posts.length - 2);
     expect(await page.getByText('Join to see full discussion').count()).toBe(posts.length - 2);
-    // The hidden posts' text is not in the page at all.
-    const html = await page.content();
+    // The hidden posts' text is not sent at all.
     const hidden = posts.slice(2);
     expect(hidden.every((post) => post.content === null)).toBe(true);
-    expect(html).toContain(posts[0]!.content!);
+    // Shown as text: a member's markup reaches the page escaped, never as markup.
+    expect(await page.locator('article[data-locked="false"]').first().textContent()).toContain(posts[0]!.content!);
     expect(await page.getByRole('link', { name: 'Create Free Account' }).getAttribute('href')).toBe('/signup');
     expect(await page.getByRole('link', { name: 'View Membership Plans' }).first().getAttribute('href')).toBe('/pricing');
   });

@@ -32,7 +32,11 @@ export interface TestApp {
   /** A new member of this tier with a live session; returns its Bearer token. */
   loginAs(tier: Tier, details?: { name?: string; email?: string; password?: string }): Promise<MemberLogin>;
   /** A new staff account with a live session. */
-  loginAsStaff(details?: { email?: string; password?: string }): Promise<{ token: string; email: string; password: string; id: string }>;
+  loginAsStaff(details?: {
+    email?: string;
+    password?: string;
+    role?: 'owner' | 'editor';
+  }): Promise<{ token: string; email: string; password: string; id: string }>;
   close(): Promise<void>;
 }
 
@@ -163,7 +167,7 @@ export async function createTestApp(
       const password = details.password ?? 'staff password 123';
       const [staff] = await handle.db
         .insert(staffAccounts)
-        .values({ email, passwordHash: await hashPassword(password) })
+        .values({ email, passwordHash: await hashPassword(password), role: details.role ?? 'owner' })
         .returning({ id: staffAccounts.id });
       const { token } = await testApp.app.sessions.create({ kind: 'staff', staffId: staff!.id });
       return { token, email, password, id: staff!.id };

@@ -25,7 +25,8 @@ const TABS = [
   { to: '/admin/dashboard/content', label: 'Content' },
   { to: '/admin/dashboard/courses', label: 'Courses' },
   { to: '/admin/dashboard/resources', label: 'Resources' },
-  { to: '/admin/dashboard/members', label: 'Members' },
+  { to: '/admin/dashboard/members', label: 'Members', ownerOnly: true },
+  { to: '/admin/dashboard/staff', label: 'Staff', ownerOnly: true },
   { to: '/admin/dashboard/community', label: 'Community' },
   { to: '/admin/dashboard/messages', label: 'Messages' },
   { to: '/admin/dashboard/activity', label: 'Activity' },
@@ -35,7 +36,7 @@ const TABS = [
 const ADMIN_EMAIL_KEY = 'adminEmail';
 
 export default function AdminDashboardLayout({ loaderData, matches }: Route.ComponentProps) {
-  const { email } = loaderData;
+  const { email, role } = loaderData;
   const path = matches.at(-1)?.pathname.replace(/\/$/, '') ?? '';
   useEffect(() => window.localStorage.setItem(ADMIN_EMAIL_KEY, email), [email]);
 
@@ -70,7 +71,7 @@ export default function AdminDashboardLayout({ loaderData, matches }: Route.Comp
       <main className="mx-auto max-w-6xl px-4 py-6">
         <nav aria-label="Admin sections">
           <ul className="flex flex-wrap gap-2">
-            {TABS.map((tab) => {
+            {TABS.filter((tab) => role === 'owner' || !('ownerOnly' in tab)).map((tab) => {
               const current = path === tab.to || path.startsWith(`${tab.to}/`) || ('alsoAt' in tab && path === tab.alsoAt);
               return (
                 <li key={tab.to}>

@@ -83,7 +83,7 @@ function Stats({ discussions, numbers }: { discussions: number; numbers: SiteNum
         {numbers?.members && (
           <div>
             <dt className="sr-only">Members</dt>
-            <dd className="font-bold text-brand-800">{numbers.members} Active Members</dd>
+            <dd className="font-bold text-brand-800">{`${numbers.members} Active Members`}</dd>
           </div>
         )}
         <div>
@@ -95,7 +95,7 @@ function Stats({ discussions, numbers }: { discussions: number; numbers: SiteNum
         {numbers?.daily_posts && (
           <div>
             <dt className="sr-only">Posts per day</dt>
-            <dd className="font-bold text-brand-800">{numbers.daily_posts} Daily Posts</dd>
+            <dd className="font-bold text-brand-800">{`${numbers.daily_posts} Daily Posts`}</dd>
           </div>
         )}
       </dl>

@@ -16,6 +16,7 @@ import { LikeButton } from '../../components/community/like-button.tsx';
 import { LinkedText } from '../../components/community/linked-text.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
+import { ConfirmedForm } from '../../components/ui/confirmed-form.tsx';
 import { Input, Textarea } from '../../components/ui/field.tsx';
 import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
@@ -153,18 +154,15 @@ function OwnActions({ replyId, title, body }: { replyId?: string; title?: string
           </Button>
         </fetcher.Form>
       </details>
-      <fetcher.Form
-        method="post"
-        onSubmit={(event) => {
-          if (!window.confirm(`Delete your ${what}?`)) event.preventDefault();
-        }}
+      <ConfirmedForm
+        fetcher={fetcher}
+        question={`Delete your ${what}?`}
+        fields={replyId ? { intent: 'delete-reply', replyId } : { intent: 'delete-post' }}
       >
-        <input type="hidden" name="intent" value={replyId ? 'delete-reply' : 'delete-post'} />
-        {replyId && <input type="hidden" name="replyId" value={replyId} />}
         <button type="submit" className="font-semibold text-red-700 hover:text-red-600">
           Delete
         </button>
-      </fetcher.Form>
+      </ConfirmedForm>
     </div>
   );
 }

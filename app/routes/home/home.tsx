@@ -112,18 +112,18 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
             </ButtonLink>
           </div>
           {numbers?.members && (
-            <p className="mt-8 text-sm font-semibold text-gold-300">Trusted by {numbers.members} Real Estate Professionals</p>
+            <p className="mt-8 text-sm font-semibold text-gold-300">{`Trusted by ${numbers.members} Real Estate Professionals`}</p>
           )}
           <ul className="mt-4 flex flex-wrap justify-center gap-3 text-sm" aria-label="Trust badges">
-            {numbers?.rating && <li className="rounded-full bg-white/10 px-4 py-2">★ {numbers.rating} App Rating</li>}
+            {numbers?.rating && <li className="rounded-full bg-white/10 px-4 py-2">{`★ ${numbers.rating} App Rating`}</li>}
             {numbers?.members && (
               <li className="rounded-full bg-white/10 px-4 py-2" data-testid="stat-members">
-                {numbers.members} Active Members
+                {`${numbers.members} Active Members`}
               </li>
             )}
             {numbers?.courses && (
               <li className="rounded-full bg-white/10 px-4 py-2" data-testid="stat-courses">
-                {numbers.courses} Courses
+                {`${numbers.courses} Courses`}
               </li>
             )}
           </ul>

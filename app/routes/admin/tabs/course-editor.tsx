@@ -12,6 +12,7 @@ import {
 import { CourseFields, formValues, LessonFields, libraryChoices } from '../../../components/admin/course-forms.tsx';
 import { Outcome, type Answer } from '../../../components/admin/outcome.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { ConfirmedForm } from '../../../components/ui/confirmed-form.tsx';
 import { attempt, formErrors, readForm, unreadableForm } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/course-editor';
@@ -113,17 +114,11 @@ function StatusActions({ course }: { course: StaffCourse }) {
         {course.status === 'published' && course.enrolled_count === 0 && button('draft', 'Unpublish')}
         {course.status !== 'archived' && button('archived', 'Archive')}
         {course.enrolled_count === 0 && (
-          <fetcher.Form
-            method="post"
-            onSubmit={(event) => {
-              if (!window.confirm(`Delete “${course.title}” and its lessons for good?`)) event.preventDefault();
-            }}
-          >
-            <input type="hidden" name="intent" value="delete" />
+          <ConfirmedForm fetcher={fetcher} question={`Delete “${course.title}” and its lessons for good?`} fields={{ intent: 'delete' }}>
             <Button type="submit" size="sm" variant="outline" className="border-red-700 text-red-700" disabled={fetcher.state !== 'idle'}>
               Delete
             </Button>
-          </fetcher.Form>
+          </ConfirmedForm>
         )}
       </div>
       <Outcome answer={fetcher.data as Answer | undefined} />

@@ -7,13 +7,16 @@ import {
   FILE_VISIBILITIES,
   FILE_VISIBILITY_LABEL,
   FileParams,
+  FileRenameInput,
   FileVisibility,
   UPLOAD_FOLDER_LABEL,
   UPLOAD_FOLDER_VALUES,
   UploadFolder,
 } from '../../../../common/files.contract.ts';
+import { Outcome, type Answer } from '../../../components/admin/outcome.tsx';
 import { useActionAlerts } from '../../../components/admin/use-action-alerts.ts';
 import { Button } from '../../../components/ui/button.tsx';
+import { ConfirmedForm } from '../../../components/ui/confirmed-form.tsx';
 import { Input, Select } from '../../../components/ui/field.tsx';
 import { attempt, formErrors, orRequestFailed, readForm, unlessRequestFailed, unreadableForm } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
@@ -31,6 +34,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services, viewer } = staffPageServices(context);
   const form = await readForm(request);
   if (!form) return unreadableForm();
+  if (form.get('intent') === 'rename' || form.get('intent') === 'delete') {
+    const target = FileParams.safeParse({ id: form.get('fileId') });
+    if (!target.success) return formErrors(target.error.issues[0]?.message ?? 'Choose a file.');
+    if (form.get('intent') === 'delete') {
+      const removed = await attempt(() => services.files.remove(viewer, target.data.id));
+      return removed.ok ? { ok: true as const, message: 'File deleted.' } : removed.refusal;
+    }
+    const name = FileRenameInput.safeParse({ filename: form.get('filename') });
+    if (!name.success) return formErrors(name.error.issues[0]?.message ?? 'Give the file a name.');
+    const renamed = await attempt(() => services.files.rename(viewer, target.data.id, name.data.filename));
+    return renamed.ok ? { ok: true as const, message: 'File renamed.' } : renamed.refusal;
+  }
   if (form.get('intent') === 'visibility') {
     const change = VisibilityChange.safeParse(Object.fromEntries(form));
     if (!change.success) return formErrors(change.error.issues[0]?.message ?? 'Choose who may open the file.');
@@ -78,6 +93,36 @@ function VisibilitySelect({ file }: { file: { id: string; filename: string; visi
         </option>
       ))}
     </select>
+  );
+}
+
+/** Rename (the ending stays) and Delete (refused, saying where, while a course, lesson, resource or episode uses it). */
+function FileActions({ file }: { file: { id: string; filename: string } }) {
+  const fetcher = useFetcher<typeof clientAction>();
+  // This form's answers are a message or a refusal (never an upload's).
+  const answer = fetcher.state === 'idle' ? (fetcher.data as Answer | undefined) : undefined;
+  return (
+    <div className="basis-full">
+      <div className="flex flex-wrap items-start gap-3 text-xs">
+        <details>
+          <summary className="cursor-pointer font-semibold text-brand-800">Rename</summary>
+          <fetcher.Form method="post" className="mt-2 flex flex-wrap items-end gap-2">
+            <input type="hidden" name="intent" value="rename" />
+            <input type="hidden" name="fileId" value={file.id} />
+            <Input compact label="New name" name="filename" defaultValue={file.filename} required maxLength={200} />
+            <Button type="submit" size="sm" disabled={fetcher.state !== 'idle'}>
+              Save name
+            </Button>
+          </fetcher.Form>
+        </details>
+        <ConfirmedForm fetcher={fetcher} question={`Delete ${file.filename}?`} fields={{ intent: 'delete', fileId: file.id }}>
+          <button type="submit" aria-label={`Delete ${file.filename}`} className="font-semibold text-red-700 hover:text-red-600">
+            Delete
+          </button>
+        </ConfirmedForm>
+      </div>
+      <Outcome answer={answer} />
+    </div>
   );
 }
 
@@ -172,6 +217,7 @@ export default function FilesTab({ loaderData }: Route.ComponentProps) {
             <a href={item.url} target="_blank" rel="noopener noreferrer" className="font-semibold text-brand-800 hover:text-brand-600">
               View
             </a>
+            <FileActions file={item} />
           </li>
         ))}
         {files.length === 0 && <li className="px-4 py-3 text-sm text-gray-500">No files uploaded yet.</li>}

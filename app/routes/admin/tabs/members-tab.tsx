@@ -16,11 +16,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
   const query = MembersQuery.safeParse({ search: new URL(request.url).searchParams.get('search') ?? undefined });
   const search = query.success ? query.data.search : undefined;
-  const [members, revenue] = await Promise.all([
-    services.members.search(viewer, search),
-    services.billing.enabled ? orFallback(services.billing.revenue(viewer), null, 'the revenue') : null,
-  ]);
-  return { search: search ?? '', members, revenue };
+  // Members and billing are the owners' (an editor who opens the address is told so).
+  const members = await attempt(() => services.members.search(viewer, search));
+  if (!members.ok) return { search: search ?? '', members: [], revenue: null, refusal: members.message };
+  const revenue = services.billing.enabled ? await orFallback(services.billing.revenue(viewer), null, 'the revenue') : null;
+  return { search: search ?? '', members: members.value, revenue, refusal: null };
 }
 
 const MemberAction = z.discriminatedUnion('intent', [
@@ -154,7 +154,7 @@ function RevenueCard({ revenue }: { revenue: Revenue }) {
 }
 
 export default function MembersTab({ loaderData }: Route.ComponentProps) {
-  const { members, search, revenue } = loaderData;
+  const { members, search, revenue, refusal } = loaderData;
   const submit = useSubmit();
   const navigating = useNavigation().state !== 'idle';
   const [typed, setTyped] = useState(search);
@@ -167,6 +167,7 @@ export default function MembersTab({ loaderData }: Route.ComponentProps) {
     return () => clearTimeout(timer);
   }, [typed, search, navigating, submit]);
 
+  if (refusal) return <p className="rounded-xl bg-white p-6 text-gray-700">{refusal}</p>;
   return (
     <section>
       {revenue && <RevenueCard revenue={revenue} />}

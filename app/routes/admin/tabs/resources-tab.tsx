@@ -12,6 +12,7 @@ import { formValues, libraryChoices, type FieldErrors } from '../../../component
 import { TierBadge } from '../../../components/catalogue/tier-badge.tsx';
 import { Outcome, type Answer } from '../../../components/admin/outcome.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { ConfirmedForm } from '../../../components/ui/confirmed-form.tsx';
 import { Input, Select, Textarea } from '../../../components/ui/field.tsx';
 import { attempt, formErrors, readForm, unreadableForm } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
@@ -136,14 +137,7 @@ function ResourceItem({ resource, files }: { resource: StaffResource; files: Lib
             <span className="break-all">· {resource.file_name ?? (resource.link || 'no download')}</span>
           </p>
         </div>
-        <fetcher.Form
-          method="post"
-          onSubmit={(event) => {
-            if (!window.confirm(`Remove “${resource.title}”?`)) event.preventDefault();
-          }}
-        >
-          <input type="hidden" name="intent" value="remove" />
-          <input type="hidden" name="resourceId" value={resource.id} />
+        <ConfirmedForm fetcher={fetcher} question={`Remove “${resource.title}”?`} fields={{ intent: 'remove', resourceId: resource.id }}>
           <button
             type="submit"
             aria-label={`Remove ${resource.title}`}
@@ -151,7 +145,7 @@ function ResourceItem({ resource, files }: { resource: StaffResource; files: Lib
           >
             Remove
           </button>
-        </fetcher.Form>
+        </ConfirmedForm>
       </div>
       <details className="mt-2">
         <summary className="cursor-pointer text-sm font-semibold text-brand-800">Edit resource</summary>

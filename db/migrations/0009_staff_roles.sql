@@ -1,0 +1,2 @@
+ALTER TABLE "staff_accounts" ADD COLUMN "role" text DEFAULT 'owner' NOT NULL;--> statement-breakpoint
+ALTER TABLE "staff_accounts" ADD CONSTRAINT "staff_accounts_role_check" CHECK (role in ('owner', 'editor'));

@@ -1,0 +1,109 @@
+import { desc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LAST_OWNER, STAFF_EXISTS } from '../../common/admin.contract.ts';
+import { OWNER_ONLY } from '../../common/viewer.ts';
+import { auditLog, outboxMessages, staffAccounts } from '../../db/schema.ts';
+import { createTestApp, uniqueEmail, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
+
+// Owners invite staff with a role; editors author content but cannot manage staff, members or billing.
+let t: TestApp;
+let owner: { authorization: string };
+let ownerId: string;
+let editor: { authorization: string };
+let member: MemberLogin;
+beforeAll(async () => {
+  t = await createTestApp();
+  const signedIn = await t.loginAsStaff();
+  owner = { authorization: `Bearer ${signedIn.token}` };
+  ownerId = signedIn.id;
+  editor = { authorization: `Bearer ${(await t.loginAsStaff({ role: 'editor' })).token}` };
+  member = await t.loginAs('gold');
+});
+afterAll(() => t.close());
+
+type Headers = { authorization: string } | Record<string, never>;
+const request = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, headers: Headers = {}, payload?: object) =>
+  t.app.inject({ method, url, headers, payload });
+
+describe('staff roles', () => {
+  it('lets only owners manage staff: visitors 401, members and editors 403', async () => {
+    const someone = '00000000-0000-4000-8000-000000000000';
+    for (const [method, url, payload] of [
+      ['GET', '/api/admin/staff'],
+      ['POST', '/api/admin/staff', { email: uniqueEmail('invitee'), role: 'editor' }],
+      ['POST', `/api/admin/staff/${someone}/role`, { role: 'owner' }],
+      ['DELETE', `/api/admin/staff/${someone}`],
+    ] as const) {
+      expect((await request(method, url, {}, payload)).statusCode, url).toBe(401);
+      expect((await request(method, url, member.headers, payload)).statusCode, url).toBe(403);
+      const refused = await request(method, url, editor, payload);
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.json().detail).toBe(OWNER_ONLY);
+    }
+  });
+
+  it('keeps members and billing to owners, and lets editors author content', async () => {
+    const members = await request('GET', '/api/admin/members', editor);
+    expect(members.statusCode).toBe(403);
+    expect((await request('POST', `/api/admin/members/${member.memberId}/tier`, editor, { membership_tier: 'free' })).statusCode).toBe(403);
+    expect((await request('GET', '/api/admin/members', owner)).statusCode).toBe(200);
+    const course = await request('POST', '/api/admin/courses', editor, {
+      title: 'Written By An Editor',
+      description: 'Editors write courses.',
+      category: 'sales',
+      tier: 'free',
+      instructor: 'Ed Itor',
+      duration: '10m',
+    });
+    expect(course.statusCode).toBe(201);
+    expect((await request('GET', '/api/admin/session', editor)).json().role).toBe('editor');
+  });
+
+  it('invites a staff member by email with a link to choose a password, once per address', async () => {
+    const email = uniqueEmail('new-editor');
+    const invited = await request('POST', '/api/admin/staff', owner, { email, role: 'editor' });
+    expect(invited.statusCode, invited.body).toBe(201);
+    expect(invited.json()).toMatchObject({ email, role: 'editor', you: false });
+    const [mail] = await t.db.select().from(outboxMessages).where(eq(outboxMessages.toAddress, email));
+    expect(mail?.subject).toBe('You are invited to the RealtyPocket admin');
+    const link = /\/admin\/reset-password\?token=([\w-]+)/.exec(mail!.text)!;
+    expect(link).not.toBeNull();
+
+    // The invited person chooses a password and signs in with it, as an editor.
+    const chosen = await request('POST', '/api/admin/password-reset/confirm', {}, { token: link[1], password: 'editor password 1' });
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    const login = await request('POST', '/api/admin/login', {}, { email, password: 'editor password 1' });
+    expect(login.statusCode).toBe(200);
+    const session = await request('GET', '/api/admin/session', { authorization: `Bearer ${login.json().token}` });
+    expect(session.json()).toMatchObject({ email, role: 'editor' });
+
+    const again = await request('POST', '/api/admin/staff', owner, { email: email.toUpperCase(), role: 'owner' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().detail).toBe(STAFF_EXISTS);
+    const bad = await request('POST', '/api/admin/staff', owner, { email: 'not-an-email', role: 'boss' });
+    expect(bad.statusCode).toBe(400);
+    const [entry] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'staff.invite')).orderBy(desc(auditLog.id)).limit(1);
+    expect(entry).toMatchObject({ target: email, newValue: 'editor' });
+  });
+
+  it('changes roles and removes staff, never the last owner and never oneself', async () => {
+    const email = uniqueEmail('promoted');
+    const { id } = (await request('POST', '/api/admin/staff', owner, { email, role: 'editor' })).json();
+    expect((await request('POST', `/api/admin/staff/${id}/role`, owner, { role: 'owner' })).json().role).toBe('owner');
+    expect((await request('POST', `/api/admin/staff/${id}/role`, owner, { role: 'editor' })).json().role).toBe('editor');
+    expect((await request('DELETE', `/api/admin/staff/${ownerId}`, owner)).statusCode).toBe(403);
+
+    // The only owners left cannot step down.
+    const owners = (await t.db.select().from(staffAccounts)).filter((row) => row.role === 'owner');
+    for (const other of owners.filter((row) => row.id !== ownerId)) {
+      await request('POST', `/api/admin/staff/${other.id}/role`, owner, { role: 'editor' });
+    }
+    const lastOwner = await request('POST', `/api/admin/staff/${ownerId}/role`, owner, { role: 'editor' });
+    expect(lastOwner.statusCode).toBe(409);
+    expect(lastOwner.json().detail).toBe(LAST_OWNER);
+
+    expect((await request('DELETE', `/api/admin/staff/${id}`, owner)).statusCode).toBe(200);
+    expect((await t.db.select().from(staffAccounts).where(eq(staffAccounts.id, id))).length).toBe(0);
+    expect((await request('DELETE', `/api/admin/staff/${id}`, owner)).statusCode).toBe(404);
+  });
+});
