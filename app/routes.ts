@@ -46,6 +46,7 @@ export default [
     route('resources', 'routes/admin/tabs/resources-tab.tsx'),
     route('content', 'routes/admin/tabs/content-tab.tsx'),
     route('members', 'routes/admin/tabs/members-tab.tsx'),
+    route('members/:memberId', 'routes/admin/tabs/member-detail.tsx'),
     route('staff', 'routes/admin/tabs/staff-tab.tsx'),
     route('community', 'routes/admin/tabs/community-tab.tsx'),
     route('messages', 'routes/admin/tabs/messages-tab.tsx'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PaidTier, SubscriptionView } from './billing.contract.ts';
 import { emailField, singleQueryText, uuidParam } from './fields.ts';
+import { EnrolledCourse, MemberCertificate } from './learning.contract.ts';
 import { StaffRole } from './staff-roles.ts';
 import { Tier } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
@@ -46,7 +47,7 @@ export const ContactMessageList = z.array(ContactMessageRow);
 export const MessageParams = z.object({ id: uuidParam('Message id') });
 
 /** One row of the audit log as the Activity tab shows it. */
-const AuditEntry = z.object({
+export const AuditEntry = z.object({
   id: z.number().int(),
   actor_email: z.string(),
   action: z.string(),
@@ -55,10 +56,33 @@ const AuditEntry = z.object({
   new_value: z.unknown(),
   created_at: z.string(),
 });
-type AuditEntry = z.infer<typeof AuditEntry>;
+export type AuditEntry = z.infer<typeof AuditEntry>;
 export const AuditEntryList = z.array(AuditEntry);
 
+export const MemberDetail = z.object({
+  member: AdminMember,
+  enrolments: z.array(EnrolledCourse),
+  certificates: z.array(MemberCertificate),
+  /** The member's sessions, newest first: when, from where, and whether still signed in. */
+  sign_ins: z.array(
+    z.object({ started_at: z.string(), last_seen_at: z.string(), device: z.string(), address: z.string(), active: z.boolean() }),
+  ),
+  activity: z.array(AuditEntry),
+});
+export type MemberDetail = z.infer<typeof MemberDetail>;
+
+const WeekCount = z.object({ week: z.string(), count: z.number().int() });
+/** The staff dashboard: signups and enrolments per week (the last 12), and members by tier now. */
+export const MembersOverview = z.object({
+  signups_by_week: z.array(WeekCount),
+  enrolments_by_week: z.array(WeekCount),
+  members_by_tier: z.object({ free: z.number().int(), bronze: z.number().int(), silver: z.number().int(), gold: z.number().int() }),
+});
+export type MembersOverview = z.infer<typeof MembersOverview>;
+
 export interface MembersService {
+  detail(viewer: Viewer, memberId: string): Promise<MemberDetail>;
+  overview(viewer: Viewer): Promise<MembersOverview>;
   search(viewer: Viewer, search: string | undefined): Promise<AdminMember[]>;
   /** Every matching member as CSV lines, in pages, so no export is ever cut short. */
   exportCsv(viewer: Viewer, search: string | undefined): AsyncIterable<string>;

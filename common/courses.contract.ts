@@ -134,6 +134,8 @@ export const StaffCourse = Course.extend({
   thumbnail_file_id: z.string().nullable(),
   enrolled_count: z.number().int(),
   completed_count: z.number().int(),
+  /** The enrolled members' average share of lessons done, 0 to 100. */
+  average_progress: z.number().int(),
   created_at: z.string(),
 });
 export type StaffCourse = z.infer<typeof StaffCourse>;

@@ -16,21 +16,21 @@ export const CourseProgress = z.object({
 });
 export type CourseProgress = z.infer<typeof CourseProgress>;
 
-const EnrolledCourse = Course.extend({
+export const EnrolledCourse = Course.extend({
   completed_lessons: z.number().int(),
   progress_percent: z.number().int(),
   enrolled_at: z.string(),
 });
-type EnrolledCourse = z.infer<typeof EnrolledCourse>;
+export type EnrolledCourse = z.infer<typeof EnrolledCourse>;
 export const EnrolledCourseList = z.array(EnrolledCourse);
 
-const MemberCertificate = z.object({
+export const MemberCertificate = z.object({
   code: z.string(),
   course_id: z.string(),
   course_title: z.string(),
   issued_at: z.string(),
 });
-type MemberCertificate = z.infer<typeof MemberCertificate>;
+export type MemberCertificate = z.infer<typeof MemberCertificate>;
 export const MemberCertificateList = z.array(MemberCertificate);
 
 /** The public verification of a certificate: who, which course, when. */
@@ -61,6 +61,8 @@ export interface LearningService {
   completeLesson(viewer: Viewer, lessonId: string): Promise<CourseProgress>;
   enrolments(viewer: Viewer): Promise<EnrolledCourse[]>;
   certificates(viewer: Viewer): Promise<MemberCertificate[]>;
+  /** Owners: a member's courses with their progress, and certificates. */
+  learnerRecord(viewer: Viewer, memberId: string): Promise<{ enrolments: EnrolledCourse[]; certificates: MemberCertificate[] }>;
   /** Public: the certificate with this code, or a 404. */
   verifyCertificate(code: string): Promise<CertificateVerification>;
   /** The certificate as a PDF, for its owner only. */

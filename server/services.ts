@@ -67,6 +67,7 @@ export function createServices(deps: {
   );
   const limiter = new AttemptLimiter(`${deps.config.redisKeyPrefix}:limit`, deps.redis);
   const courses = createCoursesService(data);
+  const learning = createLearningService({ data, courses, mailer });
   const billing = createBillingService({ data, gateway: deps.stripe, mailer, limiter, log: deps.log });
   return {
     auth: createAuthService({ data, sessions, limiter, mailer }),
@@ -74,7 +75,7 @@ export function createServices(deps: {
     billing,
     courses,
     courseAuthoring: createCourseAuthoringService(data),
-    learning: createLearningService({ data, courses, mailer }),
+    learning,
     content: createContentService(data),
     podcast: createPodcastService(data),
     resources: createResourcesService(data),
@@ -82,7 +83,7 @@ export function createServices(deps: {
     contact: createContactService({ data, limiter, mailer, staffNotify: deps.config.mail.staffNotify }),
     stats: createStatsService(data),
     files: createFilesService({ data, storage: deps.storage, uploadMaxBytes: deps.config.uploadMaxBytes, courses }),
-    members: createMembersService(data),
+    members: createMembersService(data, learning),
     messages: createMessagesService(data),
     audit: createAuditService(data.audit),
     staff: createStaffService({ storageName: deps.storage.displayName, data, mailer }),

@@ -22,6 +22,16 @@ export function createAuditRepository(db: DatabaseOrTransaction) {
       await db.update(auditLog).set({ target: 'deleted member' }).where(eq(auditLog.target, target));
     },
 
+    /** The entries about one target (a member's email), newest first. */
+    async forTarget(target: string, limit: number) {
+      return db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.target, target))
+        .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+        .limit(limit);
+    },
+
     async latest(limit: number) {
       return db.select().from(auditLog).orderBy(desc(auditLog.createdAt), desc(auditLog.id)).limit(limit);
     },

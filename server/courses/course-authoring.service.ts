@@ -22,7 +22,10 @@ const LESSON_NOT_FOUND = 'Lesson not found';
 const artworkUrl = (courseId: string) => `/api/courses/${courseId}/artwork.svg`;
 
 export function createCourseAuthoringService(data: DataAccess): CourseAuthoringService {
-  async function staffCourse(row: CourseRow, counts?: { enrolled: number; completed: number }): Promise<StaffCourse> {
+  async function staffCourse(
+    row: CourseRow,
+    counts?: { enrolled: number; completed: number; averageProgress: number },
+  ): Promise<StaffCourse> {
     const learners = counts ?? (await data.courses.learnerCounts()).find((each) => each.courseId === row.id);
     return {
       ...publicCourse(row),
@@ -30,6 +33,7 @@ export function createCourseAuthoringService(data: DataAccess): CourseAuthoringS
       thumbnail_file_id: row.thumbnailFileId,
       enrolled_count: learners?.enrolled ?? 0,
       completed_count: learners?.completed ?? 0,
+      average_progress: learners?.averageProgress ?? 0,
       created_at: row.createdAt.toISOString(),
     };
   }
@@ -107,7 +111,9 @@ export function createCourseAuthoringService(data: DataAccess): CourseAuthoringS
       requireStaff(viewer);
       const [rows, counts] = await Promise.all([data.courses.list(), data.courses.learnerCounts()]);
       return Promise.all(
-        rows.map((row) => staffCourse(row, counts.find((each) => each.courseId === row.id) ?? { enrolled: 0, completed: 0 })),
+        rows.map((row) =>
+          staffCourse(row, counts.find((each) => each.courseId === row.id) ?? { enrolled: 0, completed: 0, averageProgress: 0 }),
+        ),
       );
     },
 

@@ -71,13 +71,20 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
     },
 
     /** Per course: members enrolled, and those who finished it (its certificate, or every lesson done). */
+    /** Per course: members enrolled, those who finished (its certificate, or every lesson done), and their average progress. */
     async learnerCounts() {
       const lessonTotal = sql`(select count(*) from lessons l where l.course_id = ${enrolments.courseId})`;
+      const lessonsDone = sql`(select count(*) from lesson_progress p join lessons l on l.id = p.lesson_id
+        where p.member_id = ${enrolments.memberId} and l.course_id = ${enrolments.courseId})`;
       const finished = sql`exists (select 1 from certificates c where c.member_id = ${enrolments.memberId} and c.course_id = ${enrolments.courseId})
-        or (${lessonTotal} > 0 and (select count(*) from lesson_progress p join lessons l on l.id = p.lesson_id
-          where p.member_id = ${enrolments.memberId} and l.course_id = ${enrolments.courseId}) >= ${lessonTotal})`;
+        or (${lessonTotal} > 0 and ${lessonsDone} >= ${lessonTotal})`;
       return db
-        .select({ courseId: enrolments.courseId, enrolled: count(), completed: sql<number>`(count(*) filter (where ${finished}))::int` })
+        .select({
+          courseId: enrolments.courseId,
+          enrolled: count(),
+          completed: sql<number>`(count(*) filter (where ${finished}))::int`,
+          averageProgress: sql<number>`coalesce(round(avg(least(100, ${lessonsDone} * 100.0 / nullif(${lessonTotal}, 0)))), 0)::int`,
+        })
         .from(enrolments)
         .groupBy(enrolments.courseId);
     },

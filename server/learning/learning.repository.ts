@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { certificates, courses, enrolments, lessonProgress, lessons } from '../../db/schema.ts';
 
@@ -66,6 +66,12 @@ export function createLearningRepository(db: DatabaseOrTransaction) {
     async certificateByCode(code: string) {
       const [row] = await db.select().from(certificates).where(eq(certificates.code, code));
       return row ?? null;
+    },
+
+    /** Enrolments since this date, per week (weeks start on Monday), as YYYY-MM-DD. */
+    async enrolmentsByWeek(since: Date) {
+      const week = sql<string>`to_char(date_trunc('week', ${enrolments.enrolledAt}), 'YYYY-MM-DD')`;
+      return db.select({ week, value: count() }).from(enrolments).where(gte(enrolments.enrolledAt, since)).groupBy(week);
     },
 
     async listCertificates(memberId: string) {

@@ -4,7 +4,7 @@ import { conflict, forbidden, notFound } from '../../common/errors.ts';
 import { UPGRADE_NEEDED, type LearningService } from '../../common/learning.contract.ts';
 import { progressPercent } from '../../common/progress.ts';
 import { isEntitled } from '../../common/tiers.ts';
-import { requireMember, type SignedInMember, type Viewer } from '../../common/viewer.ts';
+import { requireMember, requireOwner, type SignedInMember, type Viewer } from '../../common/viewer.ts';
 import { renderCertificatePdf } from './certificate-pdf.ts';
 import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
@@ -49,6 +49,36 @@ export function createLearningService(deps: {
       progress_percent: progressPercent(completed.length, total),
       certificate_code: certificate?.code ?? null,
     };
+  }
+
+  async function enrolmentsOf(memberId: string) {
+    const rows = await learning.listEnrolments(memberId);
+    return rows.map((row) => ({
+      id: row.course.id,
+      title: row.course.title,
+      description: row.course.description,
+      category: row.course.category,
+      tier: row.course.tier,
+      thumbnail: row.course.thumbnail,
+      duration: row.course.duration,
+      instructor: row.course.instructor,
+      level: row.course.level,
+      certificate: row.course.certificate,
+      lesson_count: row.lessonCount,
+      completed_lessons: row.completedCount,
+      progress_percent: progressPercent(row.completedCount, row.lessonCount),
+      enrolled_at: row.enrolledAt.toISOString(),
+    }));
+  }
+
+  async function certificatesOf(memberId: string) {
+    const rows = await learning.listCertificates(memberId);
+    return rows.map((row) => ({
+      code: row.code,
+      course_id: row.courseId,
+      course_title: row.courseTitle,
+      issued_at: row.issuedAt.toISOString(),
+    }));
   }
 
   async function ownCertificate(code: string) {
@@ -110,36 +140,14 @@ export function createLearningService(deps: {
       return progressOf(member.id, lesson.courseId);
     },
 
-    async enrolments(viewer) {
-      const member = requireMember(viewer);
-      const rows = await learning.listEnrolments(member.id);
-      return rows.map((row) => ({
-        id: row.course.id,
-        title: row.course.title,
-        description: row.course.description,
-        category: row.course.category,
-        tier: row.course.tier,
-        thumbnail: row.course.thumbnail,
-        duration: row.course.duration,
-        instructor: row.course.instructor,
-        level: row.course.level,
-        certificate: row.course.certificate,
-        lesson_count: row.lessonCount,
-        completed_lessons: row.completedCount,
-        progress_percent: progressPercent(row.completedCount, row.lessonCount),
-        enrolled_at: row.enrolledAt.toISOString(),
-      }));
-    },
+    enrolments: async (viewer) => enrolmentsOf(requireMember(viewer).id),
+    certificates: async (viewer) => certificatesOf(requireMember(viewer).id),
 
-    async certificates(viewer) {
-      const member = requireMember(viewer);
-      const rows = await learning.listCertificates(member.id);
-      return rows.map((row) => ({
-        code: row.code,
-        course_id: row.courseId,
-        course_title: row.courseTitle,
-        issued_at: row.issuedAt.toISOString(),
-      }));
+    // Staff (owners) see a member's learning on the member's page.
+    async learnerRecord(viewer, memberId) {
+      requireOwner(viewer);
+      const [enrolments, certificates] = await Promise.all([enrolmentsOf(memberId), certificatesOf(memberId)]);
+      return { enrolments, certificates };
     },
 
     async verifyCertificate(code) {

@@ -1,8 +1,8 @@
-import { and, count, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PaidTier } from '../../common/pricing.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { members } from '../../db/schema.ts';
+import { members, sessions } from '../../db/schema.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -92,6 +92,33 @@ export function createMembersRepository(db: DatabaseOrTransaction) {
       await db.delete(members).where(eq(members.id, id));
     },
 
+    /** The member's sessions (their sign-ins), newest first, for the staff's member page. */
+    async signIns(memberId: string, limit: number) {
+      return db
+        .select({
+          createdAt: sessions.createdAt,
+          lastSeenAt: sessions.lastSeenAt,
+          expiresAt: sessions.expiresAt,
+          revokedAt: sessions.revokedAt,
+          userAgent: sessions.userAgent,
+          ipAddress: sessions.ipAddress,
+        })
+        .from(sessions)
+        .where(eq(sessions.memberId, memberId))
+        .orderBy(desc(sessions.createdAt))
+        .limit(limit);
+    },
+
+    async countByTier() {
+      return db.select({ tier: members.membershipTier, value: count() }).from(members).groupBy(members.membershipTier);
+    },
+
+    /** Members who joined since this date, per week (weeks start on Monday), as YYYY-MM-DD. */
+    async signupsByWeek(since: Date) {
+      const week = sql<string>`to_char(date_trunc('week', ${members.createdAt}), 'YYYY-MM-DD')`;
+      return db.select({ week, value: count() }).from(members).where(gte(members.createdAt, since)).groupBy(week);
+    },
+
     async count(): Promise<number> {
       const [row] = await db.select({ value: count() }).from(members);
       return row?.value ?? 0;
@@ -101,6 +128,15 @@ export function createMembersRepository(db: DatabaseOrTransaction) {
      * Newest first; `before` pages through the whole list by join time and id. The cursor keeps the
      * database's own microseconds (a JavaScript Date would round them to milliseconds and skip rows).
      */
+    /** One member in the shape of the staff's list. */
+    async listed(id: string) {
+      const [row] = await db
+        .select({ ...listColumns, cursor: sql<string>`${members.createdAt}::text` })
+        .from(members)
+        .where(eq(members.id, id));
+      return row ?? null;
+    },
+
     async search(search: string | undefined, limit: number, before?: MemberCursor) {
       const page = before ? sql`(${members.createdAt}, ${members.id}) < (${before.createdAt}::timestamptz, ${before.id}::uuid)` : undefined;
       return db

@@ -1,5 +1,13 @@
 import { Readable } from 'node:stream';
-import { AdminMemberList, MemberParams, MembersQuery, MemberTierInput, MemberTierResponse } from '../../common/admin.contract.ts';
+import {
+  AdminMemberList,
+  MemberDetail,
+  MemberParams,
+  MembersOverview,
+  MembersQuery,
+  MemberTierInput,
+  MemberTierResponse,
+} from '../../common/admin.contract.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function membersRoutes(app: ZodApp) {
@@ -25,5 +33,15 @@ export async function membersRoutes(app: ZodApp) {
     '/api/admin/members/:id/tier',
     { config: staff, schema: { params: MemberParams, body: MemberTierInput, response: withErrors({ 200: MemberTierResponse }) } },
     async (request) => members.setTier(await request.viewer(), request.params.id, request.body.membership_tier),
+  );
+
+  app.get(
+    '/api/admin/members/:id',
+    { config: staff, schema: { params: MemberParams, response: withErrors({ 200: MemberDetail }) } },
+    async (request) => members.detail(await request.viewer(), request.params.id),
+  );
+
+  app.get('/api/admin/overview', { config: staff, schema: { response: withErrors({ 200: MembersOverview }) } }, async (request) =>
+    members.overview(await request.viewer()),
   );
 }

@@ -4,6 +4,8 @@ import { requireOwner } from '../../common/viewer.ts';
 import type { SubscriptionRow } from '../billing/billing.repository.ts';
 import { subscriptionView } from '../billing/billing.service.ts';
 import { applyMembershipTier } from '../billing/membership-tier.ts';
+import type { LearningService } from '../../common/learning.contract.ts';
+import { auditEntryView } from '../audit/audit.service.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { MemberCursor, MembersRepository } from './members.repository.ts';
 
@@ -28,8 +30,89 @@ function csvCell(value: string): string {
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
-export function createMembersService(data: DataAccess): MembersService {
+const SIGN_INS_SHOWN = 20;
+const ACTIVITY_SHOWN = 50;
+const WEEKS_SHOWN = 12;
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The Mondays of the last `count` weeks, oldest first, as YYYY-MM-DD (the database's weeks). */
+function lastWeeks(count: number, now = new Date()): string[] {
+  const monday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - ((now.getUTCDay() + 6) % 7)));
+  return Array.from({ length: count }, (_, index) => new Date(monday.getTime() - (count - 1 - index) * WEEK_MS).toISOString().slice(0, 10));
+}
+
+/** A short name for a browser's user agent ('Chrome on Android'), for the sign-in history. */
+function deviceName(userAgent: string | null): string {
+  if (!userAgent) return 'Unknown device';
+  const browser = /Edg\//.test(userAgent)
+    ? 'Edge'
+    : /Chrome\//.test(userAgent)
+      ? 'Chrome'
+      : /Firefox\//.test(userAgent)
+        ? 'Firefox'
+        : /Safari\//.test(userAgent)
+          ? 'Safari'
+          : 'A browser';
+  const system = /Android/.test(userAgent)
+    ? 'Android'
+    : /iPhone|iPad/.test(userAgent)
+      ? 'iOS'
+      : /Windows/.test(userAgent)
+        ? 'Windows'
+        : /Mac OS X/.test(userAgent)
+          ? 'macOS'
+          : /Linux/.test(userAgent)
+            ? 'Linux'
+            : 'another system';
+  return `${browser} on ${system}`;
+}
+
+export function createMembersService(data: DataAccess, learning: LearningService): MembersService {
   return {
+    async detail(viewer, memberId) {
+      requireOwner(viewer);
+      const row = await data.members.listed(memberId);
+      if (!row) throw notFound('Member not found');
+      const [subscriptions, record, signIns, activity] = await Promise.all([
+        data.billing.currentOf([row.id]),
+        learning.learnerRecord(viewer, row.id),
+        data.members.signIns(row.id, SIGN_INS_SHOWN),
+        data.audit.forTarget(row.email, ACTIVITY_SHOWN),
+      ]);
+      const now = Date.now();
+      return {
+        member: toAdminMember(row, subscriptions.get(row.id)),
+        ...record,
+        sign_ins: signIns.map((session) => ({
+          started_at: session.createdAt.toISOString(),
+          last_seen_at: session.lastSeenAt.toISOString(),
+          device: deviceName(session.userAgent),
+          address: session.ipAddress ?? '',
+          active: session.revokedAt === null && session.expiresAt.getTime() > now,
+        })),
+        activity: activity.map(auditEntryView),
+      };
+    },
+
+    async overview(viewer) {
+      requireOwner(viewer);
+      const weeks = lastWeeks(WEEKS_SHOWN);
+      const since = new Date(`${weeks[0]}T00:00:00Z`);
+      const [signups, enrolled, tiers] = await Promise.all([
+        data.members.signupsByWeek(since),
+        data.learning.enrolmentsByWeek(since),
+        data.members.countByTier(),
+      ]);
+      const perWeek = (rows: { week: string; value: number }[]) =>
+        weeks.map((week) => ({ week, count: rows.find((row) => row.week === week)?.value ?? 0 }));
+      const inTier = (tier: string) => tiers.find((row) => row.tier === tier)?.value ?? 0;
+      return {
+        signups_by_week: perWeek(signups),
+        enrolments_by_week: perWeek(enrolled),
+        members_by_tier: { free: inTier('free'), bronze: inTier('bronze'), silver: inTier('silver'), gold: inTier('gold') },
+      };
+    },
+
     async search(viewer, search) {
       requireOwner(viewer);
       const rows = await data.members.search(search, SEARCH_ROWS);

@@ -177,7 +177,7 @@ describe('courses', () => {
     expect(deleted.json().detail).toContain('archive it');
     expect((await request('POST', `/api/admin/courses/${course.id}/status`, staff, { status: 'draft' })).statusCode).toBe(409);
     const archived = await request('POST', `/api/admin/courses/${course.id}/status`, staff, { status: 'archived' });
-    expect(archived.json().course).toMatchObject({ status: 'archived', enrolled_count: 1, completed_count: 1 });
+    expect(archived.json().course).toMatchObject({ status: 'archived', enrolled_count: 1, completed_count: 1, average_progress: 100 });
 
     // Out of the catalogue and closed to newcomers; open to the member who took it.
     expect((await request('GET', '/api/courses')).json().some((each: { id: string }) => each.id === course.id)).toBe(false);

@@ -2,7 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAST_OWNER, STAFF_EXISTS } from '../../common/admin.contract.ts';
 import { OWNER_ONLY } from '../../common/viewer.ts';
-import { auditLog, outboxMessages, staffAccounts } from '../../db/schema.ts';
+import { auditLog, members, outboxMessages, staffAccounts } from '../../db/schema.ts';
 import { createTestApp, uniqueEmail, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
 
 // Owners invite staff with a role; editors author content but cannot manage staff, members or billing.
@@ -105,5 +105,44 @@ describe('staff roles', () => {
     expect((await request('DELETE', `/api/admin/staff/${id}`, owner)).statusCode).toBe(200);
     expect((await t.db.select().from(staffAccounts).where(eq(staffAccounts.id, id))).length).toBe(0);
     expect((await request('DELETE', `/api/admin/staff/${id}`, owner)).statusCode).toBe(404);
+  });
+});
+
+describe('learners', () => {
+  it("shows owners a member's courses, certificates, sign-ins and the changes made to them", async () => {
+    const learner = await t.loginAs('free', { name: 'Lena Learner' });
+    expect((await request('POST', '/api/courses/first-90-days/enrol', learner.headers)).statusCode).toBe(200);
+    await request('POST', '/api/lessons/first-90-days-l1/complete', learner.headers);
+    await request('POST', `/api/admin/members/${learner.memberId}/tier`, owner, { membership_tier: 'silver' });
+
+    expect((await request('GET', `/api/admin/members/${learner.memberId}`)).statusCode).toBe(401);
+    expect((await request('GET', `/api/admin/members/${learner.memberId}`, editor)).statusCode).toBe(403);
+    const detail = await request('GET', `/api/admin/members/${learner.memberId}`, owner);
+    expect(detail.statusCode, detail.body).toBe(200);
+    const body = detail.json();
+    expect(body.member).toMatchObject({ name: 'Lena Learner', email: learner.email, membership_tier: 'silver' });
+    expect(body.enrolments).toHaveLength(1);
+    expect(body.enrolments[0]).toMatchObject({ id: 'first-90-days', completed_lessons: 1, progress_percent: 17 });
+    expect(body.sign_ins[0]).toMatchObject({ active: true });
+    expect(body.activity.map((entry: { action: string }) => entry.action)).toContain('member.tier');
+    expect((await request('GET', '/api/admin/members/00000000-0000-4000-8000-000000000000', owner)).statusCode).toBe(404);
+  });
+
+  it('counts signups and enrolments per week and members per tier for owners', async () => {
+    expect((await request('GET', '/api/admin/overview', editor)).statusCode).toBe(403);
+    const overview = (await request('GET', '/api/admin/overview', owner)).json();
+    expect(overview.signups_by_week).toHaveLength(12);
+    expect(overview.signups_by_week.at(-1).count).toBeGreaterThanOrEqual(2);
+    expect(overview.enrolments_by_week.at(-1).count).toBeGreaterThanOrEqual(1);
+    const byTier = (await t.db.select().from(members)).reduce<Record<string, number>>((counts, row) => {
+      counts[row.membershipTier] = (counts[row.membershipTier] ?? 0) + 1;
+      return counts;
+    }, {});
+    expect(overview.members_by_tier).toEqual({
+      free: byTier.free ?? 0,
+      bronze: byTier.bronze ?? 0,
+      silver: byTier.silver ?? 0,
+      gold: byTier.gold ?? 0,
+    });
   });
 });

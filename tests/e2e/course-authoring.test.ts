@@ -187,6 +187,8 @@ describe('staff run the catalogue', () => {
       '/admin/dashboard/courses/first-90-days',
       '/admin/dashboard/resources',
       '/admin/dashboard/members',
+      `/admin/dashboard/members/${((await (await page.request.get('/api/admin/members')).json()) as { id: string }[])[0]!.id}`,
+      '/admin/dashboard/staff',
       '/admin/dashboard/community',
       '/admin/dashboard/messages',
       '/admin/dashboard/activity',

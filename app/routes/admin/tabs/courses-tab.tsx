@@ -45,7 +45,7 @@ function CourseRow({ course }: { course: StaffCourse }) {
             <span>· {course.lesson_count} lessons</span>
           </p>
         </div>
-        <dl className="grid grid-cols-3 gap-3 text-center text-xs text-gray-600">
+        <dl className="grid grid-cols-4 gap-3 text-center text-xs text-gray-600">
           <div>
             <dt>Enrolled</dt>
             <dd className="text-base font-bold text-gray-900">{course.enrolled_count}</dd>
@@ -57,6 +57,10 @@ function CourseRow({ course }: { course: StaffCourse }) {
           <div>
             <dt>Completion</dt>
             <dd className="text-base font-bold text-gray-900">{percent(course.completed_count, course.enrolled_count)}</dd>
+          </div>
+          <div>
+            <dt>Avg. progress</dt>
+            <dd className="text-base font-bold text-gray-900">{course.enrolled_count === 0 ? '–' : `${course.average_progress}%`}</dd>
           </div>
         </dl>
       </div>

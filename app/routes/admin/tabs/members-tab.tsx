@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Form, useFetcher, useNavigation, useSubmit } from 'react-router';
+import { Form, Link, useFetcher, useNavigation, useSubmit } from 'react-router';
 import { z } from 'zod';
-import { MemberParams, MembersQuery, type AdminMember } from '../../../../common/admin.contract.ts';
+import { MemberParams, MembersQuery, type AdminMember, type MembersOverview } from '../../../../common/admin.contract.ts';
 import { planName, type Revenue } from '../../../../common/billing.contract.ts';
 import { formatDate, formatMoney } from '../../../../common/format.ts';
 import { Tier, TIER_LABEL, TIERS } from '../../../../common/tiers.ts';
+import { BarChart } from '../../../components/admin/bar-chart.tsx';
 import { TierBadge } from '../../../components/catalogue/tier-badge.tsx';
 import { controlClass } from '../../../components/ui/field.tsx';
 import { attempt, invalid, parseForm } from '../../../lib/forms.ts';
@@ -18,9 +19,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const search = query.success ? query.data.search : undefined;
   // Members and billing are the owners' (an editor who opens the address is told so).
   const members = await attempt(() => services.members.search(viewer, search));
-  if (!members.ok) return { search: search ?? '', members: [], revenue: null, refusal: members.message };
-  const revenue = services.billing.enabled ? await orFallback(services.billing.revenue(viewer), null, 'the revenue') : null;
-  return { search: search ?? '', members: members.value, revenue, refusal: null };
+  if (!members.ok) return { search: search ?? '', members: [], revenue: null, overview: null, refusal: members.message };
+  const [revenue, overview] = await Promise.all([
+    services.billing.enabled ? orFallback(services.billing.revenue(viewer), null, 'the revenue') : null,
+    orFallback(services.members.overview(viewer), null, 'the members overview'),
+  ]);
+  return { search: search ?? '', members: members.value, revenue, overview, refusal: null };
 }
 
 const MemberAction = z.discriminatedUnion('intent', [
@@ -153,8 +157,23 @@ function RevenueCard({ revenue }: { revenue: Revenue }) {
   );
 }
 
+/** Signups and enrolments of the last 12 weeks, and members by tier now. */
+function Overview({ overview }: { overview: MembersOverview }) {
+  const week = (start: string) => formatDate(start).replace(/, \d{4}$/, '');
+  return (
+    <div className="mb-6 grid gap-4 md:grid-cols-3" data-testid="members-overview">
+      <BarChart title="Signups per week" items={overview.signups_by_week.map((row) => ({ label: week(row.week), value: row.count }))} />
+      <BarChart
+        title="Enrolments per week"
+        items={overview.enrolments_by_week.map((row) => ({ label: week(row.week), value: row.count }))}
+      />
+      <BarChart title="Members by tier" items={TIERS.map((tier) => ({ label: TIER_LABEL[tier], value: overview.members_by_tier[tier] }))} />
+    </div>
+  );
+}
+
 export default function MembersTab({ loaderData }: Route.ComponentProps) {
-  const { members, search, revenue, refusal } = loaderData;
+  const { members, search, revenue, overview, refusal } = loaderData;
   const submit = useSubmit();
   const navigating = useNavigation().state !== 'idle';
   const [typed, setTyped] = useState(search);
@@ -171,6 +190,7 @@ export default function MembersTab({ loaderData }: Route.ComponentProps) {
   return (
     <section>
       {revenue && <RevenueCard revenue={revenue} />}
+      {overview && <Overview overview={overview} />}
       <div className="flex flex-wrap items-end justify-between gap-3">
         <h2 className="text-xl font-bold text-gray-900">Members</h2>
         <a
@@ -214,7 +234,11 @@ export default function MembersTab({ loaderData }: Route.ComponentProps) {
                 data-member-email={member.email}
                 className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2 sm:table-row sm:py-0"
               >
-                <td className="font-medium text-gray-900 sm:py-2">{member.name}</td>
+                <td className="font-medium text-gray-900 sm:py-2">
+                  <Link to={`/admin/dashboard/members/${member.id}`} className="text-brand-800 hover:text-brand-600">
+                    {member.name}
+                  </Link>
+                </td>
                 <td className="break-all sm:break-normal">{member.email}</td>
                 <td>
                   <TierBadge tier={member.membership_tier} />

@@ -1,0 +1,107 @@
+import { Link } from 'react-router';
+import { MemberParams } from '../../../../common/admin.contract.ts';
+import { formatDate, formatDateTime } from '../../../../common/format.ts';
+import { TierBadge } from '../../../components/catalogue/tier-badge.tsx';
+import { attempt } from '../../../lib/forms.ts';
+import { staffPageServices } from '../../../lib/page-context.ts';
+import type { Route } from './+types/member-detail';
+
+// Owners only: the service refuses editors, and the page says why.
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const { services, viewer } = staffPageServices(context);
+  const id = MemberParams.safeParse({ id: params.memberId });
+  if (!id.success) throw new Response('Member not found', { status: 404 });
+  const detail = await attempt(() => services.members.detail(viewer, id.data.id));
+  if (!detail.ok && detail.status === 404) throw new Response(detail.message, { status: 404 });
+  return detail.ok ? { detail: detail.value, refusal: null } : { detail: null, refusal: detail.message };
+}
+
+function Section({ title, empty, children }: { title: string; empty: string | null; children: React.ReactNode }) {
+  return (
+    <section className="rounded-2xl bg-white p-4 sm:p-6">
+      <h3 className="text-lg font-bold text-gray-900">{title}</h3>
+      {empty ? <p className="mt-2 text-sm text-gray-500">{empty}</p> : <div className="mt-3">{children}</div>}
+    </section>
+  );
+}
+
+export default function MemberDetailPage({ loaderData }: Route.ComponentProps) {
+  const { detail, refusal } = loaderData;
+  if (!detail) return <p className="rounded-xl bg-white p-6 text-gray-700">{refusal}</p>;
+  const { member, enrolments, certificates, sign_ins: signIns, activity } = detail;
+  return (
+    <div className="space-y-6">
+      <Link to="/admin/dashboard/members" className="text-sm font-semibold text-brand-800 hover:text-brand-600">
+        ← All members
+      </Link>
+      <div>
+        <h2 className="break-words text-xl font-bold text-gray-900">{member.name}</h2>
+        <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-gray-600">
+          <span className="break-all">{member.email}</span>
+          <TierBadge tier={member.membership_tier} />
+          <span>Joined {formatDate(member.created_at)}</span>
+        </p>
+      </div>
+
+      <Section title="Courses" empty={enrolments.length === 0 ? 'Not enrolled in any course yet.' : null}>
+        <ul className="space-y-3">
+          {enrolments.map((course) => (
+            <li key={course.id} data-course-id={course.id}>
+              <div className="flex flex-wrap justify-between gap-2 text-sm">
+                <span className="font-semibold text-gray-900">{course.title}</span>
+                <span className="text-gray-600">
+                  {course.completed_lessons} of {course.lesson_count} lessons · {course.progress_percent}%
+                </span>
+              </div>
+              <div className="mt-1 h-2 rounded-full bg-gray-100">
+                <div className="h-2 rounded-full bg-gold-500" style={{ width: `${course.progress_percent}%` }} />
+              </div>
+            </li>
+          ))}
+        </ul>
+      </Section>
+
+      <Section title="Certificates" empty={certificates.length === 0 ? 'No certificates yet.' : null}>
+        <ul className="space-y-2 text-sm">
+          {certificates.map((certificate) => (
+            <li key={certificate.code}>
+              <Link to={`/certificates/${certificate.code}`} className="font-semibold text-brand-800">
+                {certificate.course_title}
+              </Link>{' '}
+              <span className="text-gray-500">· {formatDate(certificate.issued_at)}</span>
+            </li>
+          ))}
+        </ul>
+      </Section>
+
+      <Section title="Sign-ins" empty={signIns.length === 0 ? 'Never signed in.' : null}>
+        <ul className="divide-y divide-gray-100 text-sm">
+          {signIns.map((signIn) => (
+            <li key={signIn.started_at} className="flex flex-wrap justify-between gap-2 py-2">
+              <span className="text-gray-900">
+                {signIn.device} {signIn.active && <span className="text-xs font-semibold text-green-700">· signed in</span>}
+              </span>
+              <span className="text-gray-500">
+                {formatDateTime(signIn.started_at)} · last seen {formatDateTime(signIn.last_seen_at)}
+                {signIn.address && ` · ${signIn.address}`}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </Section>
+
+      <Section title="Activity" empty={activity.length === 0 ? 'No staff or billing changes to this member.' : null}>
+        <ul className="divide-y divide-gray-100 text-sm">
+          {activity.map((entry) => (
+            <li key={entry.id} className="flex flex-wrap justify-between gap-2 py-2">
+              <span className="font-medium text-gray-900">{entry.action}</span>
+              <span className="text-gray-500">
+                {entry.actor_email} · {formatDateTime(entry.created_at)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </Section>
+    </div>
+  );
+}
