@@ -54,6 +54,14 @@ export type UploadResponse = z.infer<typeof UploadResponse>;
 
 export const FileParams = z.object({ id: uuidParam('File id') });
 export const FileVisibilityInput = z.object({ visibility: FileVisibility });
+export const FileQuery = z.object({
+  w: z.coerce
+    .number({ error: 'w must be a width in pixels' })
+    .int('w must be a whole number')
+    .min(1, 'w must be 1 or more')
+    .max(4000, 'w must be at most 4000')
+    .optional(),
+});
 export const FileRenameInput = z.object({ filename: requiredText('File name', 200) });
 
 export interface FilesService {

@@ -389,6 +389,8 @@ export const uploadedFiles = pgTable(
     sizeBytes: integer().notNull(),
     /** Who may open it: null for everyone (images on public pages), else members at this tier and above. */
     accessTier: text({ enum: TIERS }),
+    /** A public image's smaller copies (WebP), made at upload: their width and storage key. */
+    variants: jsonb().$type<{ width: number; key: string }[]>().notNull().default([]),
     uploadedBy: text(),
     createdAt: createdAt(),
   },

@@ -50,6 +50,7 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
       sizeBytes: number;
       accessTier: Tier | null;
       uploadedBy: string;
+      variants?: { width: number; key: string }[];
     }): Promise<{ id: string }> {
       const [row] = await db.insert(uploadedFiles).values(values).returning({ id: uploadedFiles.id });
       return row!;

@@ -5,6 +5,7 @@ import { badRequest, notFound, ServiceError } from '../../common/errors.ts';
 import {
   DEFAULT_UPLOAD_FOLDER,
   FileParams,
+  FileQuery,
   FileRenameInput,
   FileVisibilityInput,
   UploadedFileList,
@@ -82,9 +83,10 @@ export async function filesRoutes(app: ZodApp) {
   );
 
   // Files, not JSON: only the input is declared. Each goes through its access check first.
-  app.get('/api/files/:id', { schema: { params: FileParams } }, async (request, reply) => {
-    const { file, membersOnly } = await files.fileById(await request.viewer(), request.params.id);
-    return sendStoredFile(request, reply, app.storage, file, { membersOnly });
+  // ?w=640: an image as its WebP copy at least that wide (pages ask for it in srcset).
+  app.get('/api/files/:id', { schema: { params: FileParams, querystring: FileQuery } }, async (request, reply) => {
+    const { file, membersOnly, publicImage } = await files.fileById(await request.viewer(), request.params.id, request.query.w);
+    return sendStoredFile(request, reply, app.storage, file, { membersOnly, publicImage });
   });
 
   app.get('/api/lessons/:id/video', { schema: { params: LessonParams } }, async (request, reply) => {

@@ -7,6 +7,7 @@ import type { DataAccess } from '../repositories.ts';
 import type { StoredFile } from './send-file.ts';
 import type { FileStorage } from './storage.ts';
 import { checkUpload, displayName, storageKeyFor } from './upload-checks.ts';
+import { makeImageVariants } from './image-variants.ts';
 import { ALLOWED_EXTENSIONS } from './upload-types.ts';
 
 const LIBRARY_ROWS = 500;
@@ -23,8 +24,8 @@ interface FileDelivery {
 export interface ServerFilesService extends FilesService {
   /** A public file by its storage key (the local `/files/...` address); null for a members-only or unknown one. */
   publicFile(storageKey: string): Promise<FileDelivery | null>;
-  /** An uploaded file by id, for whoever its visibility allows (staff: every file). */
-  fileById(viewer: Viewer, fileId: string): Promise<FileDelivery>;
+  /** An uploaded file by id, for whoever its visibility allows (staff: every file); an image at a width, if asked. */
+  fileById(viewer: Viewer, fileId: string, width?: number): Promise<FileDelivery & { publicImage: boolean }>;
   /** A lesson's uploaded video, for members whose tier reaches the course's (and staff). */
   lessonVideo(viewer: Viewer, lessonId: string): Promise<FileDelivery>;
   /** A resource's uploaded file, for members whose tier reaches tier_required (and staff). */
@@ -40,7 +41,7 @@ function clear(viewer: Viewer, tier: Tier | null, what: string): void {
   }
 }
 
-const delivery = (row: FileRow, membersOnly: boolean): FileDelivery => ({
+const delivery = (row: StoredFile, membersOnly: boolean): FileDelivery => ({
   file: { storageKey: row.storageKey, contentType: row.contentType, filename: row.filename },
   membersOnly,
 });
@@ -87,6 +88,9 @@ export function createFilesService(deps: {
       const { type, extension } = await checkUpload(name, content);
       const key = storageKeyFor(folder.data, extension);
       await storage.put(key, content, type.contentType, type.inline ? {} : { attachment: name });
+      // Images get smaller WebP copies, so pages send a phone the size it shows.
+      const variants = type.contentType.startsWith('image/') ? await makeImageVariants(content, key) : [];
+      for (const variant of variants) await storage.put(variant.key, variant.body, 'image/webp');
       const stored = await data.transaction(async (tx) => {
         const { id } = await tx.files.create({
           filename: name,
@@ -96,6 +100,7 @@ export function createFilesService(deps: {
           sizeBytes: content.length,
           accessTier: accessTierOf(visibility.data),
           uploadedBy: staff.email,
+          variants: variants.map(({ width, key: variantKey }) => ({ width, key: variantKey })),
         });
         const row = (await tx.files.findById(id))!;
         await tx.audit.record({
@@ -168,7 +173,7 @@ export function createFilesService(deps: {
         return before;
       });
       // After the row is gone, so a failure here leaves an orphan in the store, never a row without its file.
-      await storage.delete(removed.storageKey).catch(() => {});
+      for (const key of [removed.storageKey, ...removed.variants.map((variant) => variant.key)]) await storage.delete(key).catch(() => {});
     },
 
     async publicFile(storageKey) {
@@ -176,11 +181,16 @@ export function createFilesService(deps: {
       return row && row.accessTier === null ? delivery(row, false) : null;
     },
 
-    async fileById(viewer, fileId) {
+    // With a width, an image comes as its smallest WebP copy at least that wide (or as uploaded).
+    async fileById(viewer, fileId, width) {
       const row = await data.files.findById(fileId);
       if (!row) throw notFound('File not found.');
       clear(viewer, row.accessTier, 'file');
-      return delivery(row, row.accessTier !== null);
+      const variant = width ? row.variants.filter((each) => each.width >= width).sort((a, b) => a.width - b.width)[0] : undefined;
+      const file = variant
+        ? { storageKey: variant.key, contentType: 'image/webp', filename: row.filename.replace(/\.[^.]+$/, '.webp') }
+        : row;
+      return { ...delivery(file, row.accessTier !== null), publicImage: row.accessTier === null && row.contentType.startsWith('image/') };
     },
 
     async lessonVideo(viewer, lessonId) {

@@ -13,6 +13,7 @@ export interface StoredFile {
 // A signed link to a file in object storage works this long: minutes for a members-only file, an
 // hour for a public one (the redirect to it may then be cached for a while).
 const SIGNED_URL_SECONDS = { membersOnly: 300, public: 3600 };
+const PUBLIC_IMAGE_SECONDS = 7 * 24 * 60 * 60;
 
 function dispositionOf(file: StoredFile): string {
   const kind = INLINE_CONTENT_TYPES.has(file.contentType) ? 'inline' : 'attachment';
@@ -50,11 +51,14 @@ export async function sendStoredFile(
   reply: FastifyReply,
   storage: FileStorage,
   file: StoredFile,
-  options: { membersOnly: boolean },
+  options: { membersOnly: boolean; publicImage?: boolean },
 ) {
   const disposition = dispositionOf(file);
+  // A public image never changes under its address (files are not replaced), so browsers and CDNs
+  // keep it a week; should staff make it members-only, shared caches may hold it that long.
+  const publicCaching = options.publicImage ? `public, max-age=${PUBLIC_IMAGE_SECONDS}` : 'public, max-age=3600';
   reply
-    .header('cache-control', options.membersOnly ? 'private, no-store' : 'public, max-age=3600')
+    .header('cache-control', options.membersOnly ? 'private, no-store' : publicCaching)
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox");
   if (storage.signedUrl) {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { desc, eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StaffCourseDetail } from '../../common/courses.contract.ts';
 import { auditLog, certificates } from '../../db/schema.ts';
@@ -301,5 +302,36 @@ describe('file library', () => {
     expect((await request('DELETE', `/api/admin/files/${image}`, staff)).statusCode).toBe(404);
     const [entry] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'file.delete')).orderBy(desc(auditLog.id)).limit(1);
     expect(entry?.target).toBe('images/Spring cover.png');
+  });
+
+  it('serves an uploaded image as smaller WebP copies for the width asked, kept by caches for a week', async () => {
+    const photo = await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#7f1d1d' } })
+      .png()
+      .toBuffer();
+    const image = await upload('listing-photo.png', photo, 'images');
+    for (const [asked, width] of [
+      [640, 640],
+      [100, 320],
+      [1000, 1280],
+    ] as const) {
+      const served = await request('GET', `/api/files/${image}?w=${asked}`);
+      expect(served.statusCode).toBe(200);
+      expect(served.headers['content-type']).toBe('image/webp');
+      expect(served.headers['cache-control']).toBe('public, max-age=604800');
+      expect((await sharp(served.rawPayload).metadata()).width).toBe(width);
+    }
+    // Wider than every copy: the upload itself.
+    const original = await request('GET', `/api/files/${image}?w=1500`);
+    expect(original.headers['content-type']).toBe('image/png');
+    const refused = await request('GET', `/api/files/${image}?w=huge`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toContain('w must be a width in pixels');
+
+    // A members-only image's copies are members-only too.
+    const secret = await upload('secret-plan.png', photo, 'images', 'gold');
+    expect((await request('GET', `/api/files/${secret}?w=320`)).statusCode).toBe(401);
+    expect((await request('GET', `/api/files/${secret}?w=320`, silver.headers)).statusCode).toBe(403);
+    const forStaff = await request('GET', `/api/files/${secret}?w=320`, staff);
+    expect(forStaff.headers['cache-control']).toBe('private, no-store');
   });
 });

@@ -87,7 +87,7 @@ describe('staff run the catalogue', () => {
     const card = visitor.locator('article', { hasText: title });
     await card.waitFor();
     const thumbnail = await card.locator('img').getAttribute('src');
-    expect(thumbnail).toMatch(/^\/api\/files\/[0-9a-f-]{36}$/);
+    expect(thumbnail).toMatch(/^\/api\/files\/[0-9a-f-]{36}\?w=640$/);
     expect((await fetch(`${baseUrl()}${thumbnail}`)).status).toBe(200);
 
     // A Silver member enrols and finishes both lessons; the video comes through the checked route.
@@ -166,7 +166,7 @@ describe('staff run the catalogue', () => {
       const visitor = await browser.newPage();
       await gotoHydrated(visitor, '/');
       const card = visitor.getByTestId('latest-episodes').locator('article', { hasText: 'Pricing in a Shifting Market' });
-      expect(await card.locator('img').getAttribute('src')).toMatch(/^\/api\/files\/[0-9a-f-]{36}$/);
+      expect(await card.locator('img').getAttribute('src')).toMatch(/^\/api\/files\/[0-9a-f-]{36}\?w=640$/);
     } finally {
       await staff.request.post('/api/admin/podcast/update', { data: original });
     }

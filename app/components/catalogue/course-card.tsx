@@ -2,6 +2,10 @@ import { Link } from 'react-router';
 import type { Course } from '../../../common/courses.contract.ts';
 import { TierBadge } from './tier-badge.tsx';
 import { buttonClass } from '../ui/button.tsx';
+import { responsiveImage } from '../../lib/responsive-image.ts';
+
+/** A card is the screen's width on a phone, half of it on a tablet, a third on a desktop. */
+const CARD_SIZES = '(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw';
 
 /**
  * SPEC 2 Courses: thumbnail, tier badge, title, description, duration, lesson count, instructor, 'View Course'.
@@ -12,7 +16,7 @@ export function CourseCard({ course, aboveTheFold = false }: { course: Course; a
     <article className="flex flex-col overflow-hidden rounded-2xl border border-gray-200 bg-white shadow-sm transition hover:shadow-md">
       <div className="relative aspect-video bg-gray-200">
         <img
-          src={course.thumbnail}
+          {...responsiveImage(course.thumbnail, CARD_SIZES)}
           alt=""
           width={640}
           height={360}

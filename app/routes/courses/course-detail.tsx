@@ -11,6 +11,7 @@ import { attempt, formErrors, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
 import { orFallback, pageServices } from '../../lib/page-context.ts';
 import { useRootData } from '../../lib/root-data.ts';
+import { responsiveImage } from '../../lib/responsive-image.ts';
 import type { Route } from './+types/course-detail';
 
 const notFound = () => data({ course: null, lessons: [] as Lesson[], progress: null }, { status: 404 });
@@ -195,7 +196,13 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
               </div>
             )}
           </div>
-          <img src={course.thumbnail} alt="" width={640} height={360} className="aspect-video w-full rounded-2xl object-cover shadow-xl" />
+          <img
+            {...responsiveImage(course.thumbnail, '(min-width: 1024px) 50vw, 100vw')}
+            alt=""
+            width={640}
+            height={360}
+            className="aspect-video w-full rounded-2xl object-cover shadow-xl"
+          />
         </div>
       </section>
       <section className="mx-auto max-w-4xl px-4 py-12">

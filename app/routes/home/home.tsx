@@ -10,6 +10,7 @@ import { buttonClass, ButtonLink } from '../../components/ui/button.tsx';
 import { pageMeta } from '../../lib/meta.ts';
 import { orFallback, pageServices } from '../../lib/page-context.ts';
 import { FIXED_FEATURES, HOME_FAQS, TESTIMONIALS, WITH_POINTS, WITHOUT_POINTS } from '../../components/home/home-content.ts';
+import { responsiveImage } from '../../lib/responsive-image.ts';
 import type { Route } from './+types/home';
 import { Card, cardClass } from '../../components/ui/card.tsx';
 
@@ -36,15 +37,16 @@ function EpisodeImage({ src }: { src: string }) {
   const [failed, setFailed] = useState(false);
   const image = useRef<HTMLImageElement>(null);
   useEffect(() => {
-    // The image may have failed before the page became interactive, when onError was not yet listening.
-    const element = image.current;
-    if (element?.complete && element.naturalWidth === 0) setFailed(true);
+    // The image may have failed before the page became interactive, when onError was not yet
+    // listening. decode() settles once the image is loaded or has failed (a copy chosen from
+    // srcset may still be on its way at this point, so `complete` alone would mislead).
+    image.current?.decode().catch(() => setFailed(true));
   }, []);
   if (failed || !src) return <div className="aspect-video w-full bg-gray-300" data-testid="image-placeholder" />;
   return (
     <img
       ref={image}
-      src={src}
+      {...responsiveImage(src, '(min-width: 768px) 33vw, 100vw')}
       alt=""
       width={640}
       height={360}

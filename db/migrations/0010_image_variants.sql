@@ -1,0 +1,1 @@
+ALTER TABLE "uploaded_files" ADD COLUMN "variants" jsonb DEFAULT '[]'::jsonb NOT NULL;
