@@ -74,7 +74,7 @@ export function createServices(deps: {
     account: createAccountService({ data, sessions, limiter, mailer, billing }),
     billing,
     courses,
-    courseAuthoring: createCourseAuthoringService(data),
+    courseAuthoring: createCourseAuthoringService(data, learning),
     learning,
     content: createContentService(data),
     podcast: createPodcastService(data),

@@ -21,7 +21,10 @@ const LESSON_NOT_FOUND = 'Lesson not found';
 /** Where a course without an uploaded image finds its cover. */
 const artworkUrl = (courseId: string) => `/api/courses/${courseId}/artwork.svg`;
 
-export function createCourseAuthoringService(data: DataAccess): CourseAuthoringService {
+export function createCourseAuthoringService(
+  data: DataAccess,
+  learning: { issueDueCertificates(courseId: string): Promise<number> },
+): CourseAuthoringService {
   async function staffCourse(
     row: CourseRow,
     counts?: { enrolled: number; completed: number; averageProgress: number },
@@ -262,6 +265,8 @@ export function createCourseAuthoringService(data: DataAccess): CourseAuthoringS
           newValue: null,
         });
       });
+      // Members whose only missing lesson was this one have now finished the course.
+      await learning.issueDueCertificates(lesson.courseId);
       return detail(lesson.courseId);
     },
 

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { certificates, courses, enrolments, lessonProgress, lessons } from '../../db/schema.ts';
+import { certificates, courses, enrolments, lessonProgress, lessons, members } from '../../db/schema.ts';
 
 export function createLearningRepository(db: DatabaseOrTransaction) {
   return {
@@ -72,6 +72,25 @@ export function createLearningRepository(db: DatabaseOrTransaction) {
     async enrolmentsByWeek(since: Date) {
       const week = sql<string>`to_char(date_trunc('week', ${enrolments.enrolledAt}), 'YYYY-MM-DD')`;
       return db.select({ week, value: count() }).from(enrolments).where(gte(enrolments.enrolledAt, since)).groupBy(week);
+    },
+
+    /** Members enrolled in a course with a certificate who have done all its lessons but have no certificate. */
+    async membersDueCertificate(courseId: string) {
+      const total = sql`(select count(*) from lessons l where l.course_id = ${courseId})`;
+      const done = sql`(select count(*) from lesson_progress p join lessons l on l.id = p.lesson_id where p.member_id = ${enrolments.memberId} and l.course_id = ${courseId})`;
+      return db
+        .select({ memberId: members.id, name: members.name, courseTitle: courses.title })
+        .from(enrolments)
+        .innerJoin(members, eq(members.id, enrolments.memberId))
+        .innerJoin(courses, eq(courses.id, enrolments.courseId))
+        .where(
+          and(
+            eq(enrolments.courseId, courseId),
+            eq(courses.certificate, true),
+            sql`${total} > 0 and ${done} >= ${total}`,
+            sql`not exists (select 1 from certificates c where c.member_id = ${enrolments.memberId} and c.course_id = ${courseId})`,
+          ),
+        );
     },
 
     async listCertificates(memberId: string) {

@@ -8,7 +8,7 @@ import { requireMember, requireOwner, type SignedInMember, type Viewer } from '.
 import { renderCertificatePdf } from './certificate-pdf.ts';
 import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
-import type { DataAccess } from '../repositories.ts';
+import type { DataAccess, Repositories } from '../repositories.ts';
 
 const CERTIFICATE_NOT_FOUND = 'Certificate not found';
 
@@ -19,12 +19,17 @@ function newCertificateCode(): string {
   return `RP-${chars.slice(0, 4).join('')}-${chars.slice(4, 8).join('')}-${chars.slice(8, 12).join('')}`;
 }
 
+/** Beyond what pages call: certificates owed after the course changed. */
+export interface ServerLearningService extends LearningService {
+  issueDueCertificates(courseId: string): Promise<number>;
+}
+
 export function createLearningService(deps: {
   data: DataAccess;
   courses: CoursesService;
   /** Absolute links (the verification link printed on certificates) and the certificate email. */
   mailer: Mailer;
-}): LearningService {
+}): ServerLearningService {
   const { courses } = deps;
   const learning = deps.data.learning;
 
@@ -81,6 +86,32 @@ export function createLearningService(deps: {
     }));
   }
 
+  /** Issues the member's certificate for the course unless they have it; mails it (unless they unsubscribed). */
+  async function issueCertificate(repositories: Repositories, member: { id: string; name: string }, course: { id: string; title: string }) {
+    if (await repositories.learning.findCertificate(member.id, course.id)) return false;
+    const code = newCertificateCode();
+    await repositories.learning.createCertificate({
+      memberId: member.id,
+      courseId: course.id,
+      code,
+      memberName: member.name,
+      courseTitle: course.title,
+    });
+    // A congratulation: not needed to run the account, so it honours the member's unsubscribe.
+    const account = await repositories.members.findAccount({ id: member.id });
+    if (account) {
+      await queueOptionalMail(repositories, deps.mailer, account, 'certificate-earned', (unsubscribeUrl) =>
+        mailTemplates.certificateEarned({
+          name: account.name,
+          courseTitle: course.title,
+          verifyUrl: deps.mailer.link(`/certificates/${code}`),
+          unsubscribeUrl,
+        }),
+      );
+    }
+    return true;
+  }
+
   async function ownCertificate(code: string) {
     const certificate = await learning.certificateByCode(code.toUpperCase());
     if (!certificate) throw notFound(CERTIFICATE_NOT_FOUND);
@@ -113,31 +144,25 @@ export function createLearningService(deps: {
         await tx.markComplete(member.id, lesson.id);
         const [completed, total] = await Promise.all([tx.completedLessonIds(member.id, lesson.courseId), tx.lessonCount(lesson.courseId)]);
         // A course without a certificate issues none; one earned stays when lessons are added later.
-        if (!lesson.courseCertificate || completed.length < total || (await tx.findCertificate(member.id, lesson.courseId))) return false;
-        const code = newCertificateCode();
-        await tx.createCertificate({
-          memberId: member.id,
-          courseId: lesson.courseId,
-          code,
-          memberName: member.name,
-          courseTitle: lesson.courseTitle,
-        });
-        // A congratulation: not needed to run the account, so it honours the member's unsubscribe.
-        const account = await repositories.members.findAccount({ id: member.id });
-        if (account) {
-          await queueOptionalMail(repositories, deps.mailer, account, 'certificate-earned', (unsubscribeUrl) =>
-            mailTemplates.certificateEarned({
-              name: account.name,
-              courseTitle: lesson.courseTitle,
-              verifyUrl: deps.mailer.link(`/certificates/${code}`),
-              unsubscribeUrl,
-            }),
-          );
-        }
-        return true;
+        if (!lesson.courseCertificate || completed.length < total) return false;
+        return issueCertificate(repositories, { id: member.id, name: member.name }, { id: lesson.courseId, title: lesson.courseTitle });
       });
       if (earned) deps.mailer.nudge();
       return progressOf(member.id, lesson.courseId);
+    },
+
+    // After staff remove a lesson, members who have now done every remaining one get their certificate.
+    async issueDueCertificates(courseId) {
+      const due = await learning.membersDueCertificate(courseId);
+      let issued = 0;
+      for (const member of due) {
+        const earned = await deps.data.transaction((repositories) =>
+          issueCertificate(repositories, { id: member.memberId, name: member.name }, { id: courseId, title: member.courseTitle }),
+        );
+        if (earned) issued++;
+      }
+      if (issued > 0) deps.mailer.nudge();
+      return issued;
     },
 
     enrolments: async (viewer) => enrolmentsOf(requireMember(viewer).id),

@@ -4,7 +4,7 @@ import { desc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StaffCourseDetail } from '../../common/courses.contract.ts';
-import { auditLog, certificates } from '../../db/schema.ts';
+import { auditLog, certificates, outboxMessages } from '../../db/schema.ts';
 import { multipartBody, PDF_BYTES, PNG_BYTES } from '../helpers/multipart.ts';
 import { createTestApp, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
 
@@ -214,6 +214,19 @@ describe('courses', () => {
     const progress = (await request('GET', `/api/courses/${withPaper.id}/progress`, bronze.headers)).json();
     expect(progress).toMatchObject({ progress_percent: 50, certificate_code: code });
     expect(await t.db.select().from(certificates).where(eq(certificates.code, code))).toHaveLength(1);
+
+    // Removing the only lesson a member had left finishes the course for them: the certificate follows.
+    const removed = await request('GET', `/api/admin/courses/${withPaper.id}`, staff);
+    const added = (removed.json() as StaffCourseDetail).lessons.find((lesson) => lesson.title === 'A new chapter')!;
+    const other = await t.loginAs('bronze');
+    await request('POST', `/api/courses/${withPaper.id}/enrol`, other.headers);
+    await request('POST', `/api/lessons/${first!.id}/complete`, other.headers);
+    expect((await request('GET', `/api/courses/${withPaper.id}/progress`, other.headers)).json().certificate_code).toBeNull();
+    expect((await request('DELETE', `/api/admin/lessons/${added.id}`, staff)).statusCode).toBe(200);
+    const finished = (await request('GET', `/api/courses/${withPaper.id}/progress`, other.headers)).json();
+    expect(finished).toMatchObject({ progress_percent: 100, certificate_code: expect.stringMatching(/^RP-/) });
+    const [mail] = await t.db.select().from(outboxMessages).where(eq(outboxMessages.toAddress, other.email));
+    expect(mail?.kind).toBe('certificate-earned');
   });
 });
 
