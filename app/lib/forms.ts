@@ -36,6 +36,12 @@ export async function parseForm<S extends z.ZodType>(schema: S, request: Request
   return { ok: false, formError: result.error.issues[0]?.message ?? 'Please check the form.', fieldErrors };
 }
 
+/** A form refused by its contract (read by hand, not by parseForm): the first message, on its field. */
+export function refusedBy(error: z.ZodError) {
+  const issue = error.issues[0];
+  return formErrors(issue?.message ?? 'Please check the form.', 400, issue ? { [String(issue.path[0] ?? 'form')]: issue.message } : {});
+}
+
 /** The answer to a post whose body is not a readable form. */
 export const unreadableForm = () => formErrors(UNREADABLE_FORM);
 

@@ -26,17 +26,25 @@ export function formValues(
 /** The first message of a refused form, per field. */
 export type FieldErrors = Record<string, string>;
 
-/** Title, description, category, tier, instructor, level, duration, certificate and thumbnail. */
-export function CourseFields({ course, images, errors = {} }: { course?: StaffCourse; images: LibraryFile[]; errors?: FieldErrors }) {
+/** The title and description every authored item has, across the whole width of its form. */
+export function TitleAndDescription({
+  values,
+  titleMax,
+  errors,
+}: {
+  values?: { title: string; description: string };
+  titleMax: number;
+  errors: FieldErrors;
+}) {
   return (
-    <div className="grid gap-4 sm:grid-cols-2">
+    <>
       <Input
         compact
         label="Title"
         name="title"
-        defaultValue={course?.title}
+        defaultValue={values?.title}
         required
-        maxLength={150}
+        maxLength={titleMax}
         error={errors.title}
         className="sm:col-span-2"
       />
@@ -44,13 +52,22 @@ export function CourseFields({ course, images, errors = {} }: { course?: StaffCo
         compact
         label="Description"
         name="description"
-        defaultValue={course?.description}
+        defaultValue={values?.description}
         required
         rows={3}
         maxLength={4000}
         error={errors.description}
         className="sm:col-span-2"
       />
+    </>
+  );
+}
+
+/** Title, description, category, tier, instructor, level, duration, certificate and thumbnail. */
+export function CourseFields({ course, images, errors = {} }: { course?: StaffCourse; images: LibraryFile[]; errors?: FieldErrors }) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <TitleAndDescription values={course} titleMax={150} errors={errors} />
       <Select
         compact
         label="Category"

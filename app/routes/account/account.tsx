@@ -1,6 +1,5 @@
-import { useEffect } from 'react';
 import { redirect, useFetcher } from 'react-router';
-import { toast } from '../../lib/toast.tsx';
+import { useResultToast } from '../../lib/use-result-toast.ts';
 import { z } from 'zod';
 import { AccountDeletion, EmailChangeRequest, NameChange, PasswordChange } from '../../../common/account.contract.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../common/limits.ts';
@@ -71,12 +70,7 @@ type AccountFetcher = ReturnType<typeof useFetcher<typeof action>>;
 /** One settings form: its own fetcher, its result as a toast, its field errors beside the fields. */
 function useSettingsForm(key: string): AccountFetcher {
   const fetcher = useFetcher<typeof action>({ key });
-  useEffect(() => {
-    const result = fetcher.data;
-    if (!result || fetcher.state !== 'idle') return;
-    if (result.ok) toast.success(result.message);
-    else toast.error(result.formError ?? 'Please check the form.');
-  }, [fetcher.data, fetcher.state]);
+  useResultToast(fetcher);
   return fetcher;
 }
 

@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation } from 'react-router';
 import { z } from 'zod';
 import {
@@ -21,7 +20,7 @@ import { Input, Textarea } from '../../components/ui/field.tsx';
 import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
 import { pageServices, pageSession } from '../../lib/page-context.ts';
-import { toast } from '../../lib/toast.tsx';
+import { useResultToast } from '../../lib/use-result-toast.ts';
 import type { Route } from './+types/post';
 
 export const meta = ({ loaderData: loaded }: Route.MetaArgs) =>
@@ -94,16 +93,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return reported.ok ? done('Thank you. Our team will look at it.') : reported.refusal;
     }
   }
-}
-
-/** A form whose result shows as a toast (and, without script, on the page after the post). */
-function useResultToast(fetcher: ReturnType<typeof useFetcher<typeof action>>) {
-  useEffect(() => {
-    const result = fetcher.data;
-    if (!result || fetcher.state !== 'idle') return;
-    if (result.ok) toast.success(result.message);
-    else toast.error(result.formError ?? 'Please check the form.');
-  }, [fetcher.data, fetcher.state]);
 }
 
 /** 'Report': a reason, sent to staff. Folded away until asked for. */

@@ -10,10 +10,11 @@ import {
   type StaffLesson,
 } from '../../../../common/courses.contract.ts';
 import { CourseFields, formValues, LessonFields, libraryChoices } from '../../../components/admin/course-forms.tsx';
+import { EditDetails } from '../../../components/admin/edit-details.tsx';
 import { Outcome, type Answer } from '../../../components/admin/outcome.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmedForm } from '../../../components/ui/confirmed-form.tsx';
-import { attempt, formErrors, readForm, unreadableForm } from '../../../lib/forms.ts';
+import { attempt, formErrors, readForm, refusedBy, unreadableForm } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/course-editor';
 
@@ -28,12 +29,6 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 
 const LessonId = z.object({ lessonId: LessonParams.shape.id });
 const Move = LessonId.extend({ direction: z.enum(['up', 'down']) });
-
-/** A refused contract, as the form's answer: the first message, on its field. */
-function refusedBy(error: z.ZodError) {
-  const issue = error.issues[0];
-  return formErrors(issue?.message ?? 'Please check the form.', 400, issue ? { [String(issue.path[0] ?? 'form')]: issue.message } : {});
-}
 
 const lessonValues = (form: FormData) =>
   formValues(form, { checkboxes: ['free_preview'], lists: ['attachment_file_ids'], nullable: ['video_file_id'] });
@@ -170,25 +165,19 @@ function LessonItem({
           {small('remove-lesson', 'Remove')}
         </div>
       </div>
-      <details className="mt-2">
-        <summary className="cursor-pointer text-sm font-semibold text-brand-800">Edit lesson</summary>
-        <fetcher.Form method="post" className="mt-3 space-y-3">
-          <input type="hidden" name="intent" value="edit-lesson" />
-          <input type="hidden" name="lessonId" value={lesson.id} />
-          <LessonFields
-            lesson={lesson}
-            videos={library.videos}
-            attachments={library.attachments}
-            errors={answer && !answer.ok ? answer.fieldErrors : {}}
-          />
-          <Button type="submit" size="sm" disabled={fetcher.state !== 'idle'}>
-            Save lesson
-          </Button>
-        </fetcher.Form>
-      </details>
-      <div className="mt-2">
-        <Outcome answer={answer} />
-      </div>
+      <EditDetails
+        fetcher={fetcher}
+        summary="Edit lesson"
+        fields={{ intent: 'edit-lesson', lessonId: lesson.id }}
+        submitLabel="Save lesson"
+      >
+        <LessonFields
+          lesson={lesson}
+          videos={library.videos}
+          attachments={library.attachments}
+          errors={answer && !answer.ok ? answer.fieldErrors : {}}
+        />
+      </EditDetails>
     </li>
   );
 }

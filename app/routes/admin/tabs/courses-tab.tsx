@@ -3,7 +3,7 @@ import { CourseInput, type StaffCourse } from '../../../../common/courses.contra
 import { TierBadge } from '../../../components/catalogue/tier-badge.tsx';
 import { CourseFields, formValues, libraryChoices } from '../../../components/admin/course-forms.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { attempt, formErrors, readForm, unreadableForm } from '../../../lib/forms.ts';
+import { attempt, readForm, refusedBy, unreadableForm } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/courses-tab';
 
@@ -19,10 +19,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   if (!form) return unreadableForm();
   const input = CourseInput.safeParse(formValues(form, { checkboxes: ['certificate'], nullable: ['thumbnail_file_id'] }));
-  if (!input.success) {
-    const issue = input.error.issues[0];
-    return formErrors(issue?.message ?? 'Please check the form.', 400, issue ? { [String(issue.path[0])]: issue.message } : {});
-  }
+  if (!input.success) return refusedBy(input.error);
   const created = await attempt(() => services.courseAuthoring.create(viewer, input.data));
   if (!created.ok) return created.refusal;
   throw redirect(`/admin/dashboard/courses/${created.value.course.id}`);

@@ -8,13 +8,14 @@ import {
   type StaffResource,
 } from '../../../../common/resources.contract.ts';
 import { TIER_LABEL, TIERS } from '../../../../common/tiers.ts';
-import { formValues, libraryChoices, type FieldErrors } from '../../../components/admin/course-forms.tsx';
+import { formValues, libraryChoices, TitleAndDescription, type FieldErrors } from '../../../components/admin/course-forms.tsx';
 import { TierBadge } from '../../../components/catalogue/tier-badge.tsx';
+import { EditDetails } from '../../../components/admin/edit-details.tsx';
 import { Outcome, type Answer } from '../../../components/admin/outcome.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmedForm } from '../../../components/ui/confirmed-form.tsx';
-import { Input, Select, Textarea } from '../../../components/ui/field.tsx';
-import { attempt, formErrors, readForm, unreadableForm } from '../../../lib/forms.ts';
+import { Input, Select } from '../../../components/ui/field.tsx';
+import { attempt, formErrors, readForm, refusedBy, unreadableForm } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/resources-tab';
 
@@ -38,10 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return removed.ok ? { ok: true as const, message: 'Resource removed.' } : removed.refusal;
   }
   const input = ResourceInput.safeParse(formValues(form, { nullable: ['file_id'] }));
-  if (!input.success) {
-    const issue = input.error.issues[0];
-    return formErrors(issue?.message ?? 'Please check the form.', 400, issue ? { [String(issue.path[0] ?? 'form')]: issue.message } : {});
-  }
+  if (!input.success) return refusedBy(input.error);
   if (intent === 'create') {
     const created = await attempt(() => services.resources.create(viewer, input.data));
     return created.ok ? { ok: true as const, message: `“${created.value.title}” added.` } : created.refusal;
@@ -58,27 +56,7 @@ function ResourceFields({ resource, files, errors = {} }: { resource?: StaffReso
   const currentMissing = resource?.file_id && !files.some((file) => file.id === resource.file_id);
   return (
     <div className="grid gap-3 sm:grid-cols-2">
-      <Input
-        compact
-        label="Title"
-        name="title"
-        defaultValue={resource?.title}
-        required
-        maxLength={200}
-        error={errors.title}
-        className="sm:col-span-2"
-      />
-      <Textarea
-        compact
-        label="Description"
-        name="description"
-        defaultValue={resource?.description}
-        required
-        rows={3}
-        maxLength={4000}
-        error={errors.description}
-        className="sm:col-span-2"
-      />
+      <TitleAndDescription values={resource} titleMax={200} errors={errors} />
       <Select
         compact
         label="Type"
@@ -147,20 +125,14 @@ function ResourceItem({ resource, files }: { resource: StaffResource; files: Lib
           </button>
         </ConfirmedForm>
       </div>
-      <details className="mt-2">
-        <summary className="cursor-pointer text-sm font-semibold text-brand-800">Edit resource</summary>
-        <fetcher.Form method="post" className="mt-3 space-y-3">
-          <input type="hidden" name="intent" value="update" />
-          <input type="hidden" name="resourceId" value={resource.id} />
-          <ResourceFields resource={resource} files={files} errors={answer && !answer.ok ? answer.fieldErrors : {}} />
-          <Button type="submit" size="sm" disabled={fetcher.state !== 'idle'}>
-            Save resource
-          </Button>
-        </fetcher.Form>
-      </details>
-      <div className="mt-2">
-        <Outcome answer={answer} />
-      </div>
+      <EditDetails
+        fetcher={fetcher}
+        summary="Edit resource"
+        fields={{ intent: 'update', resourceId: resource.id }}
+        submitLabel="Save resource"
+      >
+        <ResourceFields resource={resource} files={files} errors={answer && !answer.ok ? answer.fieldErrors : {}} />
+      </EditDetails>
     </li>
   );
 }
