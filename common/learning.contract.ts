@@ -13,6 +13,8 @@ export const CourseProgress = z.object({
   lesson_count: z.number().int(),
   progress_percent: z.number().int(),
   certificate_code: z.string().nullable(),
+  /** Where the member stopped in each lesson's video, in seconds, by lesson id: any device resumes there. */
+  positions: z.record(z.string(), z.number()),
 });
 export type CourseProgress = z.infer<typeof CourseProgress>;
 
@@ -47,6 +49,24 @@ export const CertificateParams = z.object({
   code: z.string().regex(/^[A-Za-z0-9-]{1,40}$/, 'A certificate code is letters, digits and dashes, such as RP-7K3M-Q9XD-2HPA'),
 });
 
+/** A lesson with video is complete once this share of it has been watched (the closing credits may be skipped). */
+export const WATCHED_TO_COMPLETE = 0.9;
+
+const seconds = (what: string) =>
+  z
+    .number({ error: `The ${what} is a number of seconds.` })
+    .min(0, `The ${what} cannot be negative.`)
+    .max(86_400, `The ${what} cannot be longer than a day.`);
+
+/** The player's report of where the member is in a lesson's video. */
+export const LessonPositionInput = z
+  .object({ position_seconds: seconds('position'), duration_seconds: seconds('video length') })
+  .refine((input) => input.position_seconds <= input.duration_seconds + 1, {
+    error: 'The position cannot be past the end of the video.',
+    path: ['position_seconds'],
+  });
+export type LessonPositionInput = z.infer<typeof LessonPositionInput>;
+
 /** The course page's forms: 'Start Learning' enrols, 'Mark as complete' completes one lesson. */
 export const CourseFormInput = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('enrol') }),
@@ -59,6 +79,11 @@ export interface LearningService {
   courseProgress(viewer: Viewer, courseId: string): Promise<CourseProgress>;
   /** Marks a lesson complete; completing the last lesson of a course issues its certificate. */
   completeLesson(viewer: Viewer, lessonId: string): Promise<CourseProgress>;
+  /**
+   * Stores where the member is in a lesson's video (enrolling them: watching starts the course);
+   * past WATCHED_TO_COMPLETE of the video the lesson is complete.
+   */
+  saveLessonPosition(viewer: Viewer, lessonId: string, input: LessonPositionInput): Promise<CourseProgress>;
   enrolments(viewer: Viewer): Promise<EnrolledCourse[]>;
   certificates(viewer: Viewer): Promise<MemberCertificate[]>;
   /** Owners: a member's courses with their progress, and certificates. */

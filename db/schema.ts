@@ -17,6 +17,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -200,6 +201,23 @@ export const lessonProgress = pgTable(
       .notNull()
       .references(() => lessons.id, { onDelete: 'cascade' }),
     completedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.lessonId] })],
+);
+
+/** Where a member stopped in a lesson's video, so any device resumes there. */
+export const lessonPositions = pgTable(
+  'lesson_positions',
+  {
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    lessonId: text()
+      .notNull()
+      .references(() => lessons.id, { onDelete: 'cascade' }),
+    positionSeconds: real().notNull(),
+    durationSeconds: real().notNull(),
+    updatedAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.memberId, t.lessonId] })],
 );

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { certificates, courses, enrolments, lessonProgress, lessons, members } from '../../db/schema.ts';
+import { certificates, courses, enrolments, lessonPositions, lessonProgress, lessons, members } from '../../db/schema.ts';
 
 export function createLearningRepository(db: DatabaseOrTransaction) {
   return {
@@ -24,6 +24,7 @@ export function createLearningRepository(db: DatabaseOrTransaction) {
           courseTier: courses.tier,
           courseTitle: courses.title,
           courseCertificate: courses.certificate,
+          hasVideo: sql<boolean>`${lessons.videoFileId} is not null or coalesce(${lessons.videoUrl}, '') <> ''`,
         })
         .from(lessons)
         .innerJoin(courses, eq(courses.id, lessons.courseId))
@@ -49,6 +50,26 @@ export function createLearningRepository(db: DatabaseOrTransaction) {
 
     async markComplete(memberId: string, lessonId: string): Promise<void> {
       await db.insert(lessonProgress).values({ memberId, lessonId }).onConflictDoNothing();
+    },
+
+    async savePosition(memberId: string, lessonId: string, position: { positionSeconds: number; durationSeconds: number }) {
+      await db
+        .insert(lessonPositions)
+        .values({ memberId, lessonId, ...position })
+        .onConflictDoUpdate({
+          target: [lessonPositions.memberId, lessonPositions.lessonId],
+          set: { ...position, updatedAt: sql`now()` },
+        });
+    },
+
+    /** Where the member stopped in each lesson of the course, in seconds, by lesson id. */
+    async positions(memberId: string, courseId: string): Promise<Record<string, number>> {
+      const rows = await db
+        .select({ lessonId: lessonPositions.lessonId, seconds: lessonPositions.positionSeconds })
+        .from(lessonPositions)
+        .innerJoin(lessons, eq(lessons.id, lessonPositions.lessonId))
+        .where(and(eq(lessonPositions.memberId, memberId), eq(lessons.courseId, courseId)));
+      return Object.fromEntries(rows.map((row) => [row.lessonId, row.seconds]));
     },
 
     async findCertificate(memberId: string, courseId: string) {

@@ -4,6 +4,7 @@ import {
   CertificateVerification,
   CourseProgress,
   EnrolledCourseList,
+  LessonPositionInput,
   MemberCertificateList,
 } from '../../common/learning.contract.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
@@ -28,6 +29,13 @@ export async function learningRoutes(app: ZodApp) {
     '/api/lessons/:id/complete',
     { config: member, schema: { params: LessonParams, response: withErrors({ 200: CourseProgress }) } },
     async (request) => learning.completeLesson(await request.viewer(), request.params.id),
+  );
+
+  // The lesson player reports where the member is, every few seconds while playing and when paused or closed.
+  app.put(
+    '/api/lessons/:id/position',
+    { config: member, schema: { params: LessonParams, body: LessonPositionInput, response: withErrors({ 200: CourseProgress }) } },
+    async (request) => learning.saveLessonPosition(await request.viewer(), request.params.id, request.body),
   );
 
   app.get('/api/me/enrolments', { config: member, schema: { response: withErrors({ 200: EnrolledCourseList }) } }, async (request) =>

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CoursesService } from '../../common/courses.contract.ts';
 import { conflict, forbidden, notFound } from '../../common/errors.ts';
-import { UPGRADE_NEEDED, type LearningService } from '../../common/learning.contract.ts';
+import { UPGRADE_NEEDED, WATCHED_TO_COMPLETE, type LearningService } from '../../common/learning.contract.ts';
 import { progressPercent } from '../../common/progress.ts';
 import { isEntitled } from '../../common/tiers.ts';
 import { requireMember, requireOwner, type SignedInMember, type Viewer } from '../../common/viewer.ts';
@@ -40,11 +40,12 @@ export function createLearningService(deps: {
   }
 
   async function progressOf(memberId: string, courseId: string) {
-    const [enrolled, completed, total, certificate] = await Promise.all([
+    const [enrolled, completed, total, certificate, positions] = await Promise.all([
       learning.isEnrolled(memberId, courseId),
       learning.completedLessonIds(memberId, courseId),
       learning.lessonCount(courseId),
       learning.findCertificate(memberId, courseId),
+      learning.positions(memberId, courseId),
     ]);
     return {
       course_id: courseId,
@@ -53,7 +54,30 @@ export function createLearningService(deps: {
       lesson_count: total,
       progress_percent: progressPercent(completed.length, total),
       certificate_code: certificate?.code ?? null,
+      positions,
     };
+  }
+
+  /** The lesson, if this member may take it: a lesson of a course they may not see (a draft, an archived course they never took) is not there. */
+  async function openLesson(viewer: Viewer, member: SignedInMember, lessonId: string) {
+    const lesson = await learning.findLesson(lessonId);
+    if (!lesson || !(await courses.find(viewer, lesson.courseId))) throw notFound('Lesson not found');
+    if (!isEntitled(member.membershipTier, lesson.courseTier)) throw forbidden(UPGRADE_NEEDED);
+    return lesson;
+  }
+
+  /** Marks the lesson complete for an enrolled member; the last one issues the course's certificate. */
+  async function complete(member: SignedInMember, lesson: Awaited<ReturnType<typeof openLesson>>) {
+    const earned = await deps.data.transaction(async (repositories) => {
+      const tx = repositories.learning;
+      if (!(await tx.isEnrolled(member.id, lesson.courseId))) throw conflict('Start the course before completing its lessons.');
+      await tx.markComplete(member.id, lesson.id);
+      const [completed, total] = await Promise.all([tx.completedLessonIds(member.id, lesson.courseId), tx.lessonCount(lesson.courseId)]);
+      // A course without a certificate issues none; one earned stays when lessons are added later.
+      if (!lesson.courseCertificate || completed.length < total) return false;
+      return issueCertificate(repositories, { id: member.id, name: member.name }, { id: lesson.courseId, title: lesson.courseTitle });
+    });
+    if (earned) deps.mailer.nudge();
   }
 
   async function enrolmentsOf(memberId: string) {
@@ -134,20 +158,28 @@ export function createLearningService(deps: {
 
     async completeLesson(viewer, lessonId) {
       const member = requireMember(viewer);
-      const lesson = await learning.findLesson(lessonId);
-      // A lesson of a course this member may not see (a draft, an archived course they never took) is not there.
-      if (!lesson || !(await courses.find(viewer, lesson.courseId))) throw notFound('Lesson not found');
-      if (!isEntitled(member.membershipTier, lesson.courseTier)) throw forbidden(UPGRADE_NEEDED);
-      const earned = await deps.data.transaction(async (repositories) => {
-        const tx = repositories.learning;
-        if (!(await tx.isEnrolled(member.id, lesson.courseId))) throw conflict('Start the course before completing its lessons.');
-        await tx.markComplete(member.id, lesson.id);
-        const [completed, total] = await Promise.all([tx.completedLessonIds(member.id, lesson.courseId), tx.lessonCount(lesson.courseId)]);
-        // A course without a certificate issues none; one earned stays when lessons are added later.
-        if (!lesson.courseCertificate || completed.length < total) return false;
-        return issueCertificate(repositories, { id: member.id, name: member.name }, { id: lesson.courseId, title: lesson.courseTitle });
+      const lesson = await openLesson(viewer, member, lessonId);
+      await complete(member, lesson);
+      return progressOf(member.id, lesson.courseId);
+    },
+
+    async saveLessonPosition(viewer, lessonId, input) {
+      const member = requireMember(viewer);
+      const lesson = await openLesson(viewer, member, lessonId);
+      if (!lesson.hasVideo) throw conflict('This lesson has no video to resume.');
+      // Watching a lesson starts its course. Writes that change nothing are skipped: each one would
+      // still tell every process that members' data changed.
+      const [enrolled, completed] = await Promise.all([
+        learning.isEnrolled(member.id, lesson.courseId),
+        learning.completedLessonIds(member.id, lesson.courseId),
+      ]);
+      if (!enrolled) await learning.enrol(member.id, lesson.courseId);
+      await learning.savePosition(member.id, lesson.id, {
+        positionSeconds: input.position_seconds,
+        durationSeconds: input.duration_seconds,
       });
-      if (earned) deps.mailer.nudge();
+      const watched = input.duration_seconds > 0 && input.position_seconds >= input.duration_seconds * WATCHED_TO_COMPLETE;
+      if (watched && !completed.includes(lesson.id)) await complete(member, lesson);
       return progressOf(member.id, lesson.courseId);
     },
 

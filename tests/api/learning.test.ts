@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { certificates, enrolments } from '../../db/schema.ts';
+import { certificates, enrolments, lessonPositions } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;
@@ -83,5 +83,49 @@ describe('lesson progress and certificates', () => {
     const before = (await t.app.inject({ url: '/api/courses/luxury-market/progress', headers: member.headers })).json();
     expect(before).toMatchObject({ enrolled: false, progress_percent: 0 });
     expect((await t.app.inject({ url: '/api/courses/none/progress', headers: member.headers })).statusCode).toBe(404);
+  });
+});
+
+describe('where a member stopped in a lesson video', () => {
+  const put = (url: string, payload: Record<string, unknown>, headers?: Record<string, string>) =>
+    t.app.inject({ method: 'PUT', url, payload, headers });
+
+  it('stores the position for any device, enrols the member, and completes the lesson once most of the video is watched', async () => {
+    const member = await t.loginAs('free');
+    const early = await put('/api/lessons/first-90-days-l1/position', { position_seconds: 4.5, duration_seconds: 60 }, member.headers);
+    expect(early.statusCode).toBe(200);
+    expect(early.json()).toMatchObject({ enrolled: true, completed_lesson_ids: [], positions: { 'first-90-days-l1': 4.5 } });
+
+    // Another device (a second session) reads the same position.
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: member.email, password: member.password },
+    });
+    const phone = { authorization: `Bearer ${signIn.json().token}` };
+    const progress = (await t.app.inject({ url: '/api/courses/first-90-days/progress', headers: phone })).json();
+    expect(progress.positions).toEqual({ 'first-90-days-l1': 4.5 });
+
+    const later = await put('/api/lessons/first-90-days-l1/position', { position_seconds: 55, duration_seconds: 60 }, phone);
+    expect(later.json()).toMatchObject({ completed_lesson_ids: ['first-90-days-l1'], progress_percent: 17 });
+    const rows = await t.db.select().from(lessonPositions).where(eq(lessonPositions.memberId, member.memberId));
+    expect(rows).toEqual([expect.objectContaining({ lessonId: 'first-90-days-l1', positionSeconds: 55, durationSeconds: 60 })]);
+  });
+
+  it('refuses a visitor, a lesson above the tier, a lesson without video and a position that makes no sense', async () => {
+    const member = await t.loginAs('bronze');
+    const body = { position_seconds: 1, duration_seconds: 10 };
+    expect((await put('/api/lessons/first-90-days-l1/position', body)).statusCode).toBe(401);
+    expect((await put('/api/lessons/luxury-market-l1/position', body, member.headers)).statusCode).toBe(403);
+    expect((await put('/api/lessons/no-such-lesson/position', body, member.headers)).statusCode).toBe(404);
+    const noVideo = await put('/api/lessons/sphere-of-influence-l2/position', body, member.headers);
+    expect(noVideo.statusCode).toBe(409);
+    expect(noVideo.json().detail).toBe('This lesson has no video to resume.');
+    const past = await put('/api/lessons/first-90-days-l1/position', { position_seconds: 50, duration_seconds: 10 }, member.headers);
+    expect(past.statusCode).toBe(400);
+    expect(past.json().detail).toMatch(/cannot be past the end of the video/);
+    const text = await put('/api/lessons/first-90-days-l1/position', { position_seconds: 'soon', duration_seconds: 10 }, member.headers);
+    expect(text.statusCode).toBe(400);
+    expect(text.json().detail).toMatch(/The position is a number of seconds/);
   });
 });

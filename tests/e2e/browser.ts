@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { afterAll, beforeAll, inject } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -132,4 +132,15 @@ export async function signInAtTier(
   if (changed.status() !== 200) throw new Error(`Could not set the test member's tier: ${changed.status()}`);
   await staff.close();
   return { page, email };
+}
+
+/** Plays the lesson player's video from this second (muted, so no gesture is needed). */
+export async function playVideo(player: Locator, seconds: number | 'near-end') {
+  const video = player.locator('video');
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState)).toBeGreaterThanOrEqual(1);
+  await video.evaluate(async (element: HTMLVideoElement, from) => {
+    element.muted = true;
+    element.currentTime = from === 'near-end' ? element.duration - 0.3 : from;
+    await element.play();
+  }, seconds);
 }

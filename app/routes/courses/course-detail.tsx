@@ -2,9 +2,10 @@ import { useEffect, useState } from 'react';
 import { data, Link, useFetcher } from 'react-router';
 import { toast } from '../../lib/toast.tsx';
 import { COURSE_NOT_FOUND, CourseParams, type Lesson } from '../../../common/courses.contract.ts';
-import { CourseFormInput } from '../../../common/learning.contract.ts';
+import { CourseFormInput, type CourseProgress } from '../../../common/learning.contract.ts';
 import { CourseMainAction, enrolState } from '../../components/catalogue/course-actions.tsx';
 import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
+import { LessonPlayer } from '../../components/learning/lesson-player.tsx';
 import { Accordion } from '../../components/ui/accordion.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { attempt, formErrors, invalid, parseForm } from '../../lib/forms.ts';
@@ -51,17 +52,39 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
 
 type CourseFormResult = ReturnType<typeof useFetcher<typeof action>>['data'];
 
+const COURSE_COMPLETE = 'Course complete! Your certificate is ready on your dashboard.';
+
 /** The toast for what a course form did (SPEC 8 'Enrolled successfully!'). */
 function useCourseFormToasts(result: CourseFormResult) {
   useEffect(() => {
     if (!result) return;
     if (!result.ok) toast.error(result.formError ?? 'Could not save your progress. Please try again.');
     else if (result.intent === 'enrol') toast.success('Enrolled successfully!');
-    else
-      toast.success(
-        result.progress.certificate_code ? 'Course complete! Your certificate is ready on your dashboard.' : 'Lesson completed',
-      );
+    else toast.success(result.progress.certificate_code ? COURSE_COMPLETE : 'Lesson completed');
   }, [result]);
+}
+
+/** The course's progress as the page knows it: the loader's, then what the player's reports answer. */
+function useLiveProgress(loaded: CourseProgress | null) {
+  const [progress, setProgress] = useState(loaded);
+  const [loadedBefore, setLoadedBefore] = useState(loaded);
+  if (loaded !== loadedBefore) {
+    setLoadedBefore(loaded);
+    setProgress(loaded);
+  }
+  const update = (next: CourseProgress) => {
+    // Watching most of a video completes its lesson: said as 'Mark as complete' would say it.
+    if (next.completed_lesson_ids.length > (progress?.completed_lesson_ids.length ?? 0)) {
+      toast.success(next.certificate_code && !progress?.certificate_code ? COURSE_COMPLETE : 'Lesson completed');
+    }
+    setProgress(next);
+  };
+  return [progress, update] as const;
+}
+
+/** The lesson a member goes on with: the first not yet complete, or (course finished) the first. */
+function nextLessonToTake(lessons: Lesson[], progress: CourseProgress): Lesson | undefined {
+  return lessons.find((lesson) => !progress.completed_lesson_ids.includes(lesson.id)) ?? lessons[0];
 }
 
 function CourseNotFound() {
@@ -94,52 +117,23 @@ function CompleteLessonForm({ fetcher, lessonId, className }: { fetcher: CourseF
   );
 }
 
-function LessonPlayer({
-  lesson,
-  onClose,
-  completed,
-  completeForm,
-}: {
-  lesson: Lesson;
-  onClose: () => void;
-  completed: boolean;
-  completeForm: React.ReactNode;
-}) {
-  return (
-    <div
-      role="dialog"
-      aria-modal="true"
-      aria-label={lesson.title}
-      className="fixed inset-0 z-50 flex items-center justify-center bg-black/80 p-4"
-    >
-      <div className="w-full max-w-3xl rounded-2xl bg-white p-4">
-        <div className="mb-3 flex items-center justify-between gap-4">
-          <h2 className="font-bold text-gray-900">{lesson.title}</h2>
-          <Button variant="ghost" size="sm" onClick={onClose}>
-            Close
-          </Button>
-        </div>
-        {/* Lessons carry no caption files yet; when they do, they belong here as <track> elements. */}
-        {/* eslint-disable-next-line jsx-a11y/media-has-caption */}
-        <video src={lesson.video_url ?? undefined} controls autoPlay playsInline className="aspect-video w-full rounded-lg bg-black" />
-        <div className="mt-3 flex justify-end">
-          {completed ? <span className="text-sm font-semibold text-green-700">✓ Completed</span> : completeForm}
-        </div>
-      </div>
-    </div>
-  );
-}
-
 export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
   const viewer = useRootData()?.viewer;
   const fetcher = useFetcher<typeof action>();
   useCourseFormToasts(fetcher.data);
   const [playing, setPlaying] = useState<Lesson | null>(null);
-  const { course, lessons, progress } = loaderData;
+  const { course, lessons } = loaderData;
+  const [progress, updateProgress] = useLiveProgress(loaderData.progress);
   if (!course) return <CourseNotFound />;
   const state = enrolState(viewer?.member?.membership_tier ?? null, course.tier);
   const completed = new Set(progress?.completed_lesson_ids ?? []);
-  const startLearning = (
+  const goOn = progress?.enrolled ? nextLessonToTake(lessons, progress) : undefined;
+  // What happens next: enrol once; then go on with the next lesson, or review a finished course.
+  const startLearning = goOn ? (
+    <Button variant="gold" onClick={() => setPlaying(goOn)}>
+      {progress?.progress_percent === 100 ? 'Review course' : 'Continue'}
+    </Button>
+  ) : progress?.enrolled ? null : (
     <fetcher.Form method="post">
       <input type="hidden" name="intent" value="enrol" />
       <Button type="submit" variant="gold" disabled={fetcher.state !== 'idle'}>
@@ -147,6 +141,8 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
       </Button>
     </fetcher.Form>
   );
+  const playingIndex = playing ? lessons.findIndex((lesson) => lesson.id === playing.id) : -1;
+  const nextLesson = lessons[playingIndex + 1] ?? null;
   return (
     <>
       <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 px-4 py-12 text-white">
@@ -236,7 +232,10 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
                         Watch Lesson
                       </Button>
                     )}
-                    {progress?.enrolled && !completed.has(lesson.id) && <CompleteLessonForm fetcher={fetcher} lessonId={lesson.id} />}
+                    {/* A lesson with video completes by watching it; the others by saying so. */}
+                    {progress?.enrolled && !lesson.has_video && !completed.has(lesson.id) && (
+                      <CompleteLessonForm fetcher={fetcher} lessonId={lesson.id} />
+                    )}
                   </div>
                 </div>
               ),
@@ -250,9 +249,12 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
       {playing && (
         <LessonPlayer
           lesson={playing}
-          onClose={() => setPlaying(null)}
-          completed={completed.has(playing.id)}
+          next={state === 'entitled' ? nextLesson : null}
+          progress={state === 'entitled' ? progress : null}
           completeForm={progress?.enrolled ? <CompleteLessonForm fetcher={fetcher} lessonId={playing.id} /> : null}
+          onClose={() => setPlaying(null)}
+          onNext={() => setPlaying(nextLesson)}
+          onProgress={updateProgress}
         />
       )}
     </>

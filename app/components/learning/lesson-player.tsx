@@ -1,0 +1,187 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { Lesson } from '../../../common/courses.contract.ts';
+import { WATCHED_TO_COMPLETE, type CourseProgress } from '../../../common/learning.contract.ts';
+import { Button } from '../ui/button.tsx';
+
+/** How often, in seconds of video, the player tells the server where the member is while playing. */
+const REPORT_EVERY_SECONDS = 10;
+
+/** '4:05' for 245 seconds. */
+export function clockTime(totalSeconds: number): string {
+  const seconds = Math.floor(totalSeconds);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** Where to start a lesson's video: where the member stopped, unless that was (nearly) the end. */
+function resumeAt(saved: number | undefined, duration: number): number {
+  if (!saved || !Number.isFinite(duration)) return 0;
+  return saved < duration * WATCHED_TO_COMPLETE ? saved : 0;
+}
+
+/**
+ * Stores where the member is in the video; the answer is the course's progress, which includes the
+ * lesson once most of it was watched. `keepalive` lets the last report leave with a closing page.
+ */
+async function reportPosition(lessonId: string, video: HTMLVideoElement, keepalive = false): Promise<CourseProgress | null> {
+  if (!Number.isFinite(video.duration) || video.duration <= 0) return null;
+  const response = await fetch(`/api/lessons/${encodeURIComponent(lessonId)}/position`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ position_seconds: Math.min(video.currentTime, video.duration), duration_seconds: video.duration }),
+    keepalive,
+  }).catch(() => null);
+  return response?.ok ? ((await response.json()) as CourseProgress) : null;
+}
+
+/** The lesson's video; for an enrolled member it resumes where they stopped and reports where they are. */
+function LessonVideo({
+  lesson,
+  savedPosition,
+  tracksProgress,
+  onProgress,
+}: {
+  lesson: Lesson;
+  savedPosition: number | undefined;
+  tracksProgress: boolean;
+  onProgress: (progress: CourseProgress) => void;
+}) {
+  const video = useRef<HTMLVideoElement>(null);
+  const lastReported = useRef(0);
+  // The saved position is read once, when the video's length is known; later saves must not seek.
+  const startAt = useRef(savedPosition);
+  const [resumedAt, setResumedAt] = useState(0);
+
+  const report = (keepalive = false, element = video.current) => {
+    if (!tracksProgress || !element) return;
+    lastReported.current = element.currentTime;
+    void reportPosition(lesson.id, element, keepalive).then((progress) => progress && onProgress(progress));
+  };
+  const reportRef = useRef(report);
+  useEffect(() => {
+    reportRef.current = report;
+  });
+  // Closing the player (or moving to the next lesson) keeps where the member was. The element is
+  // taken now: by the time the cleanup runs, React has let go of the ref.
+  useEffect(() => {
+    const element = video.current;
+    return () => reportRef.current(true, element);
+  }, []);
+
+  return (
+    <>
+      {/* Lessons carry no caption files yet; when they do, they belong here as <track> elements. */}
+      {/* eslint-disable-next-line jsx-a11y/media-has-caption */}
+      <video
+        ref={video}
+        src={lesson.video_url ?? undefined}
+        controls
+        autoPlay
+        playsInline
+        preload="metadata"
+        className="aspect-video w-full rounded-lg bg-black"
+        onLoadedMetadata={(event) => {
+          const start = resumeAt(startAt.current, event.currentTarget.duration);
+          if (start > 0) event.currentTarget.currentTime = start;
+          lastReported.current = start;
+          setResumedAt(start);
+        }}
+        onTimeUpdate={(event) => {
+          if (Math.abs(event.currentTarget.currentTime - lastReported.current) >= REPORT_EVERY_SECONDS) report();
+        }}
+        onPause={() => report()}
+        onEnded={() => report()}
+      />
+      {resumedAt > 0 && <p className="mt-2 text-sm text-gray-600">Picking up where you left off, at {clockTime(resumedAt)}.</p>}
+    </>
+  );
+}
+
+/**
+ * The lesson player: a modal dialog (Escape closes it, focus goes back to the button that opened
+ * it), the video or, for a lesson without one, its description and 'Mark as complete'; and the
+ * way on to the next lesson.
+ */
+export function LessonPlayer({
+  lesson,
+  next,
+  progress,
+  completeForm,
+  onClose,
+  onNext,
+  onProgress,
+}: {
+  lesson: Lesson;
+  next: Lesson | null;
+  /** The member's progress in the course, once enrolled (or entitled: watching enrols). */
+  progress: CourseProgress | null;
+  completeForm: ReactNode;
+  onClose: () => void;
+  onNext: () => void;
+  onProgress: (progress: CourseProgress) => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const onCloseRef = useRef(onClose);
+  useEffect(() => {
+    onCloseRef.current = onClose;
+  });
+
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const element = dialog.current;
+    // A modal dialog takes the focus (its first button, 'Close') and keeps it inside until it closes.
+    element?.showModal();
+    return () => {
+      if (element?.open) element.close();
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+
+  const completed = progress?.completed_lesson_ids.includes(lesson.id) ?? false;
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby="lesson-player-title"
+      className="m-auto w-full max-w-3xl rounded-2xl bg-white p-4 backdrop:bg-black/80"
+      // Escape: the page closes the player, so its state and the dialog agree.
+      onCancel={(event) => {
+        event.preventDefault();
+        onCloseRef.current();
+      }}
+      onClose={() => onCloseRef.current()}
+    >
+      <div className="mb-3 flex items-center justify-between gap-4">
+        <h2 id="lesson-player-title" className="font-bold text-gray-900">
+          {lesson.title}
+        </h2>
+        <Button variant="ghost" size="sm" onClick={onClose}>
+          Close
+        </Button>
+      </div>
+      {lesson.video_url ? (
+        <LessonVideo
+          key={lesson.id}
+          lesson={lesson}
+          savedPosition={progress?.positions[lesson.id]}
+          tracksProgress={progress !== null}
+          onProgress={onProgress}
+        />
+      ) : (
+        <p className="text-gray-700">{lesson.description}</p>
+      )}
+      <div className="mt-3 flex flex-wrap items-center justify-end gap-3">
+        {completed ? (
+          <span className="text-sm font-semibold text-green-700">✓ Completed</span>
+        ) : lesson.video_url ? (
+          <span className="text-sm text-gray-500">Completes when you have watched the video.</span>
+        ) : (
+          completeForm
+        )}
+        {next && (
+          <Button variant={completed ? 'gold' : 'outline'} size="sm" onClick={onNext}>
+            Next lesson: {next.title}
+          </Button>
+        )}
+      </div>
+    </dialog>
+  );
+}
