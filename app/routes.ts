@@ -8,6 +8,8 @@ export default [
     route('courses', 'routes/courses/catalogue.tsx'),
     route('courses/:courseId', 'routes/courses/course-detail.tsx'),
     route('podcast', 'routes/podcast/podcast.tsx'),
+    route('podcast/episodes', 'routes/podcast/episodes.tsx'),
+    route('podcast/episodes/:episodeId', 'routes/podcast/episode.tsx'),
     route('resources', 'routes/resources/resources.tsx'),
     route('community', 'routes/community/community.tsx'),
     route('community/:postId', 'routes/community/post.tsx'),

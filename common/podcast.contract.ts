@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuidParam } from './fields.ts';
+import { slugParam, uuidParam } from './fields.ts';
 import { DEFAULT_EPISODE_DURATION } from './limits.ts';
 import { spotifyEpisodeId } from './spotify.ts';
 import type { Viewer } from './viewer.ts';
@@ -106,9 +106,35 @@ export const AdminEpisodeListForm = z.object({
     .pipe(AdminEpisodeList),
 });
 
+/** The episode list page (/podcast/episodes) shows this many episodes a page. */
+export const EPISODES_PER_PAGE = 6;
+
+export const EpisodePageQuery = z.object({
+  page: z.coerce
+    .number({ error: 'The page is a number, such as 2.' })
+    .int('The page is a whole number, such as 2.')
+    .min(1, 'Pages start at 1.')
+    .max(10_000, 'There is no such page of episodes.')
+    .default(1),
+});
+
+export const EpisodePage = z.object({
+  episodes: PodcastEpisodeList,
+  page: z.number().int(),
+  pages: z.number().int(),
+  total: z.number().int(),
+});
+export type EpisodePage = z.infer<typeof EpisodePage>;
+
+export const EpisodeParams = z.object({ id: slugParam('Episode id') });
+
 export interface PodcastService {
   /** SPEC 7: newest first; the podcast is free for everyone. */
   list(): Promise<PodcastEpisode[]>;
+  /** One page of every episode, newest first; a page past the last is a 404. */
+  page(page: number): Promise<EpisodePage>;
+  /** The episode, or null. */
+  find(id: string): Promise<PodcastEpisode | null>;
   adminList(viewer: Viewer): Promise<AdminPodcastEpisode[]>;
   /** SPEC 4: 'Save All Changes' replaces the stored list with the one sent, in one transaction. */
   replaceAll(viewer: Viewer, episodes: AdminEpisodeList): Promise<void>;

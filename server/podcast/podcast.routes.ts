@@ -1,7 +1,13 @@
-import { z } from 'zod';
 import { notFound } from '../../common/errors.ts';
-import { slugParam, SuccessResponse } from '../../common/fields.ts';
-import { AdminEpisodeList, AdminPodcastEpisodeList, PodcastEpisodeList } from '../../common/podcast.contract.ts';
+import { SuccessResponse } from '../../common/fields.ts';
+import {
+  AdminEpisodeList,
+  AdminPodcastEpisodeList,
+  EpisodePage,
+  EpisodePageQuery,
+  EpisodeParams,
+  PodcastEpisodeList,
+} from '../../common/podcast.contract.ts';
 import { VISITORS_ALIKE as visitors } from '../cache/visitor-cache.ts';
 import { sendArtwork } from '../files/artwork.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
@@ -14,21 +20,24 @@ export async function podcastRoutes(app: ZodApp) {
     podcast.list(),
   );
 
-  // The cover of an episode without uploaded artwork: drawn from its title, season and number.
+  // The episode list page's data, for other clients: one page, newest first.
   app.get(
-    '/api/podcast/episodes/:id/artwork.svg',
-    { config: visitors, schema: { params: z.object({ id: slugParam('Episode id') }) } },
-    async (request, reply) => {
-      const episode = (await podcast.list()).find((each) => each.id === request.params.id);
-      if (!episode) throw notFound('Episode not found');
-      return sendArtwork(reply, {
-        title: episode.title,
-        label: `Season ${episode.season} · Episode ${episode.episode}`,
-        key: episode.id,
-        shared: true,
-      });
-    },
+    '/api/podcast/episodes/pages',
+    { config: visitors, schema: { querystring: EpisodePageQuery, response: withErrors({ 200: EpisodePage }) } },
+    (request) => podcast.page(request.query.page),
   );
+
+  // The cover of an episode without uploaded artwork: drawn from its title, season and number.
+  app.get('/api/podcast/episodes/:id/artwork.svg', { config: visitors, schema: { params: EpisodeParams } }, async (request, reply) => {
+    const episode = await podcast.find(request.params.id);
+    if (!episode) throw notFound('Episode not found');
+    return sendArtwork(reply, {
+      title: episode.title,
+      label: `Season ${episode.season} · Episode ${episode.episode}`,
+      key: episode.id,
+      shared: true,
+    });
+  });
 
   app.get(
     '/api/admin/podcast/list',

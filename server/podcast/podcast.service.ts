@@ -1,4 +1,5 @@
-import type { PodcastService } from '../../common/podcast.contract.ts';
+import { notFound } from '../../common/errors.ts';
+import { EPISODES_PER_PAGE, type PodcastEpisode, type PodcastService } from '../../common/podcast.contract.ts';
 import { requireStaff } from '../../common/viewer.ts';
 import { publicImageUrl } from '../files/public-image.ts';
 import type { DataAccess } from '../repositories.ts';
@@ -29,21 +30,33 @@ export function createPodcastService(data: DataAccess): PodcastService {
   const artworkFor = async (episodeId: string, fileId: string | null) =>
     fileId ? publicImageUrl(data, fileId, 'thumbnail_file_id', 'artwork') : artworkUrl(episodeId);
 
+  async function list(): Promise<PodcastEpisode[]> {
+    const rows = await data.podcast.list();
+    return rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      description: row.description,
+      thumbnail: row.thumbnail,
+      season: row.season,
+      episode: row.episode,
+      duration: row.duration,
+      spotify_url: row.spotifyUrl,
+      published_at: row.publishedAt.toISOString(),
+    }));
+  }
+
   return {
-    async list() {
-      const rows = await data.podcast.list();
-      return rows.map((row) => ({
-        id: row.id,
-        title: row.title,
-        description: row.description,
-        thumbnail: row.thumbnail,
-        season: row.season,
-        episode: row.episode,
-        duration: row.duration,
-        spotify_url: row.spotifyUrl,
-        published_at: row.publishedAt.toISOString(),
-      }));
+    list,
+
+    async page(page) {
+      const episodes = await list();
+      const pages = Math.max(1, Math.ceil(episodes.length / EPISODES_PER_PAGE));
+      if (page > pages) throw notFound('There is no such page of episodes.');
+      const start = (page - 1) * EPISODES_PER_PAGE;
+      return { episodes: episodes.slice(start, start + EPISODES_PER_PAGE), page, pages, total: episodes.length };
     },
+
+    find: async (id) => (await list()).find((episode) => episode.id === id) ?? null,
 
     async adminList(viewer) {
       requireStaff(viewer);

@@ -63,6 +63,24 @@ describe('GET /api/podcast/episodes', () => {
   });
 });
 
+describe('GET /api/podcast/episodes/pages', () => {
+  it('pages every episode newest first, and refuses a page that is not there', async () => {
+    const all = await get<{ id: string }[]>('/api/podcast/episodes');
+    const first = await get<{ episodes: { id: string }[]; page: number; pages: number; total: number }>('/api/podcast/episodes/pages');
+    expect(first).toMatchObject({ page: 1, pages: Math.ceil(all.length / 6), total: all.length });
+    expect(first.episodes.map((episode) => episode.id)).toEqual(all.slice(0, 6).map((episode) => episode.id));
+    const second = await get<{ episodes: { id: string }[] }>('/api/podcast/episodes/pages?page=2');
+    expect(second.episodes.map((episode) => episode.id)).toEqual(all.slice(6, 12).map((episode) => episode.id));
+
+    const past = await t.app.inject('/api/podcast/episodes/pages?page=40');
+    expect(past.statusCode).toBe(404);
+    expect(past.json().detail).toBe('There is no such page of episodes.');
+    const word = await t.app.inject('/api/podcast/episodes/pages?page=two');
+    expect(word.statusCode).toBe(400);
+    expect(word.json().detail).toMatch(/The page is a number/);
+  });
+});
+
 describe('GET /api/resources', () => {
   type ResourceOut = { id: string; tier_required: string; download_url: string | null; has_download: boolean };
   it('sends a download URL only to a member whose tier reaches tier_required', async () => {

@@ -4,6 +4,8 @@ export const PUBLIC_PAGES = [
   '/courses',
   '/courses/first-90-days',
   '/podcast',
+  '/podcast/episodes',
+  '/podcast/episodes/ep-s2e04',
   '/resources',
   '/community',
   '/pricing',

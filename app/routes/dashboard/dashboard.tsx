@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link, redirect, useFetcher } from 'react-router';
 import { toast } from '../../lib/toast.tsx';
 import { DASHBOARD_MAX_ITEMS } from '../../../common/limits.ts';
-import { spotifyEpisodeId } from '../../../common/spotify.ts';
+import { episodeLine, episodePath } from '../../components/podcast/episode-card.tsx';
 import { TIER_LABEL } from '../../../common/tiers.ts';
 import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
@@ -272,7 +272,7 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
         <Panel title="Recent Podcast Episodes" link={{ to: '/podcast', label: 'View All Episodes' }}>
           <ul className="space-y-4">
             {episodes.map((episode) => (
-              <li key={episode.id} className="flex gap-3">
+              <li key={episode.id} className="relative flex gap-3">
                 <img
                   src={episode.thumbnail}
                   alt=""
@@ -281,19 +281,15 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
                   className="h-16 w-28 shrink-0 rounded-lg bg-gray-200 object-cover"
                 />
                 <div className="min-w-0 flex-1">
-                  <p className="text-xs text-gray-500">
-                    Season {episode.season} • Episode {episode.episode} • {episode.duration}
-                  </p>
+                  <p className="text-xs text-gray-500">{episodeLine(episode)}</p>
                   <p className="font-semibold text-gray-900">{episode.title}</p>
-                  <a
-                    // Only a Spotify episode opens directly; anything else goes to the podcast page.
-                    href={spotifyEpisodeId(episode.spotify_url) ? episode.spotify_url : '/podcast'}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                    className="mt-1 inline-block text-sm font-semibold text-brand-800 hover:text-brand-600"
+                  {/* The whole row opens the episode's page, where its player and Spotify link are. */}
+                  <Link
+                    to={episodePath(episode)}
+                    className="mt-1 inline-block text-sm font-semibold text-brand-800 after:absolute after:inset-0 hover:text-brand-600"
                   >
                     Play Episode
-                  </a>
+                  </Link>
                 </div>
               </li>
             ))}

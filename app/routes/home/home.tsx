@@ -1,16 +1,15 @@
-import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { BRAND_NAME } from '../../../common/brand.ts';
 import { withContentDefaults } from '../../../common/content-sections.ts';
 import { HOME_PODCAST_EPISODES } from '../../../common/limits.ts';
 import { EditableText } from '../../components/editable/editable-text.tsx';
+import { EpisodeCard } from '../../components/podcast/episode-card.tsx';
 import { PlanCards } from '../../components/pricing/plan-cards.tsx';
 import { Accordion } from '../../components/ui/accordion.tsx';
 import { buttonClass, ButtonLink } from '../../components/ui/button.tsx';
 import { pageMeta } from '../../lib/meta.ts';
 import { orFallback, pageServices } from '../../lib/page-context.ts';
 import { FIXED_FEATURES, HOME_FAQS, TESTIMONIALS, WITH_POINTS, WITHOUT_POINTS } from '../../components/home/home-content.ts';
-import { responsiveImage } from '../../lib/responsive-image.ts';
 import type { Route } from './+types/home';
 import { Card, cardClass } from '../../components/ui/card.tsx';
 
@@ -30,30 +29,6 @@ export async function loader({ context }: Route.LoaderArgs) {
     orFallback(services.podcast.list(), [], 'podcast episodes'),
   ]);
   return { hero, features, numbers, episodes: episodes.slice(0, HOME_PODCAST_EPISODES) };
-}
-
-/** SPEC 4: a podcast image that fails to load becomes a grey box. */
-function EpisodeImage({ src }: { src: string }) {
-  const [failed, setFailed] = useState(false);
-  const image = useRef<HTMLImageElement>(null);
-  useEffect(() => {
-    // The image may have failed before the page became interactive, when onError was not yet
-    // listening. decode() settles once the image is loaded or has failed (a copy chosen from
-    // srcset may still be on its way at this point, so `complete` alone would mislead).
-    image.current?.decode().catch(() => setFailed(true));
-  }, []);
-  if (failed || !src) return <div className="aspect-video w-full bg-gray-300" data-testid="image-placeholder" />;
-  return (
-    <img
-      ref={image}
-      {...responsiveImage(src, '(min-width: 768px) 33vw, 100vw')}
-      alt=""
-      width={640}
-      height={360}
-      onError={() => setFailed(true)}
-      className="aspect-video w-full object-cover"
-    />
-  );
 }
 
 /** One side of the problem/solution comparison (SPEC 2 Home, section 3). */
@@ -206,16 +181,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
             <h2 className="text-center text-3xl font-extrabold text-gray-900">Latest Podcast Episodes</h2>
             <div className="mt-10 grid gap-6 md:grid-cols-3">
               {episodes.map((episode) => (
-                <article key={episode.id} className="overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-gray-200">
-                  <EpisodeImage src={episode.thumbnail} />
-                  <div className="p-5">
-                    <p className="text-xs text-gray-500">
-                      Episode {episode.episode} • {episode.duration}
-                    </p>
-                    <h3 className="mt-1 font-bold text-gray-900">{episode.title}</h3>
-                    <p className="mt-2 line-clamp-3 text-sm text-gray-600">{episode.description}</p>
-                  </div>
-                </article>
+                <EpisodeCard key={episode.id} episode={episode} line={`Episode ${episode.episode} • ${episode.duration}`} />
               ))}
             </div>
             <div className="mt-10 text-center">

@@ -2,7 +2,9 @@ import { Link } from 'react-router';
 import { BRAND_NAME } from '../../../common/brand.ts';
 import { withContentDefaults } from '../../../common/content-sections.ts';
 import type { PodcastEpisode } from '../../../common/podcast.contract.ts';
-import { spotifyEmbedUrl, spotifyShowUrl } from '../../../common/spotify.ts';
+import { spotifyShowUrl } from '../../../common/spotify.ts';
+import { SpotifyPlayer } from '../../components/podcast/spotify-player.tsx';
+import { episodePath } from '../../components/podcast/episode-card.tsx';
 import { EditableText } from '../../components/editable/editable-text.tsx';
 import { pageMeta } from '../../lib/meta.ts';
 import { orFallback, pageServices } from '../../lib/page-context.ts';
@@ -28,7 +30,6 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 function EpisodePlayer({ episode, label, field }: { episode: PodcastEpisode; label: string; field: 'episode1_label' | 'episode2_label' }) {
-  const embed = spotifyEmbedUrl(episode.spotify_url);
   return (
     <Card as="article">
       <EditableText
@@ -38,21 +39,13 @@ function EpisodePlayer({ episode, label, field }: { episode: PodcastEpisode; lab
         as="p"
         className="text-sm font-semibold uppercase tracking-wide text-gold-600"
       />
-      <h3 className="mt-1 text-lg font-bold text-gray-900">{episode.title}</h3>
+      <h3 className="mt-1 text-lg font-bold text-gray-900">
+        <Link to={episodePath(episode)} className="hover:text-brand-700">
+          {episode.title}
+        </Link>
+      </h3>
       <p className="mt-1 text-sm text-gray-600">{episode.description}</p>
-      {embed ? (
-        <iframe
-          title={`Spotify player: ${episode.title}`}
-          src={embed}
-          width="100%"
-          height="152"
-          loading="lazy"
-          allow="autoplay; clipboard-write; encrypted-media; fullscreen; picture-in-picture"
-          className="mt-4 rounded-xl border-0"
-        />
-      ) : (
-        <p className="mt-4 rounded-xl bg-gray-100 p-4 text-sm text-gray-600">This episode's player is not available.</p>
-      )}
+      <SpotifyPlayer episode={episode} />
     </Card>
   );
 }
@@ -83,7 +76,10 @@ export default function PodcastPage({ loaderData }: Route.ComponentProps) {
           {latest && <EpisodePlayer episode={latest} label={labels.episode1_label} field="episode1_label" />}
           {previous && <EpisodePlayer episode={previous} label={labels.episode2_label} field="episode2_label" />}
         </div>
-        <div className="mt-8 text-center">
+        <div className="mt-8 flex flex-wrap justify-center gap-3">
+          <Link to="/podcast/episodes" className={buttonClass({ variant: 'outline' })}>
+            Browse Every Episode
+          </Link>
           <a
             href={loaderData.showUrl}
             target="_blank"
