@@ -7,7 +7,7 @@ import { Button } from '../ui/button.tsx';
 const REPORT_EVERY_SECONDS = 10;
 
 /** '4:05' for 245 seconds. */
-export function clockTime(totalSeconds: number): string {
+function clockTime(totalSeconds: number): string {
   const seconds = Math.floor(totalSeconds);
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
