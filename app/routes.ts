@@ -28,6 +28,7 @@ export default [
     route('terms-of-service', 'routes/legal/terms-of-service.tsx'),
     route('about', 'routes/about/about.tsx'),
     route('contact', 'routes/contact/contact.tsx'),
+    route('help', 'routes/help/help.tsx'),
     route('certificates/:code', 'routes/certificates/verify.tsx'),
     route('*', 'routes/not-found.tsx'),
   ]),

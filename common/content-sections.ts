@@ -38,7 +38,19 @@ export const CONTENT_SECTIONS = {
     label: 'Podcast - Show',
     fields: ['spotify_show_url'],
   },
-} as const satisfies Record<string, { label: string; fields: readonly string[] }>;
+  // Not in the spec: the Help Center (/help). Each topic is questions and answers as blocks.
+  help_center: {
+    label: 'Help Center',
+    fields: ['intro', 'account_content', 'billing_content', 'courses_content', 'app_content'],
+    note: 'In each topic, write one question per block: the question on the first line, its answer below it, and a blank line before the next question.',
+  },
+  // Not in the spec: the app's store pages. Left empty, the buttons install the web app instead.
+  mobile_app: {
+    label: 'Mobile App - Store Links',
+    fields: ['ios_url', 'android_url'],
+    note: 'The addresses of the app on the App Store and Google Play. Leave them empty to have the buttons install the web app.',
+  },
+} as const satisfies Record<string, { label: string; fields: readonly string[]; note?: string }>;
 
 export type ContentSectionKey = keyof typeof CONTENT_SECTIONS;
 export type ContentFields<K extends ContentSectionKey> = Record<(typeof CONTENT_SECTIONS)[K]['fields'][number], string>;
@@ -109,6 +121,51 @@ export const CONTENT_DEFAULTS: { [K in ContentSectionKey]: ContentFields<K> } = 
   },
   podcast_show: {
     spotify_show_url: SPOTIFY_SHOW_URL,
+  },
+  help_center: {
+    intro: 'Answers to the questions members ask most about their account, billing, courses and the app.',
+    account_content: `How do I change my name, email or password?
+Open Account from the menu. Your name and email are at the top; a new email is confirmed by a link we send to it. Change your password under Password.
+
+I forgot my password. What now?
+Choose 'Forgot password?' on the login page and enter your email. We send a link that lets you choose a new password; it works for one hour.
+
+Can I sign out of my other devices?
+Yes. Under Account, Devices, 'Sign out of other devices' ends every session except the one you are using.
+
+How do I stop the emails?
+Every email we send that is not about your account itself has an unsubscribe link at the bottom. Account emails (password resets, receipts) always arrive.`,
+    billing_content: `How do I upgrade or change my plan?
+Open Pricing, choose monthly or yearly, and pick Bronze, Silver or Gold. You pay securely through Stripe and your new tier starts as soon as the payment goes through.
+
+How do I cancel?
+Open Account, Billing and choose 'Cancel membership'. You keep your plan until the end of the period you paid for, and nothing more is charged.
+
+Where are my invoices and receipts?
+Account, Billing lists your payments; 'View' opens each invoice. Each payment is also confirmed by email.
+
+Is there a refund?
+Yes: every paid plan has a 30-day money-back guarantee. Write to us from the Contact page within 30 days of your first payment.`,
+    courses_content: `Which courses are included in my plan?
+Each course shows the tier it needs. Free courses are open to everyone with an account; Bronze, Silver and Gold include their own courses and every course below them.
+
+Does the player remember where I stopped?
+Yes. Lessons continue where you stopped, on any device you sign in on. A lesson with a video is complete once you have watched most of it; the others have a 'Mark as complete' button.
+
+How do I get a certificate?
+Finish every lesson of a course that includes a certificate. It appears on your dashboard, by email, and anyone can check it with its code.`,
+    app_content: `Is there an app?
+Yes. Install it from 'Get the Mobile App' on your dashboard or the 'Download App' links at the bottom of every page. On an iPhone, open the site in Safari, tap Share, then 'Add to Home Screen'.
+
+Can I use it offline?
+Pages you have visited open without a connection. Bronze, Silver and Gold members can also save the downloads their plan includes with 'Save for offline' on the Resources page.
+
+The podcast will not play.
+The player comes from Spotify and needs a connection. Every episode also has a 'Listen on Spotify' link that opens the episode in the Spotify app or website.`,
+  },
+  mobile_app: {
+    ios_url: '',
+    android_url: '',
   },
 };
 

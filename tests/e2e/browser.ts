@@ -144,3 +144,13 @@ export async function playVideo(player: Locator, seconds: number | 'near-end') {
     await element.play();
   }, seconds);
 }
+
+/** A page in a context with JavaScript switched off, like a browser whose script has not loaded. */
+export async function pageWithoutJavaScript(b: Browser): Promise<Page> {
+  const context = await b.newContext({
+    baseURL: baseUrl(),
+    javaScriptEnabled: false,
+    extraHTTPHeaders: { 'x-forwarded-for': '198.19.0.1' },
+  });
+  return context.newPage();
+}

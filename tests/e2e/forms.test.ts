@@ -1,20 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { baseUrl, gotoHydrated, newEmail, signInAsNewMember, useBrowser } from './browser.ts';
+import { baseUrl, gotoHydrated, newEmail, pageWithoutJavaScript, signInAsNewMember, useBrowser } from './browser.ts';
 
 // The public forms are page actions: they work before (or without) the page's script, answer
 // with field errors, and the page after a sign-in is signed in from its first paint.
 const browser = useBrowser();
-
-/** A page in a context with JavaScript switched off, like a browser whose script has not loaded. */
-async function pageWithoutJavaScript(b: Browser): Promise<Page> {
-  const context = await b.newContext({
-    baseURL: baseUrl(),
-    javaScriptEnabled: false,
-    extraHTTPHeaders: { 'x-forwarded-for': '198.19.0.1' },
-  });
-  return context.newPage();
-}
 
 async function fillSignup(page: Page, name: string, email: string, password: string) {
   await page.getByLabel('Full Name').fill(name);

@@ -13,6 +13,7 @@ export const PUBLIC_PAGES = [
   '/signup',
   '/about',
   '/contact',
+  '/help',
   '/privacy-policy',
   '/terms-of-service',
 ];

@@ -144,7 +144,7 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
           <div className="rounded-2xl bg-brand-50 p-5">
             <h3 className="font-semibold text-gray-900">Need Immediate Help?</h3>
             <p className="mt-1 text-sm text-gray-700">Check out our Help Center for instant answers to common questions.</p>
-            <ButtonLink to="/#faq" size="sm" className="mt-3">
+            <ButtonLink to="/help" size="sm" className="mt-3">
               Visit Help Center
             </ButtonLink>
           </div>

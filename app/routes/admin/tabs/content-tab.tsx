@@ -41,6 +41,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const clientAction = ({ serverAction }: Route.ClientActionArgs) => orRequestFailed(() => serverAction());
 export const shouldRevalidate = unlessRequestFailed;
 
+/** How to write a section whose fields hold more than a line of text, when it says. */
+const sectionNote = (section: ContentSectionKey): string | undefined => {
+  const definition = CONTENT_SECTIONS[section];
+  return 'note' in definition ? definition.note : undefined;
+};
+
 const SECTION_OPTIONS = CONTENT_SECTION_KEYS.map((key) => ({ value: key, label: CONTENT_SECTIONS[key].label }));
 const ALERTS = { success: () => 'Content saved successfully!', networkError: 'Error saving content' };
 
@@ -58,7 +64,7 @@ function SectionEditor({ section, stored, fetcher }: { section: ContentSectionKe
         <input type="hidden" name="section" value={section} />
         {CONTENT_SECTIONS[section].fields.map((field) => {
           const props = {
-            label: <span className="capitalize">{fieldLabel(field)}</span>,
+            label: fieldLabel(field),
             name: field,
             value: values[field] ?? '',
             onChange: (event: { target: { value: string } }) => setValues((current) => ({ ...current, [field]: event.target.value })),
@@ -109,6 +115,7 @@ export default function ContentTab({ loaderData }: Route.ComponentProps) {
           </button>
         </noscript>
       </form>
+      {sectionNote(section) && <p className="mt-3 max-w-2xl text-sm text-gray-600">{sectionNote(section)}</p>}
       <SectionEditor key={`${section}:${JSON.stringify(values)}`} section={section} stored={values} fetcher={fetcher} />
     </section>
   );
