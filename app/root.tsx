@@ -40,7 +40,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body>
         {children}
         {/* SPEC 2: the toast area sits at the top centre of every screen. */}
-        <Toaster position="top-center" richColors />
+        {/* Top centre (SPEC), but below the fixed 64 px nav: a toast never covers the menu button or the links. */}
+        <Toaster position="top-center" richColors offset={{ top: 76 }} mobileOffset={{ top: 72 }} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

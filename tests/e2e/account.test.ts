@@ -46,7 +46,7 @@ describe('a member who forgot their password', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('a fresh password');
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-    await page.getByRole('heading', { name: 'Welcome back, Fern Forgetful!' }).waitFor();
+    await page.getByRole('heading', { name: 'Welcome, Fern Forgetful!' }).waitFor();
 
     // The link works once.
     await gotoHydrated(page, link);
@@ -71,7 +71,7 @@ describe('a new member', () => {
     await gotoHydrated(page, link);
     await page.getByText('Thank you: your email address is confirmed.').waitFor();
     await gotoHydrated(page, '/dashboard');
-    await page.getByRole('heading', { name: 'Welcome back, Cora Confirm!' }).waitFor();
+    await page.getByRole('heading', { name: 'Welcome, Cora Confirm!' }).waitFor();
     expect(await page.getByText('Please confirm your email address').count()).toBe(0);
   });
 

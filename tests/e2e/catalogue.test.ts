@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseUrl, gotoHydrated, pageProblems, useBrowser } from './browser.ts';
+import { baseUrl, gotoHydrated, pageProblems, toast, useBrowser } from './browser.ts';
 
 const browser = useBrowser();
 
@@ -124,6 +124,28 @@ describe('resources (/resources)', () => {
     await page.getByPlaceholder('Search resources...').fill('no such resource anywhere');
     await page.getByText('No resources found').waitFor();
     await page.getByText('Want Access to Premium Resources?').waitFor();
+  });
+
+  it("opens a daily tip's whole text with View Details and copies it; the lock is an icon, not an emoji", async () => {
+    const page = await browser.newPage();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await gotoHydrated(page, '/resources');
+    expect(await page.locator('main').textContent()).not.toContain('🔒');
+    const lock = page.locator('article', { hasText: 'Gold membership required' }).first().locator('svg');
+    expect(await lock.getAttribute('aria-hidden')).toBe('true');
+
+    await page.locator('#type-filter').selectOption('daily_tip');
+    const tip = page.locator('article').first();
+    const title = (await tip.getByRole('heading').textContent())!;
+    const text = tip.locator('p').first();
+    expect(await text.getAttribute('class')).toContain('line-clamp-3');
+    await tip.getByRole('button', { name: 'View Details' }).click();
+    expect(await text.getAttribute('class')).not.toContain('line-clamp-3');
+    // The details add what to do with the tip rather than repeating it.
+    expect(await tip.getByText((await text.textContent())!).count()).toBe(1);
+    await tip.getByRole('button', { name: 'Copy tip' }).click();
+    await toast(page, 'Tip copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${title}\n\n${await text.textContent()}`);
   });
 });
 

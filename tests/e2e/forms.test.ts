@@ -22,7 +22,7 @@ describe('sign-up and sign-in without JavaScript', () => {
       await fillSignup(page, 'Noor Script', email, 'no-script-1');
       await page.getByRole('button', { name: 'Create Free Account' }).click();
       await page.waitForURL((url) => url.pathname === '/dashboard');
-      await page.getByRole('heading', { name: 'Welcome back, Noor Script!' }).waitFor();
+      await page.getByRole('heading', { name: 'Welcome, Noor Script!' }).waitFor();
       await page.locator('header').getByText('Welcome, Noor Script').waitFor();
 
       await page.locator('header').getByRole('button', { name: 'Logout' }).click();
@@ -161,7 +161,7 @@ describe('after sign-up', () => {
     await gotoHydrated(page, '/signup');
     await fillSignup(page, 'First Paint', newEmail('paint'), 'first-paint-1');
     await page.getByRole('button', { name: 'Create Free Account' }).click();
-    await page.getByRole('heading', { name: 'Welcome back, First Paint!' }).waitFor();
+    await page.getByRole('heading', { name: 'Welcome, First Paint!' }).waitFor();
     const frames = await page.evaluate(
       () => (window as unknown as { dashboardFrames: { nav: string; loading: boolean }[] }).dashboardFrames,
     );

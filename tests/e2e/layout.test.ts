@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseUrl, gotoHydrated, pageProblems, useBrowser } from './browser.ts';
+import { baseUrl, gotoHydrated, pageProblems, signInAsNewMember, signInAsStaff, useBrowser } from './browser.ts';
 import { PUBLIC_PAGES } from './routes.ts';
 
 const browser = useBrowser();
@@ -125,5 +125,95 @@ describe('shared layout (in the browser)', () => {
     expect(await page.locator('#mobile-menu').count()).toBe(0);
     // Nothing scrolls sideways on a 360 px phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  });
+});
+
+describe('the frame of every page', () => {
+  it('keeps the pricing comparison on a 360 px phone with all three plans in view and nothing to scroll', async () => {
+    const page = await browser.newPage({ mobile: true });
+    await gotoHydrated(page, '/pricing');
+    const table = page.getByTestId('plan-comparison');
+    await table.scrollIntoViewIfNeeded();
+    for (const plan of ['Bronze', 'Silver', 'Gold']) {
+      const box = (await table.getByRole('columnheader', { name: plan, exact: true }).boundingBox())!;
+      expect(box.x, plan).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, plan).toBeLessThanOrEqual(360);
+    }
+    expect(await table.evaluate((element) => element.scrollWidth <= element.parentElement!.clientWidth)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  });
+
+  it('shows toasts at the top centre below the nav, on a phone and on a desktop', async () => {
+    for (const mobile of [true, false]) {
+      const page = await browser.newPage({ mobile });
+      await gotoHydrated(page, '/login');
+      await page.getByRole('button', { name: 'Sign in with Google' }).click();
+      const shown = page.locator('[data-sonner-toast]', { hasText: 'Google OAuth coming soon' });
+      await shown.waitFor();
+      const nav = (await page.locator('header').boundingBox())!;
+      // Measured once it has slid in.
+      await expect
+        .poll(async () => (await shown.boundingBox())!.y, { message: mobile ? 'phone' : 'desktop' })
+        .toBeGreaterThanOrEqual(nav.y + nav.height);
+    }
+  });
+
+  it('has one container width for the nav, the footer and the pages, and nav links that stay put when a member signs in', async () => {
+    const page = await browser.newPage();
+    const widest = async () => {
+      const widths = await page.evaluate(() =>
+        [...document.querySelectorAll('header nav, footer [class*="max-w-"], main [class*="max-w-"]')].map(
+          (element) => element.getBoundingClientRect().width,
+        ),
+      );
+      return Math.max(...widths);
+    };
+    const linkX = async () => (await page.locator('header nav').getByRole('link', { name: 'Courses', exact: true }).boundingBox())!.x;
+    await gotoHydrated(page, '/courses');
+    const before = await linkX();
+    for (const path of ['/courses', '/resources', '/', '/pricing', '/podcast/episodes']) {
+      await gotoHydrated(page, path);
+      // 72rem: the one container (the nav's, the footer's and every page's).
+      expect(await widest(), path).toBeLessThanOrEqual(1152);
+      expect(await page.locator('header nav').evaluate((nav) => nav.getBoundingClientRect().width), path).toBe(1152);
+    }
+    await signInAsNewMember(page, 'A Member With A Rather Long Name Indeed');
+    await gotoHydrated(page, '/courses');
+    await page.locator('header').getByText('Welcome, A Member').waitFor();
+    expect(await linkX()).toBe(before);
+  });
+
+  it('makes the contact email and phone links that write and call', async () => {
+    const page = await browser.newPage({ mobile: true });
+    await gotoHydrated(page, '/contact');
+    const email = (await page.locator('[data-content-field="email"]').textContent())!;
+    expect(await page.getByRole('link', { name: email }).getAttribute('href')).toBe(`mailto:${email}`);
+    const phone = (await page.locator('[data-content-field="phone"]').textContent())!;
+    expect(await page.getByRole('link', { name: phone }).getAttribute('href')).toBe(`tel:${phone.replace(/[^\d+]/g, '')}`);
+  });
+
+  it('keeps edit mode on from page to page and through a reload; on a phone Edit Site closes the menu', async () => {
+    const page = await browser.newPage();
+    await signInAsStaff(page);
+    await gotoHydrated(page, '/');
+    await page.getByRole('button', { name: 'Edit Site' }).click();
+    await page.locator('[data-editable="true"]').first().waitFor();
+    await page.locator('header nav').getByRole('link', { name: 'Pricing', exact: true }).click();
+    await page.waitForURL('**/pricing');
+    expect(await page.getByRole('button', { name: 'Exit Edit' }).getAttribute('aria-pressed')).toBe('true');
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+    await page.getByRole('button', { name: 'Exit Edit' }).waitFor();
+    await page.getByRole('button', { name: 'Exit Edit' }).click();
+    await page.getByRole('button', { name: 'Edit Site' }).waitFor();
+    expect(await page.locator('[data-editable="true"]').count()).toBe(0);
+
+    const phone = await browser.newPage({ mobile: true });
+    await signInAsStaff(phone);
+    await gotoHydrated(phone, '/');
+    await phone.getByRole('button', { name: 'Open menu' }).click();
+    await phone.locator('#mobile-menu').getByRole('button', { name: 'Edit Site' }).click();
+    await phone.locator('#mobile-menu').waitFor({ state: 'detached' });
+    await phone.locator('[data-editable="true"]').first().waitFor();
   });
 });

@@ -70,7 +70,8 @@ describe('a new member', () => {
     await signUp(page, 'Jordan Lee', email);
     await toast(page, 'Account created successfully!');
     await page.waitForURL('**/dashboard');
-    await page.getByRole('heading', { name: 'Welcome back, Jordan Lee!' }).waitFor();
+    await page.getByRole('heading', { name: 'Welcome, Jordan Lee!' }).waitFor();
+    await page.getByText('Here is where to start', { exact: false }).waitFor();
     await page.locator('header').getByText('Welcome, Jordan Lee').waitFor();
     expect(await page.locator('[data-stat="Courses Enrolled"]').textContent()).toBe('0');
     expect(await page.locator('[data-stat="Certificates Earned"]').textContent()).toBe('0');
@@ -108,6 +109,9 @@ describe('a new member', () => {
     await page.getByRole('heading', { name: 'Jordan Lee' }).waitFor();
 
     await gotoHydrated(page, '/dashboard');
+    // Now there is somewhere to come back to.
+    await page.getByRole('heading', { name: 'Welcome back, Jordan Lee!' }).waitFor();
+    await page.getByText('Here is where you left off.').waitFor();
     expect(await page.locator('[data-stat="Courses Enrolled"]').textContent()).toBe('1');
     expect(await page.locator('[data-stat="Certificates Earned"]').textContent()).toBe('1');
     await page.getByText('100% complete').waitFor();

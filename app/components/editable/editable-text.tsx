@@ -22,6 +22,8 @@ export interface EditableTextProps {
   value: string;
   as?: ElementType;
   className?: string;
+  /** Outside edit mode the text is a link to this address (a mailto: or tel: link, say). */
+  href?: string;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface EditableTextProps {
  * In edit mode it is outlined; a click makes it editable; leaving it or Enter saves a changed text,
  * Escape reverts it; about 500 ms after a successful save the page reloads (SPEC 4).
  */
-export function EditableText({ section, field, value, as: Tag = 'span', className }: EditableTextProps) {
+export function EditableText({ section, field, value, as: Tag = 'span', className, href }: EditableTextProps) {
   const { enabled } = useEditMode();
   const [editing, setEditing] = useState(false);
   // Saved by the admin's in-place edit action: the current section with this one field replaced (SPEC 7).
@@ -50,7 +52,19 @@ export function EditableText({ section, field, value, as: Tag = 'span', classNam
   }, [save.state, save.data, value]);
 
   const common = { className, 'data-content-section': section, 'data-content-field': field };
-  if (!enabled) return <Tag {...common}>{value}</Tag>;
+  if (!enabled) {
+    return (
+      <Tag {...common}>
+        {href ? (
+          <a href={href} className="underline decoration-gray-300 underline-offset-2 hover:text-brand-800 hover:decoration-current">
+            {value}
+          </a>
+        ) : (
+          value
+        )}
+      </Tag>
+    );
+  }
 
   function startEditing(event: MouseEvent) {
     // Editable text inside a link or button must not navigate while editing.

@@ -52,7 +52,7 @@ export function SiteFooter({ footerText }: { footerText: ContentData }) {
   const show = (field: 'copyright' | 'tagline') => <EditableText section="footer_text" field={field} value={text[field]} />;
   return (
     <footer className="bg-gray-950 text-gray-300">
-      <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <div>
           <div className="rounded-lg bg-white/95 p-2 inline-block">
             <Logo />

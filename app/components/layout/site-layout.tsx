@@ -1,8 +1,7 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 import { Outlet, useNavigation } from 'react-router';
 import { EditModeContext } from '../editable/editable-text.tsx';
 import { useRootData } from '../../lib/root-data.ts';
-import { Button } from '../ui/button.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNav } from './site-nav.tsx';
 
@@ -23,30 +22,48 @@ function useLoadingText(): string | null {
   return LOADING_TEXT[navigation.location.pathname] ?? null;
 }
 
+// Edit mode stays on for the tab until staff switch it off: through the reload that follows each
+// in-place save (SPEC 4) and from page to page.
+const EDIT_MODE_KEY = 'edit-mode';
+const editModeListeners = new Set<() => void>();
+const editModeStore = {
+  subscribe(listener: () => void) {
+    editModeListeners.add(listener);
+    return () => editModeListeners.delete(listener);
+  },
+  get(): boolean {
+    try {
+      return sessionStorage.getItem(EDIT_MODE_KEY) === 'on';
+    } catch {
+      return false;
+    }
+  },
+  set(on: boolean) {
+    try {
+      if (on) sessionStorage.setItem(EDIT_MODE_KEY, 'on');
+      else sessionStorage.removeItem(EDIT_MODE_KEY);
+    } catch {
+      // Storage refused (a private window): edit mode still works, for this page.
+    }
+    editModeListeners.forEach((listener) => listener());
+  },
+};
+
 /** SPEC 2 Shared layout: fixed nav, the page, the footer. */
 export default function SiteLayout() {
   const root = useRootData();
   const viewer = root?.viewer ?? { member: null, staff: null };
   // SPEC 4: edit mode is off by default and only staff can switch it on.
-  const [editing, setEditing] = useState(false);
+  const editing = useSyncExternalStore(editModeStore.subscribe, editModeStore.get, () => false);
   const editMode = useMemo(
-    () => ({ enabled: editing && Boolean(viewer.staff), toggle: () => setEditing((on) => !on) }),
+    () => ({ enabled: editing && Boolean(viewer.staff), toggle: () => editModeStore.set(!editing) }),
     [editing, viewer.staff],
   );
   const loadingText = useLoadingText();
   return (
     <EditModeContext.Provider value={editMode}>
       <div className="flex min-h-screen flex-col">
-        <SiteNav
-          viewer={viewer}
-          editControl={
-            viewer.staff ? (
-              <Button variant="gold" size="sm" onClick={editMode.toggle} aria-pressed={editMode.enabled}>
-                {editMode.enabled ? 'Exit Edit' : 'Edit Site'}
-              </Button>
-            ) : undefined
-          }
-        />
+        <SiteNav viewer={viewer} editMode={viewer.staff ? editMode : undefined} />
         <main id="main" className="flex-1 pt-16">
           {loadingText ? (
             <div className="flex flex-col items-center justify-center gap-4 py-32" role="status">

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { Form, Link, NavLink } from 'react-router';
 import { NAV_SCROLL_THRESHOLD_PX } from '../../../common/limits.ts';
 import type { PublicViewer } from '../../../common/viewer.ts';
-import { buttonClass, ButtonLink } from '../ui/button.tsx';
+import type { EditModeState } from '../editable/editable-text.tsx';
+import { Button, buttonClass, ButtonLink } from '../ui/button.tsx';
 
 // SPEC 2 Shared layout: the five section links, in the top navigation and the mobile menu.
 const SECTION_LINKS = [
@@ -26,7 +27,7 @@ export function Logo() {
   );
 }
 
-export function SiteNav({ viewer, editControl }: { viewer: PublicViewer; editControl?: React.ReactNode }) {
+export function SiteNav({ viewer, editMode }: { viewer: PublicViewer; editMode?: EditModeState }) {
   const [scrolled, setScrolled] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
 
@@ -37,10 +38,25 @@ export function SiteNav({ viewer, editControl }: { viewer: PublicViewer; editCon
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
 
+  // SPEC 2: 'Edit Site' / 'Exit Edit' for staff only; on a phone it also closes the menu, so the page is there to edit.
+  const editControl = editMode && (
+    <Button
+      variant="gold"
+      size="sm"
+      aria-pressed={editMode.enabled}
+      onClick={() => {
+        editMode.toggle();
+        setMenuOpen(false);
+      }}
+    >
+      {editMode.enabled ? 'Exit Edit' : 'Edit Site'}
+    </Button>
+  );
+
   const member = viewer.member;
   const actions = member ? (
     <>
-      <span className="text-sm text-gray-700">Welcome, {member.name}</span>
+      <span className="max-w-40 truncate text-sm text-gray-700">Welcome, {member.name}</span>
       <Link to="/dashboard" onClick={() => setMenuOpen(false)} className="text-sm font-semibold text-brand-800 hover:text-brand-600">
         Dashboard
       </Link>
@@ -69,7 +85,12 @@ export function SiteNav({ viewer, editControl }: { viewer: PublicViewer; editCon
       data-scrolled={scrolled ? 'true' : 'false'}
       className={`fixed inset-x-0 top-0 z-40 transition-all ${scrolled ? 'bg-white/95 shadow-md backdrop-blur' : 'bg-white/80'}`}
     >
-      <nav aria-label="Main" className={`mx-auto flex max-w-7xl items-center justify-between px-4 ${scrolled ? 'h-14' : 'h-16'}`}>
+      {/* Three columns: the section links stay in the middle whatever the right-hand actions hold
+          (signed in or out), so they never move when a member signs in. */}
+      <nav
+        aria-label="Main"
+        className={`mx-auto grid max-w-6xl grid-cols-[1fr_auto] items-center gap-4 px-4 md:grid-cols-[1fr_auto_1fr] ${scrolled ? 'h-14' : 'h-16'}`}
+      >
         <Logo />
         <ul className="hidden items-center gap-6 md:flex">
           {SECTION_LINKS.map((link) => (
@@ -83,13 +104,13 @@ export function SiteNav({ viewer, editControl }: { viewer: PublicViewer; editCon
             </li>
           ))}
         </ul>
-        <div className="hidden items-center gap-4 md:flex">
+        <div className="hidden min-w-0 items-center justify-end gap-4 md:flex">
           {editControl}
           {actions}
         </div>
         <button
           type="button"
-          className="rounded-md p-2 text-brand-800 md:hidden"
+          className="justify-self-end rounded-md p-2 text-brand-800 md:hidden"
           aria-expanded={menuOpen}
           aria-controls="mobile-menu"
           aria-label={menuOpen ? 'Close menu' : 'Open menu'}

@@ -44,6 +44,9 @@ export const shouldRevalidate = unlessRequestFailed;
 const THANK_YOU = "Thank you for your message! We'll get back to you soon.";
 const sendingFailed = (email: string) => `There was an error sending your message. Please try again or email us directly at ${email}`;
 
+/** A phone number as a tel: link wants it: digits and a leading +, nothing else. */
+const telNumber = (phone: string) => phone.replace(/[^\d+]/g, '');
+
 export default function ContactPage({ loaderData }: Route.ComponentProps) {
   const info = withContentDefaults('contact_info', loaderData.contactInfo);
   const result = useActionData<typeof action>();
@@ -130,11 +133,25 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
           <h2 className="text-2xl font-bold text-gray-900">Get in Touch</h2>
           <Card>
             <h3 className="font-semibold text-gray-900">Email</h3>
-            <EditableText section="contact_info" field="email" value={info.email} as="p" className="mt-1 text-gray-700" />
+            <EditableText
+              section="contact_info"
+              field="email"
+              value={info.email}
+              href={`mailto:${info.email.trim()}`}
+              as="p"
+              className="mt-1 text-gray-700"
+            />
           </Card>
           <Card>
             <h3 className="font-semibold text-gray-900">Phone</h3>
-            <EditableText section="contact_info" field="phone" value={info.phone} as="p" className="mt-1 text-gray-700" />
+            <EditableText
+              section="contact_info"
+              field="phone"
+              value={info.phone}
+              href={`tel:${telNumber(info.phone)}`}
+              as="p"
+              className="mt-1 text-gray-700"
+            />
             <EditableText section="contact_info" field="hours" value={info.hours} as="p" className="mt-1 text-sm text-gray-500" />
           </Card>
           <Card>

@@ -46,7 +46,7 @@ export default function CoursesPage({ loaderData }: Route.ComponentProps) {
         title="Expert-Led Courses"
         subtitle="Self-paced video training from agents, brokers and lenders who have done it: learn on your phone, between showings."
       />
-      <section className="mx-auto max-w-7xl px-4 py-10">
+      <section className="mx-auto max-w-6xl px-4 py-10">
         <SearchFilters
           search={search}
           onSearch={setSearch}

@@ -145,11 +145,17 @@ function StatTile({ label, value }: { label: string; value: number }) {
 export default function DashboardPage({ loaderData }: Route.ComponentProps) {
   const { profile, enrolments, certificates, episodes, posts, postsAreMine, repliesToMe, counts, subscription } = loaderData;
   const isFree = profile.membership_tier === 'free';
+  // A member who has not started anything yet is welcomed, not welcomed back.
+  const returning = counts.enrolments > 0 || certificates.length > 0 || postsAreMine;
   return (
-    <div className="mx-auto max-w-7xl px-4 py-8">
-      <h1 className="text-2xl font-extrabold text-gray-900 sm:text-3xl">Welcome back, {profile.name}!</h1>
+    <div className="mx-auto max-w-6xl px-4 py-8">
+      <h1 className="text-2xl font-extrabold text-gray-900 sm:text-3xl">
+        {returning ? `Welcome back, ${profile.name}!` : `Welcome, ${profile.name}!`}
+      </h1>
       <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
-        <p className="text-gray-600">Here is where you left off.</p>
+        <p className="text-gray-600">
+          {returning ? 'Here is where you left off.' : 'Here is where to start: pick a course, play an episode or join a discussion.'}
+        </p>
         <Link to="/account" className="text-sm font-semibold text-brand-800 underline hover:text-brand-600">
           Account settings
         </Link>

@@ -61,7 +61,7 @@ export default function PodcastPage({ loaderData }: Route.ComponentProps) {
         </span>
         <h1 className="mt-4 text-3xl font-extrabold sm:text-5xl">{BRAND_NAME} Coaching Podcast</h1>
       </section>
-      <section className="mx-auto max-w-5xl px-4 py-12">
+      <section className="mx-auto max-w-6xl px-4 py-12">
         <div className="text-center">
           <EditableText
             section="podcast_labels"
@@ -90,7 +90,7 @@ export default function PodcastPage({ loaderData }: Route.ComponentProps) {
           </a>
         </div>
       </section>
-      <section className="mx-auto mb-16 max-w-5xl px-4">
+      <section className="mx-auto mb-16 max-w-6xl px-4">
         <div className="flex flex-wrap justify-center gap-3 rounded-3xl bg-brand-50 px-6 py-10">
           <Link to="/courses" className={buttonClass()}>
             Explore Courses

@@ -151,15 +151,17 @@ export default function PricingPage({ loaderData }: Route.ComponentProps) {
 
       <section className="mx-auto max-w-5xl px-4 py-8">
         <h2 className="text-center text-2xl font-bold text-gray-900">Compare Plans</h2>
-        <div className="mt-6 overflow-x-auto rounded-2xl border border-gray-200">
-          <table className="w-full min-w-[480px] text-left text-sm">
+        {/* Fixed columns that share the width: on a 360 px phone all three plans stay side by side,
+            with nothing to scroll to. */}
+        <div className="mt-6 overflow-hidden rounded-2xl border border-gray-200">
+          <table className="w-full table-fixed text-left text-xs sm:text-sm" data-testid="plan-comparison">
             <thead className="bg-brand-50 text-brand-900">
               <tr>
-                <th scope="col" className="px-4 py-3">
+                <th scope="col" className="w-[34%] px-2 py-3 sm:px-4">
                   Feature
                 </th>
                 {PRICING_PLANS.map((plan) => (
-                  <th key={plan.tier} scope="col" className="px-4 py-3 text-center">
+                  <th key={plan.tier} scope="col" className="px-1 py-3 text-center sm:px-4">
                     {plan.name}
                   </th>
                 ))}
@@ -168,11 +170,11 @@ export default function PricingPage({ loaderData }: Route.ComponentProps) {
             <tbody className="divide-y divide-gray-100 bg-white">
               {PLAN_COMPARISON.map((row) => (
                 <tr key={row.feature}>
-                  <th scope="row" className="px-4 py-3 font-medium text-gray-900">
+                  <th scope="row" className="px-2 py-3 font-medium text-gray-900 sm:px-4">
                     {row.feature}
                   </th>
                   {row.values.map((value, index) => (
-                    <td key={index} className="px-4 py-3 text-center text-gray-700">
+                    <td key={index} className="px-1 py-3 text-center text-gray-700 sm:px-4">
                       {value === '—' ? <span aria-label="Not included">—</span> : value}
                     </td>
                   ))}

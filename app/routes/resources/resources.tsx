@@ -1,5 +1,7 @@
 import { useMemo, useState } from 'react';
+import { Copy, Lock } from 'lucide-react';
 import { Link } from 'react-router';
+import { toast } from '../../lib/toast.tsx';
 import { RESOURCE_TYPE_LABEL, RESOURCE_TYPES, type Resource } from '../../../common/resources.contract.ts';
 import { matchesSearch } from '../../../common/search.ts';
 import { TIER_LABEL } from '../../../common/tiers.ts';
@@ -26,6 +28,40 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { resources: await orFallback(services.resources.list(viewer), [], 'resources') };
 }
 
+/** A daily tip is its text: 'View Details' shows all of it, and copies it for a message or a post. */
+function TipDetails({ resource }: { resource: Resource }) {
+  return (
+    <div className="mt-3 flex flex-wrap items-center gap-3 rounded-lg bg-gray-50 p-3 text-sm text-gray-700">
+      <span className="flex-1">Use it today: share it with a client or your team.</span>
+      <Button
+        variant="ghost"
+        size="sm"
+        onClick={() =>
+          void navigator.clipboard.writeText(`${resource.title}\n\n${resource.description}`).then(
+            () => toast.success('Tip copied'),
+            () => toast.error('Could not copy the tip. Select the text and copy it instead.'),
+          )
+        }
+      >
+        <Copy aria-hidden="true" className="mr-1.5 h-4 w-4" />
+        Copy tip
+      </Button>
+    </div>
+  );
+}
+
+/** Why a member cannot download this yet, and the way to it. */
+function LockedDetails({ resource, signedIn }: { resource: Resource; signedIn: boolean }) {
+  return (
+    <div className="mt-3 rounded-lg bg-gray-50 p-3 text-sm text-gray-700">
+      {`This ${RESOURCE_TYPE_LABEL[resource.resource_type].toLowerCase()} is included with ${TIER_LABEL[resource.tier_required]} membership and above. `}
+      <Link to={signedIn ? '/pricing' : '/signup'} className="font-semibold text-brand-800 underline">
+        {signedIn ? 'Upgrade your plan' : 'Create a free account'}
+      </Link>
+    </div>
+  );
+}
+
 function ResourceCard({ resource, signedIn }: { resource: Resource; signedIn: boolean }) {
   const [showDetails, setShowDetails] = useState(false);
   const locked = resource.tier_required !== 'free';
@@ -35,8 +71,14 @@ function ResourceCard({ resource, signedIn }: { resource: Resource; signedIn: bo
         {RESOURCE_TYPE_LABEL[resource.resource_type]}
       </span>
       <h2 className="mt-3 text-lg font-bold text-gray-900">{resource.title}</h2>
-      <p className="mt-2 flex-1 text-sm text-gray-600">{resource.description}</p>
-      {locked && <p className="mt-3 text-sm font-medium text-gold-600">🔒 {TIER_LABEL[resource.tier_required]} membership required</p>}
+      {/* Folded to three lines until 'View Details' shows the rest. */}
+      <p className={`mt-2 flex-1 whitespace-pre-line text-sm text-gray-600 ${showDetails ? '' : 'line-clamp-3'}`}>{resource.description}</p>
+      {locked && (
+        <p className="mt-3 flex items-center gap-1.5 text-sm font-medium text-gold-700">
+          <Lock aria-hidden="true" className="h-4 w-4 shrink-0" />
+          {`${TIER_LABEL[resource.tier_required]} membership required`}
+        </p>
+      )}
       {resource.download_url ? (
         <a href={resource.download_url} download className={buttonClass({ size: 'sm', className: 'mt-4' })}>
           Download
@@ -46,21 +88,8 @@ function ResourceCard({ resource, signedIn }: { resource: Resource; signedIn: bo
           View Details
         </Button>
       )}
-      {showDetails && (
-        <div className="mt-3 rounded-lg bg-gray-50 p-3 text-sm text-gray-700">
-          {resource.has_download ? (
-            <>
-              This {RESOURCE_TYPE_LABEL[resource.resource_type].toLowerCase()} is included with {TIER_LABEL[resource.tier_required]}{' '}
-              membership and above.{' '}
-              <Link to={signedIn ? '/pricing' : '/signup'} className="font-semibold text-brand-800 underline">
-                {signedIn ? 'Upgrade your plan' : 'Create a free account'}
-              </Link>
-            </>
-          ) : (
-            <>Read it right here: {resource.description}</>
-          )}
-        </div>
-      )}
+      {showDetails &&
+        (resource.has_download ? <LockedDetails resource={resource} signedIn={signedIn} /> : <TipDetails resource={resource} />)}
     </Card>
   );
 }
@@ -81,7 +110,7 @@ export default function ResourcesPage({ loaderData }: Route.ComponentProps) {
         title="Resources & Tools"
         subtitle="Scripts, templates, guides and market reports to put to work in your business today."
       />
-      <section className="mx-auto max-w-7xl px-4 py-10">
+      <section className="mx-auto max-w-6xl px-4 py-10">
         <SearchFilters
           search={search}
           onSearch={setSearch}
