@@ -4,6 +4,8 @@ import { toast, Toaster } from './lib/toast.tsx';
 import { publicViewer } from '../common/viewer.ts';
 import { buttonClass } from './components/ui/button.tsx';
 import { useNonce } from './lib/nonce.tsx';
+import { pruneDownloadsForViewer } from './lib/offline-downloads.ts';
+import { useInstalledApp } from './lib/service-worker.ts';
 import { orFallback, pageServices, pageSession } from './lib/page-context.ts';
 import type { RootData } from './lib/root-data.ts';
 import { unlessRequestFailed } from './lib/forms.ts';
@@ -15,9 +17,14 @@ export const shouldRevalidate = unlessRequestFailed;
 
 export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
   const { services, viewer } = pageServices(context);
+  const [footerText, mobileApp] = await Promise.all([
+    orFallback(services.content.get('footer_text'), {}, 'the footer text'),
+    orFallback(services.content.get('mobile_app'), {}, 'the app store links'),
+  ]);
   return {
     viewer: publicViewer(viewer),
-    footerText: await orFallback(services.content.get('footer_text'), {}, 'the footer text'),
+    footerText,
+    mobileApp,
     // A toast an action left for the page it redirected to (after sign-in, sign-up, ...).
     flash: pageSession(context).takeFlash(),
   };
@@ -32,6 +39,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#7f1d1d" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* The installed app (PWA): public/manifest.webmanifest and public/sw.js. */}
+        <link rel="manifest" href="/manifest.webmanifest" />
+        <link rel="apple-touch-icon" href="/icons/apple-touch-icon.png" />
+        <meta name="apple-mobile-web-app-title" content="RealtyPocket" />
         <Meta />
         {/* Before the module preloads: on a slow connection the page paints once this alone has arrived. */}
         <link rel="stylesheet" href={stylesheet} />
@@ -50,7 +61,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  const { flash } = loaderData;
+  const { flash, viewer } = loaderData;
+  // Whoever is signed in (their email names them), or null for a visitor.
+  const memberId = viewer.member?.email ?? null;
+  const tier = viewer.member?.membership_tier ?? null;
+  useInstalledApp(memberId);
+  useEffect(() => {
+    // Saved downloads the member's plan no longer includes go, on whichever page they open next.
+    void pruneDownloadsForViewer(tier);
+  }, [memberId, tier]);
   useEffect(() => {
     // Marks the page as interactive; browser tests wait for it before clicking.
     document.documentElement.dataset.hydrated = 'true';

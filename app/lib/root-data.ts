@@ -7,6 +7,8 @@ import type { PublicViewer } from '../../common/viewer.ts';
 export interface RootData {
   viewer: PublicViewer;
   footerText: ContentData;
+  /** The app's store links (content section mobile_app), empty until staff set them. */
+  mobileApp: ContentData;
   flash: FlashMessage | null;
 }
 

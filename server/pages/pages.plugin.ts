@@ -55,6 +55,11 @@ async function serveBuiltFiles(app: FastifyInstance) {
     etag: true,
     lastModified: true,
     setHeaders(reply, filePath) {
+      // The service worker is checked for updates on every visit: never an old copy from a cache.
+      if (filePath.endsWith(`${path.sep}sw.js`)) {
+        reply.header('cache-control', 'no-cache');
+        return;
+      }
       const maxAge = filePath.startsWith(assets) ? `${YEAR_SECONDS}, immutable` : filePath.startsWith(images) ? MONTH_SECONDS : 3600;
       reply.header('cache-control', `public, max-age=${maxAge}`);
     },

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { withContentDefaults, type ContentData } from '../../../common/content-sections.ts';
+import { InstallAppButton } from '../app-install/install-app.tsx';
 import { EditableText } from '../editable/editable-text.tsx';
 import { Logo } from './site-nav.tsx';
 
@@ -34,20 +35,9 @@ function FooterGroup({ title, links }: { title: string; links: { to: string; lab
   );
 }
 
-/** SPEC 2: the app store links are placeholders with no real target. */
-function AppPlaceholderLink({ label }: { label: string }) {
-  return (
-    <a
-      href="#download-app"
-      onClick={(event) => event.preventDefault()}
-      className="block rounded-lg border border-gray-600 px-4 py-2 text-center text-sm text-gray-200 hover:border-gold-400"
-    >
-      {label}
-    </a>
-  );
-}
+const APP_BUTTON = 'block w-full rounded-lg border border-gray-600 px-4 py-2 text-center text-sm text-gray-200 hover:border-gold-400';
 
-export function SiteFooter({ footerText }: { footerText: ContentData }) {
+export function SiteFooter({ footerText, mobileApp }: { footerText: ContentData; mobileApp: ContentData }) {
   const text = withContentDefaults('footer_text', footerText);
   const show = (field: 'copyright' | 'tagline') => <EditableText section="footer_text" field={field} value={text[field]} />;
   return (
@@ -64,8 +54,13 @@ export function SiteFooter({ footerText }: { footerText: ContentData }) {
         <div>
           <h2 className="text-sm font-semibold uppercase tracking-wide text-gold-400">Download App</h2>
           <div className="mt-4 space-y-3">
-            <AppPlaceholderLink label="Download on iOS" />
-            <AppPlaceholderLink label="Get it on Android" />
+            {/* Not placeholders any more (SPEC 2 had them lead nowhere): they install the app. */}
+            <InstallAppButton platform="ios" storeUrl={mobileApp.ios_url} className={APP_BUTTON}>
+              Download on iOS
+            </InstallAppButton>
+            <InstallAppButton platform="android" storeUrl={mobileApp.android_url} className={APP_BUTTON}>
+              Get it on Android
+            </InstallAppButton>
           </div>
         </div>
       </div>

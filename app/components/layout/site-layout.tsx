@@ -74,7 +74,7 @@ export default function SiteLayout() {
             <Outlet />
           )}
         </main>
-        <SiteFooter footerText={root?.footerText ?? {}} />
+        <SiteFooter footerText={root?.footerText ?? {}} mobileApp={root?.mobileApp ?? {}} />
       </div>
     </EditModeContext.Provider>
   );

@@ -4,12 +4,14 @@ import { toast } from '../../lib/toast.tsx';
 import { DASHBOARD_MAX_ITEMS } from '../../../common/limits.ts';
 import { episodeLine, episodePath } from '../../components/podcast/episode-card.tsx';
 import { TIER_LABEL } from '../../../common/tiers.ts';
+import { InstallAppButton } from '../../components/app-install/install-app.tsx';
 import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { attempt } from '../../lib/forms.ts';
 import { formatDate } from '../../../common/format.ts';
 import { pageMeta } from '../../lib/meta.ts';
+import { useRootData } from '../../lib/root-data.ts';
 import { orFallback, pageServices, pageSession } from '../../lib/page-context.ts';
 import type { Route } from './+types/dashboard';
 
@@ -142,7 +144,10 @@ function StatTile({ label, value }: { label: string; value: number }) {
   );
 }
 
+const APP_BUTTON = 'rounded-lg border border-gray-600 px-4 py-2 text-sm font-semibold hover:border-gold-400';
+
 export default function DashboardPage({ loaderData }: Route.ComponentProps) {
+  const mobileApp = useRootData()?.mobileApp ?? {};
   const { profile, enrolments, certificates, episodes, posts, postsAreMine, repliesToMe, counts, subscription } = loaderData;
   const isFree = profile.membership_tier === 'free';
   // A member who has not started anything yet is welcomed, not welcomed back.
@@ -358,20 +363,12 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
           <p className="mt-1 text-sm text-gray-300">Learn on the go: courses, podcast and community in your pocket.</p>
         </div>
         <div className="mt-4 flex gap-3 sm:mt-0">
-          <a
-            href="#download-app"
-            onClick={(event) => event.preventDefault()}
-            className="rounded-lg border border-gray-600 px-4 py-2 text-sm font-semibold hover:border-gold-400"
-          >
+          <InstallAppButton platform="ios" storeUrl={mobileApp.ios_url} className={APP_BUTTON}>
             iOS
-          </a>
-          <a
-            href="#download-app"
-            onClick={(event) => event.preventDefault()}
-            className="rounded-lg border border-gray-600 px-4 py-2 text-sm font-semibold hover:border-gold-400"
-          >
+          </InstallAppButton>
+          <InstallAppButton platform="android" storeUrl={mobileApp.android_url} className={APP_BUTTON}>
             Android
-          </a>
+          </InstallAppButton>
         </div>
       </section>
     </div>

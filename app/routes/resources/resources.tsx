@@ -1,7 +1,8 @@
-import { useMemo, useState } from 'react';
-import { Copy, Lock } from 'lucide-react';
+import { useEffect, useMemo, useState } from 'react';
+import { CircleCheck, CloudDownload, Copy, Lock } from 'lucide-react';
 import { Link } from 'react-router';
 import { toast } from '../../lib/toast.tsx';
+import { canSaveOffline, pruneDownloads, removeDownload, saveDownload, tierSavesOffline } from '../../lib/offline-downloads.ts';
 import { RESOURCE_TYPE_LABEL, RESOURCE_TYPES, type Resource } from '../../../common/resources.contract.ts';
 import { matchesSearch } from '../../../common/search.ts';
 import { TIER_LABEL } from '../../../common/tiers.ts';
@@ -62,7 +63,63 @@ function LockedDetails({ resource, signedIn }: { resource: Resource; signedIn: b
   );
 }
 
-function ResourceCard({ resource, signedIn }: { resource: Resource; signedIn: boolean }) {
+/** 'Save for offline' / 'Saved for offline' for a download the member's plan includes. */
+function SaveForOffline({ url, saved, onChange }: { url: string; saved: boolean; onChange: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const run = (work: () => Promise<void>, done: string) => {
+    setBusy(true);
+    work()
+      .then(() => toast.success(done))
+      .catch(() => toast.error('Could not save it for offline use. Check your connection and try again.'))
+      .finally(() => {
+        setBusy(false);
+        onChange();
+      });
+  };
+  return saved ? (
+    <div className="mt-2 flex items-center justify-between gap-2 text-sm">
+      <span className="flex items-center gap-1.5 font-medium text-green-700">
+        <CircleCheck aria-hidden="true" className="h-4 w-4" />
+        Saved for offline
+      </span>
+      <Button variant="ghost" size="sm" disabled={busy} onClick={() => run(() => removeDownload(url), 'Removed from this device')}>
+        Remove
+      </Button>
+    </div>
+  ) : (
+    <Button
+      variant="outline"
+      size="sm"
+      className="mt-2"
+      disabled={busy}
+      onClick={() => run(() => saveDownload(url), 'Saved for offline use')}
+    >
+      <CloudDownload aria-hidden="true" className="mr-1.5 h-4 w-4" />
+      {busy ? 'Saving...' : 'Save for offline'}
+    </Button>
+  );
+}
+
+/** The downloads saved on this device, after removing those the member's plan no longer includes. */
+function useSavedDownloads(resources: Resource[], savesOffline: boolean) {
+  const [saved, setSaved] = useState<Set<string>>(new Set());
+  const [checked, setChecked] = useState(0);
+  useEffect(() => {
+    const allowed = new Set(savesOffline ? resources.map((resource) => resource.download_url).filter(canSaveOffline) : []);
+    void pruneDownloads(allowed).then(setSaved);
+  }, [resources, savesOffline, checked]);
+  return [saved, () => setChecked((count) => count + 1)] as const;
+}
+
+function ResourceCard({
+  resource,
+  signedIn,
+  offline,
+}: {
+  resource: Resource;
+  signedIn: boolean;
+  offline: { saved: boolean; onChange: () => void } | null;
+}) {
   const [showDetails, setShowDetails] = useState(false);
   const locked = resource.tier_required !== 'free';
   return (
@@ -80,9 +137,12 @@ function ResourceCard({ resource, signedIn }: { resource: Resource; signedIn: bo
         </p>
       )}
       {resource.download_url ? (
-        <a href={resource.download_url} download className={buttonClass({ size: 'sm', className: 'mt-4' })}>
-          Download
-        </a>
+        <>
+          <a href={resource.download_url} download className={buttonClass({ size: 'sm', className: 'mt-4' })}>
+            Download
+          </a>
+          {offline && <SaveForOffline url={resource.download_url} {...offline} />}
+        </>
       ) : (
         <Button variant="outline" size="sm" className="mt-4" aria-expanded={showDetails} onClick={() => setShowDetails((open) => !open)}>
           View Details
@@ -95,8 +155,11 @@ function ResourceCard({ resource, signedIn }: { resource: Resource; signedIn: bo
 }
 
 export default function ResourcesPage({ loaderData }: Route.ComponentProps) {
-  const signedIn = Boolean(useRootData()?.viewer.member);
+  const member = useRootData()?.viewer.member;
+  const signedIn = Boolean(member);
   const { resources } = loaderData;
+  const savesOffline = tierSavesOffline(member?.membership_tier);
+  const [saved, recheck] = useSavedDownloads(resources, savesOffline);
   const [search, setSearch] = useState('');
   const [type, setType] = useState('all');
   const visible = useMemo(
@@ -127,7 +190,16 @@ export default function ResourcesPage({ loaderData }: Route.ComponentProps) {
         />
         <ListResults count={visible.length} noun="resource" emptyText="No resources found">
           {visible.map((resource) => (
-            <ResourceCard key={resource.id} resource={resource} signedIn={signedIn} />
+            <ResourceCard
+              key={resource.id}
+              resource={resource}
+              signedIn={signedIn}
+              offline={
+                savesOffline && canSaveOffline(resource.download_url)
+                  ? { saved: saved.has(resource.download_url), onChange: recheck }
+                  : null
+              }
+            />
           ))}
         </ListResults>
       </section>
