@@ -11,6 +11,8 @@ import type { RootData } from './lib/root-data.ts';
 import { unlessRequestFailed } from './lib/forms.ts';
 import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
+import displayFont from '@fontsource-variable/plus-jakarta-sans/files/plus-jakarta-sans-latin-wght-normal.woff2?url';
+import textFont from '@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url';
 
 // A page whose form request failed keeps its data (see unlessRequestFailed).
 export const shouldRevalidate = unlessRequestFailed;
@@ -46,6 +48,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Meta />
         {/* Before the module preloads: on a slow connection the page paints once this alone has arrived. */}
         <link rel="stylesheet" href={stylesheet} />
+        <link rel="preload" href={displayFont} as="font" type="font/woff2" crossOrigin="anonymous" />
+        <link rel="preload" href={textFont} as="font" type="font/woff2" crossOrigin="anonymous" />
         <Links />
       </head>
       <body>

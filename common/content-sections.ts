@@ -44,6 +44,12 @@ export const CONTENT_SECTIONS = {
     fields: ['intro', 'account_content', 'billing_content', 'courses_content', 'app_content'],
     note: 'In each topic, write one question per block: the question on the first line, its answer below it, and a blank line before the next question.',
   },
+  // Not in the spec: photos of the founder (About) and of the three members quoted on the home page.
+  site_photos: {
+    label: 'Site - Photos',
+    fields: ['founder_photo', 'testimonial1_photo', 'testimonial2_photo', 'testimonial3_photo'],
+    note: "Upload a photo in the File Upload tab (as a public image), then paste its address (/api/files/…) here. Left empty, a drawn portrait with the person's initials shows.",
+  },
   // Not in the spec: the app's store pages. Left empty, the buttons install the web app instead.
   mobile_app: {
     label: 'Mobile App - Store Links',
@@ -166,6 +172,12 @@ The player comes from Spotify and needs a connection. Every episode also has a '
   mobile_app: {
     ios_url: '',
     android_url: '',
+  },
+  site_photos: {
+    founder_photo: '',
+    testimonial1_photo: '',
+    testimonial2_photo: '',
+    testimonial3_photo: '',
   },
 };
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { DEMO_COURSES, DEMO_EPISODES, DEMO_RESOURCES } from '../db/seed/demo-catalogue.ts';
 import type { ResourceType } from '../common/resources.contract.ts';
-import { artworkSvg as thumbnail, wrap } from '../server/files/artwork.ts';
+import { artworkSvg, seedOf, wrap } from '../server/files/artwork.ts';
 
 // Writes the demo catalogue's thumbnails (SVG, under public/) and downloads (PDF, under db/seed/files/),
 // so the site works offline. Run after changing the demo catalogue: `node scripts/generate-demo-assets.ts`.
@@ -34,13 +34,14 @@ async function resourcePdf(title: string, description: string, type: string): Pr
 fs.mkdirSync(path.join(publicDir, 'images/courses'), { recursive: true });
 fs.mkdirSync(path.join(publicDir, 'images/podcast'), { recursive: true });
 fs.mkdirSync(path.join(publicDir, 'downloads'), { recursive: true });
-DEMO_COURSES.forEach((course, i) => fs.writeFileSync(path.join(publicDir, course.thumbnail), thumbnail(course.title, course.category, i)));
-DEMO_EPISODES.forEach((episode, i) =>
-  fs.writeFileSync(
-    path.join(publicDir, episode.thumbnail),
-    thumbnail(episode.title, `Season ${episode.season} · Episode ${episode.episode}`, i + 7),
-  ),
-);
+for (const course of DEMO_COURSES) {
+  const cover = { title: course.title, label: course.category, theme: course.category, seed: seedOf(course.id) };
+  fs.writeFileSync(path.join(publicDir, course.thumbnail), artworkSvg(cover));
+}
+for (const episode of DEMO_EPISODES) {
+  const label = `Season ${episode.season} · Episode ${episode.episode}`;
+  fs.writeFileSync(path.join(publicDir, episode.thumbnail), artworkSvg({ title: episode.title, label, theme: 'podcast', seed: seedOf(episode.id) }));
+}
 const TYPE_LABEL: Record<ResourceType, string> = {
   daily_tip: 'DAILY TIP',
   ebook: 'EBOOK',

@@ -40,7 +40,13 @@ export async function coursesRoutes(app: ZodApp) {
     const viewer = await request.viewer();
     const course = await courses.get(viewer, request.params.id);
     const signedIn = viewer.member !== null || viewer.staff !== null;
-    return sendArtwork(reply, { title: course.title, label: course.category, key: course.id, shared: !signedIn });
+    return sendArtwork(reply, {
+      title: course.title,
+      label: course.category,
+      theme: course.category,
+      key: course.id,
+      shared: !signedIn,
+    });
   });
 
   // Staff authoring.

@@ -34,6 +34,7 @@ export async function podcastRoutes(app: ZodApp) {
     return sendArtwork(reply, {
       title: episode.title,
       label: `Season ${episode.season} · Episode ${episode.episode}`,
+      theme: 'podcast',
       key: episode.id,
       shared: true,
     });

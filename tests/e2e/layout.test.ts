@@ -217,3 +217,58 @@ describe('the frame of every page', () => {
     await phone.locator('[data-editable="true"]').first().waitFor();
   });
 });
+
+describe('the look', () => {
+  it('uses its own two fonts (preloaded, swapped in), portraits instead of empty boxes, and images that shimmer while loading', async () => {
+    const page = await browser.newPage({ mobile: true });
+    await gotoHydrated(page, '/');
+    const preloads = await page
+      .locator('link[rel="preload"][as="font"]')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    expect(preloads).toHaveLength(2);
+    for (const href of preloads) expect(href).toMatch(/^\/assets\/.+\.woff2$/);
+    await page.evaluate(() => document.fonts.ready);
+    expect(await page.evaluate(() => document.fonts.check('800 16px "Plus Jakarta Sans Variable"'))).toBe(true);
+    expect(await page.locator('h1').evaluate((h1) => getComputedStyle(h1).fontFamily)).toMatch(/^"Plus Jakarta Sans Variable"/);
+    expect(await page.locator('body').evaluate((body) => getComputedStyle(body).fontFamily)).toMatch(/^"Inter Variable"/);
+    // No font comes from another site.
+    const fontHosts = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.name.endsWith('.woff2'))
+        .map((entry) => new URL(entry.name).origin),
+    );
+    expect(new Set(fontHosts)).toEqual(new Set([new URL(page.url()).origin]));
+
+    for (const name of ['Sarah Mitchell', 'David Chen', 'Maria Rodriguez']) {
+      await page.getByRole('img', { name, exact: true }).waitFor();
+    }
+    await gotoHydrated(page, '/courses');
+    expect(await page.locator('article img').first().getAttribute('class')).toContain('img-skeleton');
+  });
+
+  it("shows the founder's photo once staff set one", async () => {
+    const staff = await browser.newPage();
+    await signInAsStaff(staff);
+    const original = (await (await staff.request.get('/api/admin/content/site_photos')).json()).data;
+    try {
+      await gotoHydrated(staff, '/about');
+      const founder = staff.getByRole('img', { name: 'Michael Reyes' });
+      expect(await founder.evaluate((element) => element.tagName)).toBe('SPAN');
+      const saved = await staff.request.post('/api/admin/content/site_photos', {
+        data: {
+          founder_photo: '/images/courses/luxury-market.svg',
+          testimonial1_photo: '',
+          testimonial2_photo: '',
+          testimonial3_photo: '',
+        },
+      });
+      expect(saved.ok(), await saved.text()).toBe(true);
+      await gotoHydrated(staff, '/about');
+      expect(await founder.evaluate((element) => element.tagName)).toBe('IMG');
+      expect(await founder.getAttribute('src')).toBe('/images/courses/luxury-market.svg');
+    } finally {
+      await staff.request.post('/api/admin/content/site_photos', { data: original });
+    }
+  });
+});

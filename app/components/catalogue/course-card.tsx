@@ -13,8 +13,8 @@ const CARD_SIZES = '(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw';
  */
 export function CourseCard({ course, aboveTheFold = false }: { course: Course; aboveTheFold?: boolean }) {
   return (
-    <article className="flex flex-col overflow-hidden rounded-2xl border border-gray-200 bg-white shadow-sm transition hover:shadow-md">
-      <div className="relative aspect-video bg-gray-200">
+    <article className="relative flex flex-col overflow-hidden rounded-2xl border border-gray-200 bg-white shadow-sm transition hover:shadow-md focus-within:ring-2 focus-within:ring-brand-700">
+      <div className="relative aspect-video">
         <img
           {...responsiveImage(course.thumbnail, CARD_SIZES)}
           alt=""
@@ -22,7 +22,7 @@ export function CourseCard({ course, aboveTheFold = false }: { course: Course; a
           height={360}
           loading={aboveTheFold ? 'eager' : 'lazy'}
           fetchPriority={aboveTheFold ? 'high' : 'auto'}
-          className="h-full w-full object-cover"
+          className="img-skeleton h-full w-full object-cover"
         />
         <TierBadge tier={course.tier} className="absolute left-3 top-3" />
       </div>
@@ -43,7 +43,8 @@ export function CourseCard({ course, aboveTheFold = false }: { course: Course; a
             <dd>{course.instructor}</dd>
           </div>
         </dl>
-        <Link to={`/courses/${course.id}`} className={buttonClass({ size: 'sm', className: 'mt-5' })}>
+        {/* The whole card opens the course. */}
+        <Link to={`/courses/${course.id}`} className={buttonClass({ size: 'sm', className: 'mt-5 after:absolute after:inset-0' })}>
           View Course
         </Link>
       </div>

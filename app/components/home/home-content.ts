@@ -1,26 +1,30 @@
 // Fixed texts of the home page (SPEC 2 Home); the editable ones come from content sections instead.
 
+// `photo`: the field of content section site_photos that holds the person's photo.
 export const TESTIMONIALS = [
   {
     quote:
       'The listing presentation course changed how I walk into every appointment. I stopped competing on commission and started winning on value.',
     name: 'Sarah Mitchell',
+    photo: 'testimonial1_photo',
     role: 'Realtor, Austin TX',
     result: '3x more listings in 6 months',
   },
   {
     quote: 'I listen to the podcast on every drive between showings. The lender episodes alone saved two of my deals this year.',
     name: 'David Chen',
+    photo: 'testimonial2_photo',
     role: 'Broker Associate, San Diego CA',
     result: '$2.1M in closed volume',
   },
   {
     quote: 'As a new agent I had no idea where to start. The 90-day plan and the community got me to my first closing in 11 weeks.',
     name: 'Maria Rodriguez',
+    photo: 'testimonial3_photo',
     role: 'New Agent, Miami FL',
     result: 'First deal in 11 weeks',
   },
-];
+] as const;
 
 export const WITHOUT_POINTS = [
   'Guessing at scripts and losing listings to more confident agents',

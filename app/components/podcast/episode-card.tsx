@@ -29,7 +29,7 @@ export function EpisodeImage({ src, className = '' }: { src: string; className?:
       width={640}
       height={360}
       onError={() => setFailed(true)}
-      className={`aspect-video w-full bg-gray-100 object-cover ${className}`}
+      className={`img-skeleton aspect-video w-full object-cover ${className}`}
     />
   );
 }

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { BRAND_NAME } from '../../../common/brand.ts';
 import { withContentDefaults } from '../../../common/content-sections.ts';
 import { EditableText } from '../../components/editable/editable-text.tsx';
+import { Portrait } from '../../components/ui/portrait.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { pageMeta } from '../../lib/meta.ts';
 import { orFallback, pageServices } from '../../lib/page-context.ts';
@@ -14,11 +15,12 @@ export const meta = () =>
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = pageServices(context);
-  const [mission, numbers] = await Promise.all([
+  const [mission, numbers, photos] = await Promise.all([
     orFallback(services.content.get('about_mission'), {}, 'the mission text'),
     orFallback(services.stats.siteNumbers(), null, 'the site numbers'),
+    orFallback(services.content.get('site_photos'), {}, 'the photos'),
   ]);
-  return { mission, numbers };
+  return { mission, numbers, photos };
 }
 
 const ECOSYSTEM = [
@@ -74,21 +76,24 @@ export default function AboutPage({ loaderData }: Route.ComponentProps) {
           as="p"
           className="mt-4 whitespace-pre-line text-lg text-gray-700"
         />
-        <div className="mt-6 rounded-2xl bg-brand-50 p-5">
-          <EditableText
-            section="about_mission"
-            field="founder_name"
-            value={mission.founder_name}
-            as="p"
-            className="font-bold text-brand-900"
-          />
-          <EditableText
-            section="about_mission"
-            field="founder_title"
-            value={mission.founder_title}
-            as="p"
-            className="text-sm text-gray-700"
-          />
+        <div className="mt-6 flex items-center gap-4 rounded-2xl bg-brand-50 p-5">
+          <Portrait name={mission.founder_name} src={withContentDefaults('site_photos', loaderData.photos).founder_photo} size={72} />
+          <div>
+            <EditableText
+              section="about_mission"
+              field="founder_name"
+              value={mission.founder_name}
+              as="p"
+              className="font-bold text-brand-900"
+            />
+            <EditableText
+              section="about_mission"
+              field="founder_title"
+              value={mission.founder_title}
+              as="p"
+              className="text-sm text-gray-700"
+            />
+          </div>
         </div>
       </section>
 

@@ -197,7 +197,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
             alt=""
             width={640}
             height={360}
-            className="aspect-video w-full rounded-2xl object-cover shadow-xl"
+            className="img-skeleton aspect-video w-full rounded-2xl object-cover shadow-xl"
           />
         </div>
       </section>

@@ -224,7 +224,13 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
             <ul className="space-y-4">
               {enrolments.map((course) => (
                 <li key={course.id} className="flex gap-3">
-                  <img src={course.thumbnail} alt="" width={112} height={63} className="h-16 w-28 shrink-0 rounded-lg object-cover" />
+                  <img
+                    src={course.thumbnail}
+                    alt=""
+                    width={112}
+                    height={63}
+                    className="img-skeleton h-16 w-28 shrink-0 rounded-lg object-cover"
+                  />
                   <div className="min-w-0 flex-1">
                     <div className="flex flex-wrap items-center gap-2">
                       <p className="font-semibold text-gray-900">{course.title}</p>
@@ -289,7 +295,7 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
                   alt=""
                   width={112}
                   height={63}
-                  className="h-16 w-28 shrink-0 rounded-lg bg-gray-200 object-cover"
+                  className="img-skeleton h-16 w-28 shrink-0 rounded-lg object-cover"
                 />
                 <div className="min-w-0 flex-1">
                   <p className="text-xs text-gray-500">{episodeLine(episode)}</p>

@@ -5,6 +5,7 @@ import { HOME_PODCAST_EPISODES } from '../../../common/limits.ts';
 import { EditableText } from '../../components/editable/editable-text.tsx';
 import { EpisodeCard } from '../../components/podcast/episode-card.tsx';
 import { PlanCards } from '../../components/pricing/plan-cards.tsx';
+import { Portrait } from '../../components/ui/portrait.tsx';
 import { Accordion } from '../../components/ui/accordion.tsx';
 import { buttonClass, ButtonLink } from '../../components/ui/button.tsx';
 import { pageMeta } from '../../lib/meta.ts';
@@ -22,13 +23,14 @@ export const meta = () =>
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = pageServices(context);
-  const [hero, features, numbers, episodes] = await Promise.all([
+  const [hero, features, numbers, episodes, photos] = await Promise.all([
     orFallback(services.content.get('homepage_hero'), {}, 'the home hero'),
     orFallback(services.content.get('homepage_features'), {}, 'the home features'),
     orFallback(services.stats.siteNumbers(), null, 'the site numbers'),
     orFallback(services.podcast.list(), [], 'podcast episodes'),
+    orFallback(services.content.get('site_photos'), {}, 'the photos'),
   ]);
-  return { hero, features, numbers, episodes: episodes.slice(0, HOME_PODCAST_EPISODES) };
+  return { hero, features, numbers, episodes: episodes.slice(0, HOME_PODCAST_EPISODES), photos };
 }
 
 /** One side of the problem/solution comparison (SPEC 2 Home, section 3). */
@@ -54,6 +56,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
   const hero = withContentDefaults('homepage_hero', loaderData.hero);
   const features = withContentDefaults('homepage_features', loaderData.features);
   const { numbers, episodes } = loaderData;
+  const photos = withContentDefaults('site_photos', loaderData.photos);
   // The same numbers as every other page: staff's copy, or the real counts (none shown as '0+').
   const featureCards = [
     { field: 1, title: features.feature1_title, description: features.feature1_desc },
@@ -115,9 +118,12 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
             <figure key={testimonial.name} className={cardClass('flex flex-col p-6')}>
               <p className="text-sm font-bold text-gold-600">{testimonial.result}</p>
               <blockquote className="mt-3 flex-1 text-gray-700">“{testimonial.quote}”</blockquote>
-              <figcaption className="mt-4">
-                <p className="font-semibold text-gray-900">{testimonial.name}</p>
-                <p className="text-sm text-gray-500">{testimonial.role}</p>
+              <figcaption className="mt-4 flex items-center gap-3">
+                <Portrait name={testimonial.name} src={photos[testimonial.photo]} size={48} />
+                <span>
+                  <span className="block font-semibold text-gray-900">{testimonial.name}</span>
+                  <span className="block text-sm text-gray-500">{testimonial.role}</span>
+                </span>
               </figcaption>
             </figure>
           ))}
