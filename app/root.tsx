@@ -4,9 +4,7 @@ import { toast, Toaster } from './lib/toast.tsx';
 import { publicViewer } from '../common/viewer.ts';
 import { buttonClass } from './components/ui/button.tsx';
 import { useNonce } from './lib/nonce.tsx';
-import { pruneDownloadsForViewer } from './lib/offline-downloads.ts';
-import { useInstalledApp } from './lib/service-worker.ts';
-import { orFallback, pageServices, pageSession } from './lib/page-context.ts';
+import { pageContent, pageServices, pageSession } from './lib/page-context.ts';
 import type { RootData } from './lib/root-data.ts';
 import { unlessRequestFailed } from './lib/forms.ts';
 import type { Route } from './+types/root';
@@ -20,8 +18,8 @@ export const shouldRevalidate = unlessRequestFailed;
 export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
   const { services, viewer } = pageServices(context);
   const [footerText, mobileApp] = await Promise.all([
-    orFallback(services.content.get('footer_text'), {}, 'the footer text'),
-    orFallback(services.content.get('mobile_app'), {}, 'the app store links'),
+    pageContent(services, 'footer_text', 'the footer text'),
+    pageContent(services, 'mobile_app', 'the app store links'),
   ]);
   return {
     viewer: publicViewer(viewer),
@@ -69,10 +67,16 @@ export default function App({ loaderData }: Route.ComponentProps) {
   // Whoever is signed in (their email names them), or null for a visitor.
   const memberId = viewer.member?.email ?? null;
   const tier = viewer.member?.membership_tier ?? null;
-  useInstalledApp(memberId);
+  useEffect(() => {
+    void import('./lib/service-worker.ts').then((app) => app.startInstalledApp());
+  }, []);
+  useEffect(() => {
+    void import('./lib/service-worker.ts').then((app) => app.keepOfflineCopiesFor(memberId));
+  }, [memberId]);
   useEffect(() => {
     // Saved downloads the member's plan no longer includes go, on whichever page they open next.
-    void pruneDownloadsForViewer(tier);
+    // Loaded for members only: a visitor has none (signing out removed them).
+    if (memberId) void import('./lib/offline-downloads.ts').then((offline) => offline.pruneDownloadsForViewer(tier));
   }, [memberId, tier]);
   useEffect(() => {
     // Marks the page as interactive; browser tests wait for it before clicking.

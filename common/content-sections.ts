@@ -1,5 +1,7 @@
 import { BRAND_NAME } from './brand.ts';
-import { SPOTIFY_SHOW_URL } from './spotify.ts';
+
+/** The show's page, for 'View All Episodes on Spotify', until staff set it (content section podcast_show). */
+export const SPOTIFY_SHOW_URL = 'https://open.spotify.com/search/RealtyPocket%20Coaching%20Podcast/podcasts';
 
 // SPEC 3 "Content sections and their fields", plus podcast_labels (SPEC 2 Podcast).
 export const CONTENT_SECTIONS = {
@@ -42,21 +44,18 @@ export const CONTENT_SECTIONS = {
   help_center: {
     label: 'Help Center',
     fields: ['intro', 'account_content', 'billing_content', 'courses_content', 'app_content'],
-    note: 'In each topic, write one question per block: the question on the first line, its answer below it, and a blank line before the next question.',
   },
   // Not in the spec: photos of the founder (About) and of the three members quoted on the home page.
   site_photos: {
     label: 'Site - Photos',
     fields: ['founder_photo', 'testimonial1_photo', 'testimonial2_photo', 'testimonial3_photo'],
-    note: "Upload a photo in the File Upload tab (as a public image), then paste its address (/api/files/…) here. Left empty, a drawn portrait with the person's initials shows.",
   },
   // Not in the spec: the app's store pages. Left empty, the buttons install the web app instead.
   mobile_app: {
     label: 'Mobile App - Store Links',
     fields: ['ios_url', 'android_url'],
-    note: 'The addresses of the app on the App Store and Google Play. Leave them empty to have the buttons install the web app.',
   },
-} as const satisfies Record<string, { label: string; fields: readonly string[]; note?: string }>;
+} as const satisfies Record<string, { label: string; fields: readonly string[] }>;
 
 export type ContentSectionKey = keyof typeof CONTENT_SECTIONS;
 export type ContentFields<K extends ContentSectionKey> = Record<(typeof CONTENT_SECTIONS)[K]['fields'][number], string>;
@@ -128,46 +127,13 @@ export const CONTENT_DEFAULTS: { [K in ContentSectionKey]: ContentFields<K> } = 
   podcast_show: {
     spotify_show_url: SPOTIFY_SHOW_URL,
   },
+  // The topics' own answers are in common/help-center.ts: they show while a topic is left empty.
   help_center: {
     intro: 'Answers to the questions members ask most about their account, billing, courses and the app.',
-    account_content: `How do I change my name, email or password?
-Open Account from the menu. Your name and email are at the top; a new email is confirmed by a link we send to it. Change your password under Password.
-
-I forgot my password. What now?
-Choose 'Forgot password?' on the login page and enter your email. We send a link that lets you choose a new password; it works for one hour.
-
-Can I sign out of my other devices?
-Yes. Under Account, Devices, 'Sign out of other devices' ends every session except the one you are using.
-
-How do I stop the emails?
-Every email we send that is not about your account itself has an unsubscribe link at the bottom. Account emails (password resets, receipts) always arrive.`,
-    billing_content: `How do I upgrade or change my plan?
-Open Pricing, choose monthly or yearly, and pick Bronze, Silver or Gold. You pay securely through Stripe and your new tier starts as soon as the payment goes through.
-
-How do I cancel?
-Open Account, Billing and choose 'Cancel membership'. You keep your plan until the end of the period you paid for, and nothing more is charged.
-
-Where are my invoices and receipts?
-Account, Billing lists your payments; 'View' opens each invoice. Each payment is also confirmed by email.
-
-Is there a refund?
-Yes: every paid plan has a 30-day money-back guarantee. Write to us from the Contact page within 30 days of your first payment.`,
-    courses_content: `Which courses are included in my plan?
-Each course shows the tier it needs. Free courses are open to everyone with an account; Bronze, Silver and Gold include their own courses and every course below them.
-
-Does the player remember where I stopped?
-Yes. Lessons continue where you stopped, on any device you sign in on. A lesson with a video is complete once you have watched most of it; the others have a 'Mark as complete' button.
-
-How do I get a certificate?
-Finish every lesson of a course that includes a certificate. It appears on your dashboard, by email, and anyone can check it with its code.`,
-    app_content: `Is there an app?
-Yes. Install it from 'Get the Mobile App' on your dashboard or the 'Download App' links at the bottom of every page. On an iPhone, open the site in Safari, tap Share, then 'Add to Home Screen'.
-
-Can I use it offline?
-Pages you have visited open without a connection. Bronze, Silver and Gold members can also save the downloads their plan includes with 'Save for offline' on the Resources page.
-
-The podcast will not play.
-The player comes from Spotify and needs a connection. Every episode also has a 'Listen on Spotify' link that opens the episode in the Spotify app or website.`,
+    account_content: '',
+    billing_content: '',
+    courses_content: '',
+    app_content: '',
   },
   mobile_app: {
     ios_url: '',

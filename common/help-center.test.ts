@@ -11,10 +11,14 @@ describe('the Help Center topics', () => {
     expect(parseAnswers('   ')).toEqual([]);
   });
 
-  it('puts the FAQ first and leaves out a topic staff emptied', () => {
-    const topics = helpTopics({ ...CONTENT_DEFAULTS.help_center, billing_content: '' }, [{ q: 'What is it?', a: 'A platform.' }]);
-    expect(topics.map((topic) => topic.id)).toEqual(['faq', 'account', 'courses', 'app']);
+  it('puts the FAQ first, shows the answers the site came with in an empty topic, and what staff wrote instead', () => {
+    const written = { ...CONTENT_DEFAULTS.help_center, billing_content: 'Can I pay by invoice?\nYes, for teams.' };
+    const topics = helpTopics(written, [{ q: 'What is it?', a: 'A platform.' }]);
+    expect(topics.map((topic) => topic.id)).toEqual(['faq', 'account', 'billing', 'courses', 'app']);
     expect(topics[0]!.answers).toEqual([{ question: 'What is it?', answer: 'A platform.' }]);
+    expect(topics[2]!.answers).toEqual([{ question: 'Can I pay by invoice?', answer: 'Yes, for teams.' }]);
+    expect(topics[1]!.answers[0]!.question).toBe('How do I change my name, email or password?');
+    expect(helpTopics(written, []).map((topic) => topic.id)).toEqual(['account', 'billing', 'courses', 'app']);
   });
 
   it('finds answers holding every word searched for, in any case, and keeps only topics with a match', () => {

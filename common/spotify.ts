@@ -1,3 +1,4 @@
+import { SPOTIFY_SHOW_URL } from './content-sections.ts';
 // Only a well-formed Spotify episode URL becomes an embedded player; anything else is not embedded,
 // so an administrator's typo or a hostile value never ends up as an iframe source.
 const EPISODE_URL =
@@ -13,9 +14,6 @@ export function spotifyEmbedUrl(url: string | null | undefined): string | null {
   const id = spotifyEpisodeId(url);
   return id ? `https://open.spotify.com/embed/episode/${id}` : null;
 }
-
-/** The show's page, for 'View All Episodes on Spotify', until staff set it (content section podcast_show). */
-export const SPOTIFY_SHOW_URL = 'https://open.spotify.com/search/RealtyPocket%20Coaching%20Podcast/podcasts';
 
 /** The show's address staff set, when it is a Spotify address; otherwise the default. */
 export function spotifyShowUrl(value: string | null | undefined): string {

@@ -40,7 +40,10 @@ for (const course of DEMO_COURSES) {
 }
 for (const episode of DEMO_EPISODES) {
   const label = `Season ${episode.season} · Episode ${episode.episode}`;
-  fs.writeFileSync(path.join(publicDir, episode.thumbnail), artworkSvg({ title: episode.title, label, theme: 'podcast', seed: seedOf(episode.id) }));
+  fs.writeFileSync(
+    path.join(publicDir, episode.thumbnail),
+    artworkSvg({ title: episode.title, label, theme: 'podcast', seed: seedOf(episode.id) }),
+  );
 }
 const TYPE_LABEL: Record<ResourceType, string> = {
   daily_tip: 'DAILY TIP',

@@ -1,7 +1,9 @@
 import { redirect, type RouterContextProvider } from 'react-router';
 import { pageSessionContext, servicesContext, viewerContext } from '#request-context';
+import { withContentDefaults, type ContentFields, type ContentSectionKey } from '../../common/content-sections.ts';
 
 type Context = Readonly<RouterContextProvider>;
+type Services = ReturnType<typeof pageServices>['services'];
 
 /** The feature services and the viewer of this request, for a loader or an action. */
 export function pageServices(context: Context) {
@@ -24,6 +26,14 @@ export async function orFallback<T, F = T>(work: Promise<T>, fallback: F, what: 
     console.warn(`Could not load ${what}:`, error instanceof Error ? error.message : error);
     return fallback;
   }
+}
+
+/**
+ * A content section for a page, with its defaults filled in (SPEC 4), also when the read failed.
+ * Done in loaders, on the server: the default texts of every section never ship to the browser.
+ */
+export async function pageContent<K extends ContentSectionKey>(services: Services, key: K, what: string): Promise<ContentFields<K>> {
+  return withContentDefaults(key, await orFallback(services.content.get(key), {}, what));
 }
 
 /** Login and signup send a member who is already signed in straight to the dashboard. */

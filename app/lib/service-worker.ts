@@ -1,5 +1,3 @@
-import { useEffect } from 'react';
-
 // The installed app (PWA): the service worker (public/sw.js) and the browser's install prompt.
 // The cache names are the service worker's.
 const PAGES_CACHE = 'pages-v1';
@@ -30,32 +28,32 @@ async function ownerKey(member: string | null): Promise<string> {
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** Registers the service worker, keeps the install prompt, and forgets what a previous member left offline. */
-export function useInstalledApp(memberId: string | null) {
-  useEffect(() => {
-    const keep = (event: Event) => {
-      event.preventDefault();
-      installPrompt = event as InstallPromptEvent;
-    };
-    window.addEventListener('beforeinstallprompt', keep);
-    // Not in development, where the files change under the same address.
-    if (import.meta.env.PROD && 'serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
-    return () => window.removeEventListener('beforeinstallprompt', keep);
-  }, []);
+/**
+ * Registers the service worker, keeps the install prompt, and forgets what a previous member left
+ * offline. Loaded once the page is up (app/root.tsx): none of it is needed for the first paint.
+ */
+export function startInstalledApp() {
+  window.addEventListener('beforeinstallprompt', (event) => {
+    event.preventDefault();
+    installPrompt = event as InstallPromptEvent;
+  });
+  // Not in development, where the files change under the same address.
+  if (import.meta.env.PROD && 'serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
+}
 
-  useEffect(() => {
-    // Pages and downloads kept offline belong to whoever was signed in: another person (or a
-    // visitor, after signing out) must not open them. Only a digest of who it was is stored.
-    void ownerKey(memberId).then((now) => {
-      try {
-        const before = localStorage.getItem(OWNER_KEY);
-        if (before !== null && before !== now && 'caches' in window) {
-          void Promise.all([caches.delete(PAGES_CACHE), caches.delete(DOWNLOADS_CACHE)]);
-        }
-        localStorage.setItem(OWNER_KEY, now);
-      } catch {
-        // Storage refused (a private window): nothing is kept offline there either.
-      }
-    });
-  }, [memberId]);
+/**
+ * Pages and downloads kept offline belong to whoever was signed in: another person (or a visitor,
+ * after signing out) must not open them. Only a digest of who it was is stored.
+ */
+export async function keepOfflineCopiesFor(member: string | null) {
+  const now = await ownerKey(member);
+  try {
+    const before = localStorage.getItem(OWNER_KEY);
+    if (before !== null && before !== now && 'caches' in window) {
+      await Promise.all([caches.delete(PAGES_CACHE), caches.delete(DOWNLOADS_CACHE)]);
+    }
+    localStorage.setItem(OWNER_KEY, now);
+  } catch {
+    // Storage refused (a private window): nothing is kept offline there either.
+  }
 }

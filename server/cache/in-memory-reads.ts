@@ -82,13 +82,18 @@ export function withPublicReadsInMemory(data: DataAccess, memo: VersionedMemo): 
 
 /**
  * The repositories with each member's own reads for their dashboard and pages (enrolments with
- * progress, certificates, current subscription) answered from memory until any of that data
- * changes. Lists of members (staff reads) and transactions are untouched.
+ * progress, certificates, current subscription, replies to their posts) answered from memory until
+ * any of that data changes. Lists of members (staff reads) and transactions are untouched.
  */
 export function withMemberReadsInMemory(data: DataAccess, memo: VersionedMemo): DataAccess {
-  const { learning, billing } = data;
+  const { learning, billing, community } = data;
   return {
     ...data,
+    community: {
+      ...community,
+      // Posts and replies are public data, so their version (part of this memo's) covers these.
+      repliesTo: (memberId, limit) => memo.get(`replies-to:${memberId}:${limit}`, () => community.repliesTo(memberId, limit)),
+    },
     learning: {
       ...learning,
       listEnrolments: (memberId) => memo.get(`enrolments:${memberId}`, () => learning.listEnrolments(memberId)),

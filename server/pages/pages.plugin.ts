@@ -10,8 +10,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
 import { cspNonceContext, pageSessionContext, servicesContext, viewerContext } from '#request-context';
+import { OwnPageCache, type OwnPage } from '../cache/own-page-cache.ts';
 import { isVisitorRead, preferredEncoding, sendShared, shareableAnswer, type SharedAnswer } from '../cache/visitor-cache.ts';
 import { pageContentSecurityPolicy, paymentFormTargets, sharedPageContentSecurityPolicy } from '../http/security-headers.ts';
+import type { ServerServices } from '../services.ts';
 import { limitPageBodies, PAGE_FORM_LIMIT_BYTES } from './body-limit.ts';
 import { createPageSession } from './page-session.ts';
 
@@ -20,14 +22,46 @@ const UPLOAD_PAGE = '/admin/dashboard/files';
 // What a shared page is rendered with in place of a nonce; it is taken out again, and the page's
 // inline scripts are allowed by their hashes instead (docs/decisions/005).
 const SHARED_PAGE_NONCE = 'shared-page';
+// Pages a member reloads often that show only their own data and the catalogue: kept per session
+// while the data holds (docs/decisions/009).
+const KEPT_OWN_PAGES = new Set(['/dashboard']);
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
-const DYNAMIC_BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } };
+const dynamicBrotli = (body: Buffer) => ({
+  params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+});
 const MONTH_SECONDS = 30 * 24 * 60 * 60;
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const clientBuildDirectory = path.join(projectRoot, 'build/client');
+
+/**
+ * The services, noting whether any call failed: a page that fell back on an empty list or a default
+ * text (SPEC 8) is sent, but not kept.
+ */
+function noticingFailures(services: ServerServices): { services: ServerServices; failed: () => boolean } {
+  let failed = false;
+  const noticed = (feature: object) =>
+    new Proxy(feature, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const result: unknown = Reflect.apply(value, target, args);
+          if (result instanceof Promise) result.catch(() => (failed = true));
+          return result;
+        };
+      },
+    });
+  const watched = new Proxy(services, {
+    get: (target, property) => {
+      const feature: unknown = Reflect.get(target, property);
+      return typeof feature === 'object' && feature !== null ? noticed(feature) : feature;
+    },
+  });
+  return { services: watched, failed: () => failed };
+}
 
 /** A shared page's inline scripts, by hash, and its HTML without the stand-in nonce. */
 function withoutNonce(html: string): { html: string; scriptHashes: string[] } {
@@ -88,7 +122,7 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
   );
 
   // Loaders and actions call the services in process, with the viewer resolved once for the request.
-  async function loadContext(request: FastifyRequest, reply: FastifyReply, shared: boolean) {
+  async function loadContext(request: FastifyRequest, reply: FastifyReply, shared: boolean, services: ServerServices = app.services) {
     const viewer = await request.viewer();
     // SPEC 8: a session that no longer works is forgotten silently; the visitor is simply signed out.
     for (const kind of await request.staleSessionCookies()) app.siteCookies.clearSession(request, reply, kind);
@@ -97,7 +131,7 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
     if (!shared) reply.header('content-security-policy', pageContentSecurityPolicy(nonce, formTargets));
     const context = new RouterContextProvider();
     context.set(cspNonceContext, nonce);
-    context.set(servicesContext, app.services);
+    context.set(servicesContext, services);
     context.set(viewerContext, viewer);
     context.set(
       pageSessionContext,
@@ -119,6 +153,7 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
   const build = (await import(pathToFileURL(serverBuildPath).href)) as ServerBuild;
   const render = createRequestHandler(build, 'production');
   const cache = app.visitorCache;
+  const ownPages = new OwnPageCache(app.dataVersions);
 
   /** A page rendered for sharing that turned out to be this visitor's alone (a 404, say): it gets a nonce of its own. */
   async function asOwnPage(response: Response): Promise<Response> {
@@ -156,7 +191,7 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
       return sendResponse(reply, response);
     }
     const body = Buffer.from(await response.arrayBuffer());
-    const compressed = encoding === 'br' ? await brotli(body, DYNAMIC_BROTLI) : await gzip(body);
+    const compressed = encoding === 'br' ? await brotli(body, dynamicBrotli(body)) : await gzip(body);
     const headers = new Headers(response.headers);
     headers.set('content-encoding', encoding);
     headers.set('vary', 'Accept-Encoding');
@@ -164,10 +199,62 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
     return sendResponse(reply, new Response(compressed, { status: response.status, headers }));
   }
 
+  /**
+   * Where a member's own page is kept: by page, encoding and session (and staff session, for edit
+   * mode). None for a request whose answer is one of a kind: a flash to show, cookies to forget.
+   */
+  async function ownPageKey(request: FastifyRequest): Promise<string | undefined> {
+    if (request.method !== 'GET' || !KEPT_OWN_PAGES.has(request.url) || request.headers.authorization) return undefined;
+    if (app.siteCookies.flash(request) !== undefined) return undefined;
+    const viewer = await request.viewer();
+    if (!viewer.member || (await request.staleSessionCookies()).length > 0) return undefined;
+    const encoding = preferredEncoding(request.headers['accept-encoding']) ?? 'identity';
+    return `${request.url} ${encoding} ${viewer.member.sessionId} ${viewer.staff?.sessionId ?? '-'}`;
+  }
+
+  const sendOwnPage = (reply: FastifyReply, page: OwnPage) => reply.code(200).headers(page.headers).send(page.body);
+
+  /**
+   * A member's own page as kept for their session, else rendered like a shared page (its inline
+   * scripts allowed by hash, so no nonce is ever sent twice) and kept while its data holds.
+   */
+  async function sendKeptOwnPage(request: FastifyRequest, reply: FastifyReply, key: string) {
+    const kept = ownPages.lookup(key);
+    if (kept) return sendOwnPage(reply, kept);
+    const version = ownPages.currentVersion;
+    const watched = noticingFailures(app.services);
+    const response = await render(createRequest(request, reply), await loadContext(request, reply, true, watched.services));
+    const type = response.headers.get('content-type') ?? '';
+    if (version === null || response.status !== 200 || !type.startsWith('text/html')) {
+      return sendOwn(request, reply, await asOwnPage(response));
+    }
+    const text = await response.text();
+    // Checked once the whole page is out, so a failure anywhere in it counts.
+    if (response.headers.has('set-cookie') || app.siteCookies.wroteTo(reply) || watched.failed()) {
+      return sendOwn(request, reply, await asOwnPage(new Response(text, { status: 200, headers: response.headers })));
+    }
+    const page = withoutNonce(text);
+    const html = Buffer.from(page.html, 'utf8');
+    const encoding = preferredEncoding(request.headers['accept-encoding']);
+    const made: OwnPage = {
+      version,
+      headers: {
+        'content-type': type,
+        'content-security-policy': sharedPageContentSecurityPolicy(page.scriptHashes, formTargets),
+        ...(encoding && { 'content-encoding': encoding }),
+      },
+      body: encoding === 'br' ? await brotli(html, dynamicBrotli(html)) : encoding === 'gzip' ? await gzip(html) : html,
+    };
+    ownPages.store(key, made);
+    return sendOwnPage(reply, made);
+  }
+
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   app.all('*', async (request, reply) => {
     if (!isVisitorRead(request, app.siteCookies)) {
+      const ownKey = await ownPageKey(request);
+      if (ownKey) return sendKeptOwnPage(request, reply, ownKey);
       return sendOwn(request, reply, await render(createRequest(request, reply), await loadContext(request, reply, false)));
     }
     // HEAD answers from a kept page, and never makes one (its render has no body).

@@ -11,6 +11,7 @@ export type SessionKind = 'member' | 'staff';
 export class SiteCookies {
   readonly names: { member: string; staff: string; flash: string };
   private readonly production: boolean;
+  private readonly written = new WeakSet<FastifyReply>();
 
   constructor(options: { production: boolean }) {
     this.production = options.production;
@@ -27,11 +28,14 @@ export class SiteCookies {
   }
 
   setSession(request: FastifyRequest, reply: FastifyReply, kind: SessionKind, token: string, expiresAt: Date) {
+    this.written.add(reply);
     reply.setCookie(this.names[kind], token, { ...this.attributes(request), expires: expiresAt });
   }
 
   clearSession(request: FastifyRequest, reply: FastifyReply, kind: SessionKind) {
-    if (request.cookies[this.names[kind]] !== undefined) reply.clearCookie(this.names[kind], this.attributes(request));
+    if (request.cookies[this.names[kind]] === undefined) return;
+    this.written.add(reply);
+    reply.clearCookie(this.names[kind], this.attributes(request));
   }
 
   flash(request: FastifyRequest): string | undefined {
@@ -39,11 +43,19 @@ export class SiteCookies {
   }
 
   setFlash(request: FastifyRequest, reply: FastifyReply, value: string) {
+    this.written.add(reply);
     reply.setCookie(this.names.flash, value, { ...this.attributes(request), maxAge: 60 });
   }
 
   clearFlash(request: FastifyRequest, reply: FastifyReply) {
-    if (request.cookies[this.names.flash] !== undefined) reply.clearCookie(this.names.flash, this.attributes(request));
+    if (request.cookies[this.names.flash] === undefined) return;
+    this.written.add(reply);
+    reply.clearCookie(this.names.flash, this.attributes(request));
+  }
+
+  /** Whether this answer sets or clears any of the site's cookies (it is then one of a kind, never kept). */
+  wroteTo(reply: FastifyReply): boolean {
+    return this.written.has(reply);
   }
 
   /** Whether the request carries any of the site's cookies (a browser acting for a signed-in person). */

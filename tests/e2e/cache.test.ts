@@ -6,7 +6,8 @@ import { baseUrl, newEmail, signInAsNewMember, signInAsStaff, useBrowser } from 
 import { E2E_ADMIN, startSiteServer } from './global-setup.ts';
 
 // Pages kept for visitors: a visitor never gets a signed-in page, a member never gets a kept page,
-// and a change shows on the next visit, in this process and, on PostgreSQL, in another one.
+// and a change shows on the next visit, in this process and, on PostgreSQL, in another one. The
+// member dashboard, kept per session: never another member's, fresh after the member's own write.
 
 const browser = useBrowser();
 
@@ -55,6 +56,34 @@ describe('pages kept for visitors', () => {
     } finally {
       await page.request.post('/api/admin/content/homepage_hero', { data: restore });
     }
+  });
+});
+
+describe('the dashboard kept for its member', () => {
+  it("is the same page on a reload, never another member's, and fresh after the member's own write", async () => {
+    const cookieOf = async (name: string) => {
+      const page = await browser.newPage();
+      await signInAsNewMember(page, name);
+      return (await page.context().cookies()).map(({ name: cookie, value }) => `${cookie}=${value}`).join('; ');
+    };
+    const [first, second] = [await cookieOf('Kept Dashboard One'), await cookieOf('Kept Dashboard Two')];
+    const mine = await visit(baseUrl(), '/dashboard', first);
+    const again = await visit(baseUrl(), '/dashboard', first);
+    expect(again.html).toBe(mine.html);
+    expect(again.html).toContain('Kept Dashboard One');
+    // Kept like a visitor's page: its inline scripts go by hash, never by a nonce sent twice.
+    expect(again.response.headers.get('content-security-policy')).toMatch(/script-src 'self' 'sha256-/);
+    expect(again.response.headers.get('cache-control')).toBe('private, no-store');
+    const theirs = await visit(baseUrl(), '/dashboard', second);
+    expect(theirs.html).toContain('Kept Dashboard Two');
+    expect(theirs.html).not.toContain('Kept Dashboard One');
+
+    const enrolled = (html: string) => /data-stat="Courses Enrolled">(\d+)</.exec(html)?.[1];
+    expect(enrolled(again.html)).toBe('0');
+    const enrol = await fetch(`${baseUrl()}/api/courses/first-90-days/enrol`, { method: 'POST', headers: { cookie: first } });
+    expect(enrol.status).toBe(200);
+    expect(enrolled((await visit(baseUrl(), '/dashboard', first)).html)).toBe('1');
+    expect(enrolled((await visit(baseUrl(), '/dashboard', second)).html)).toBe('0');
   });
 });
 

@@ -152,7 +152,7 @@ describe('after sign-up', () => {
       const watch = () => {
         const main = document.querySelector('main')?.textContent ?? '';
         const loading = main.includes('Loading dashboard...');
-        const dashboard = document.querySelector('main h1')?.textContent?.startsWith('Welcome back') ?? false;
+        const dashboard = document.querySelector('main h1')?.textContent?.startsWith('Welcome') ?? false;
         if (loading || dashboard) frames.push({ nav: document.querySelector('header')?.textContent ?? '', loading });
         requestAnimationFrame(watch);
       };

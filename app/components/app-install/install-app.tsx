@@ -1,19 +1,8 @@
-import { useRef, type ReactNode } from 'react';
-import { promptInstall } from '../../lib/service-worker.ts';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import type { Platform } from './install-steps.tsx';
 
-type Platform = 'ios' | 'android';
-
-/** How to install the site as an app where the browser cannot do it for the member. */
-const STEPS: Record<Platform, { title: string; steps: string[] }> = {
-  ios: {
-    title: 'Install on iPhone or iPad',
-    steps: ['Open this site in Safari.', 'Tap the Share button (the square with an arrow).', "Choose 'Add to Home Screen', then 'Add'."],
-  },
-  android: {
-    title: 'Install on Android',
-    steps: ['Open this site in Chrome.', 'Tap the menu (⋮) at the top right.', "Choose 'Install app' or 'Add to Home screen'."],
-  },
-};
+// The steps and the install prompt load when asked for: every page shows these buttons.
+const InstallSteps = lazy(() => import('./install-steps.tsx'));
 
 /**
  * 'Download on iOS', 'Get it on Android', and the dashboard's app buttons: the store's page when
@@ -31,7 +20,7 @@ export function InstallAppButton({
   className: string;
   children: ReactNode;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const [showSteps, setShowSteps] = useState(false);
   if (storeUrl && /^https:\/\//.test(storeUrl)) {
     return (
       <a href={storeUrl} target="_blank" rel="noopener noreferrer" className={className}>
@@ -39,38 +28,23 @@ export function InstallAppButton({
       </a>
     );
   }
-  const { title, steps } = STEPS[platform];
   return (
     <>
       <button
         type="button"
         className={className}
         onClick={async () => {
-          if (!(await promptInstall())) dialog.current?.showModal();
+          const { promptInstall } = await import('../../lib/service-worker.ts');
+          if (!(await promptInstall())) setShowSteps(true);
         }}
       >
         {children}
       </button>
-      <dialog
-        ref={dialog}
-        aria-labelledby={`install-${platform}-title`}
-        className="m-auto w-[min(24rem,calc(100vw-2rem))] rounded-2xl bg-white p-6 text-left text-gray-800 backdrop:bg-black/60"
-      >
-        <h2 id={`install-${platform}-title`} className="text-lg font-bold text-gray-900">
-          {title}
-        </h2>
-        <ol className="mt-3 list-decimal space-y-2 pl-5 text-sm">
-          {steps.map((step) => (
-            <li key={step}>{step}</li>
-          ))}
-        </ol>
-        <p className="mt-3 text-sm text-gray-600">The app opens full screen from your home screen, and pages you visited open offline.</p>
-        <form method="dialog" className="mt-5 text-right">
-          <button type="submit" className="rounded-lg bg-brand-800 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
-            Got it
-          </button>
-        </form>
-      </dialog>
+      {showSteps && (
+        <Suspense fallback={null}>
+          <InstallSteps platform={platform} onClose={() => setShowSteps(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

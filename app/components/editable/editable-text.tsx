@@ -1,19 +1,15 @@
-import { createContext, useContext, useEffect, useRef, useState, type ElementType, type KeyboardEvent, type MouseEvent } from 'react';
-import { useFetcher } from 'react-router';
+import { createContext, useContext, type ComponentType, type ElementType } from 'react';
 import type { ContentSectionKey } from '../../../common/content-sections.ts';
-import { CONTENT_SAVE_RELOAD_DELAY_MS } from '../../../common/limits.ts';
 
 /** Whether the administrator has switched on in-place editing (SPEC 4 "Edit mode"). */
 export interface EditModeState {
   enabled: boolean;
   toggle: () => void;
+  /** The in-place editor, there once it has loaded (see loadTextEditor). */
+  Editor?: ComponentType<EditableTextProps>;
 }
 
 export const EditModeContext = createContext<EditModeState>({ enabled: false, toggle: () => {} });
-
-function useEditMode(): EditModeState {
-  return useContext(EditModeContext);
-}
 
 export interface EditableTextProps {
   section: ContentSectionKey;
@@ -26,111 +22,23 @@ export interface EditableTextProps {
   href?: string;
 }
 
-/**
- * A text that comes from a content section. It always renders as plain text (React escapes it).
- * In edit mode it is outlined; a click makes it editable; leaving it or Enter saves a changed text,
- * Escape reverts it; about 500 ms after a successful save the page reloads (SPEC 4).
- */
-export function EditableText({ section, field, value, as: Tag = 'span', className, href }: EditableTextProps) {
-  const { enabled } = useEditMode();
-  const [editing, setEditing] = useState(false);
-  // Saved by the admin's in-place edit action: the current section with this one field replaced (SPEC 7).
-  const save = useFetcher<{ ok: boolean }>();
-  const saving = save.state !== 'idle';
-  const element = useRef<HTMLElement>(null);
-  const skipSave = useRef(false);
+/** The in-place editor is staff's alone, so it is loaded for staff only and visitors never download it. */
+export const loadTextEditor = () => import('./text-editor.tsx').then((module) => module.TextEditor);
 
-  useEffect(() => {
-    if (save.state !== 'idle' || !save.data) return;
-    if (save.data.ok) {
-      const timer = setTimeout(() => window.location.reload(), CONTENT_SAVE_RELOAD_DELAY_MS);
-      return () => clearTimeout(timer);
-    }
-    // SPEC 8: logged, reported as a failure, no reload and no visible message; the text goes back.
-    console.warn('In-place content save failed', save.data);
-    if (element.current) element.current.textContent = value;
-  }, [save.state, save.data, value]);
-
-  const common = { className, 'data-content-section': section, 'data-content-field': field };
-  if (!enabled) {
-    return (
-      <Tag {...common}>
-        {href ? (
-          <a href={href} className="underline decoration-gray-300 underline-offset-2 hover:text-brand-800 hover:decoration-current">
-            {value}
-          </a>
-        ) : (
-          value
-        )}
-      </Tag>
-    );
-  }
-
-  function startEditing(event: MouseEvent) {
-    // Editable text inside a link or button must not navigate while editing.
-    event.preventDefault();
-    event.stopPropagation();
-    if (editing || saving) return;
-    setEditing(true);
-    requestAnimationFrame(() => {
-      const target = element.current;
-      if (!target) return;
-      target.focus();
-      // Start with the whole text selected, ready to be replaced or adjusted.
-      const range = document.createRange();
-      range.selectNodeContents(target);
-      window.getSelection()?.removeAllRanges();
-      window.getSelection()?.addRange(range);
-    });
-  }
-
-  function revert() {
-    if (element.current) element.current.textContent = value;
-  }
-
-  function finish() {
-    setEditing(false);
-    if (skipSave.current) {
-      skipSave.current = false;
-      return;
-    }
-    const text = element.current?.textContent ?? '';
-    if (text === value) return;
-    void save.submit({ section, field, value: text }, { method: 'post', action: '/admin/edit-content' });
-  }
-
-  function onKeyDown(event: KeyboardEvent) {
-    if (event.key === 'Enter' && !event.shiftKey) {
-      event.preventDefault();
-      element.current?.blur();
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      skipSave.current = true;
-      revert();
-      element.current?.blur();
-    }
-  }
-
+/** A text that comes from a content section: plain text (React escapes it), editable in edit mode. */
+export function EditableText(props: EditableTextProps) {
+  const { enabled, Editor } = useContext(EditModeContext);
+  if (enabled && Editor) return <Editor {...props} />;
+  const { section, field, value, as: Tag = 'span', className, href } = props;
   return (
-    <>
-      <Tag
-        {...common}
-        ref={element}
-        data-editable="true"
-        contentEditable={editing ? 'plaintext-only' : undefined}
-        suppressContentEditableWarning
-        onClick={startEditing}
-        onBlur={editing ? finish : undefined}
-        onKeyDown={editing ? onKeyDown : undefined}
-        className={`${className ?? ''} cursor-text rounded outline-2 outline-offset-2 outline-dashed outline-gold-500 ${editing ? 'outline-solid bg-white/10' : ''}`}
-      >
-        {value}
-      </Tag>
-      {saving && (
-        <span role="status" className="ml-2 rounded bg-gold-400 px-2 py-0.5 text-xs font-semibold text-brand-900">
-          Saving...
-        </span>
+    <Tag className={className} data-content-section={section} data-content-field={field}>
+      {href ? (
+        <a href={href} className="underline decoration-gray-300 underline-offset-2 hover:text-brand-800 hover:decoration-current">
+          {value}
+        </a>
+      ) : (
+        value
       )}
-    </>
+    </Tag>
   );
 }

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { withContentDefaults, type ContentData } from '../../../common/content-sections.ts';
+import type { ContentFields } from '../../../common/content-sections.ts';
 import { InstallAppButton } from '../app-install/install-app.tsx';
 import { EditableText } from '../editable/editable-text.tsx';
 import { Logo } from './site-nav.tsx';
@@ -37,9 +37,15 @@ function FooterGroup({ title, links }: { title: string; links: { to: string; lab
 
 const APP_BUTTON = 'block w-full rounded-lg border border-gray-600 px-4 py-2 text-center text-sm text-gray-200 hover:border-gold-400';
 
-export function SiteFooter({ footerText, mobileApp }: { footerText: ContentData; mobileApp: ContentData }) {
-  const text = withContentDefaults('footer_text', footerText);
-  const show = (field: 'copyright' | 'tagline') => <EditableText section="footer_text" field={field} value={text[field]} />;
+/** The footer; its texts come with the root loader's data (missing only on an error page). */
+export function SiteFooter({
+  footerText,
+  mobileApp,
+}: {
+  footerText?: ContentFields<'footer_text'>;
+  mobileApp?: ContentFields<'mobile_app'>;
+}) {
+  const show = (field: 'copyright' | 'tagline') => <EditableText section="footer_text" field={field} value={footerText?.[field] ?? ''} />;
   return (
     <footer className="bg-gray-950 text-gray-300">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
@@ -55,10 +61,10 @@ export function SiteFooter({ footerText, mobileApp }: { footerText: ContentData;
           <h2 className="text-sm font-semibold uppercase tracking-wide text-gold-400">Download App</h2>
           <div className="mt-4 space-y-3">
             {/* Not placeholders any more (SPEC 2 had them lead nowhere): they install the app. */}
-            <InstallAppButton platform="ios" storeUrl={mobileApp.ios_url} className={APP_BUTTON}>
+            <InstallAppButton platform="ios" storeUrl={mobileApp?.ios_url} className={APP_BUTTON}>
               Download on iOS
             </InstallAppButton>
-            <InstallAppButton platform="android" storeUrl={mobileApp.android_url} className={APP_BUTTON}>
+            <InstallAppButton platform="android" storeUrl={mobileApp?.android_url} className={APP_BUTTON}>
               Get it on Android
             </InstallAppButton>
           </div>

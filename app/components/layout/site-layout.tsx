@@ -1,6 +1,6 @@
-import { useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore, type ComponentType } from 'react';
 import { Outlet, useNavigation } from 'react-router';
-import { EditModeContext } from '../editable/editable-text.tsx';
+import { EditModeContext, loadTextEditor, type EditableTextProps } from '../editable/editable-text.tsx';
 import { useRootData } from '../../lib/root-data.ts';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNav } from './site-nav.tsx';
@@ -55,9 +55,18 @@ export default function SiteLayout() {
   const viewer = root?.viewer ?? { member: null, staff: null };
   // SPEC 4: edit mode is off by default and only staff can switch it on.
   const editing = useSyncExternalStore(editModeStore.subscribe, editModeStore.get, () => false);
+  // Loaded as soon as staff open a page, so it is there when they switch edit mode on.
+  const [Editor, setEditor] = useState<ComponentType<EditableTextProps>>();
+  useEffect(() => {
+    if (viewer.staff) void loadTextEditor().then((loaded) => setEditor(() => loaded));
+  }, [viewer.staff]);
   const editMode = useMemo(
-    () => ({ enabled: editing && Boolean(viewer.staff), toggle: () => editModeStore.set(!editing) }),
-    [editing, viewer.staff],
+    () => ({
+      enabled: editing && Boolean(viewer.staff) && Editor !== undefined,
+      toggle: () => editModeStore.set(!editing),
+      Editor,
+    }),
+    [editing, viewer.staff, Editor],
   );
   const loadingText = useLoadingText();
   return (
@@ -74,7 +83,7 @@ export default function SiteLayout() {
             <Outlet />
           )}
         </main>
-        <SiteFooter footerText={root?.footerText ?? {}} mobileApp={root?.mobileApp ?? {}} />
+        <SiteFooter footerText={root?.footerText} mobileApp={root?.mobileApp} />
       </div>
     </EditModeContext.Provider>
   );

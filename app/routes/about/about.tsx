@@ -1,11 +1,10 @@
 import { Link } from 'react-router';
 import { BRAND_NAME } from '../../../common/brand.ts';
-import { withContentDefaults } from '../../../common/content-sections.ts';
 import { EditableText } from '../../components/editable/editable-text.tsx';
 import { Portrait } from '../../components/ui/portrait.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { pageMeta } from '../../lib/meta.ts';
-import { orFallback, pageServices } from '../../lib/page-context.ts';
+import { orFallback, pageContent, pageServices } from '../../lib/page-context.ts';
 import type { SiteNumbers } from '../../../common/stats.contract.ts';
 import type { Route } from './+types/about';
 import { buttonClass } from '../../components/ui/button.tsx';
@@ -16,9 +15,9 @@ export const meta = () =>
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = pageServices(context);
   const [mission, numbers, photos] = await Promise.all([
-    orFallback(services.content.get('about_mission'), {}, 'the mission text'),
+    pageContent(services, 'about_mission', 'the mission text'),
     orFallback(services.stats.siteNumbers(), null, 'the site numbers'),
-    orFallback(services.content.get('site_photos'), {}, 'the photos'),
+    pageContent(services, 'site_photos', 'the photos'),
   ]);
   return { mission, numbers, photos };
 }
@@ -57,7 +56,7 @@ function trackRecord(numbers: SiteNumbers | null): [string, string][] {
 }
 
 export default function AboutPage({ loaderData }: Route.ComponentProps) {
-  const mission = withContentDefaults('about_mission', loaderData.mission);
+  const { mission } = loaderData;
   return (
     <>
       <PageHeader title={`About ${BRAND_NAME}`} subtitle="Coaching and training for real estate professionals, from your pocket." />
@@ -77,7 +76,7 @@ export default function AboutPage({ loaderData }: Route.ComponentProps) {
           className="mt-4 whitespace-pre-line text-lg text-gray-700"
         />
         <div className="mt-6 flex items-center gap-4 rounded-2xl bg-brand-50 p-5">
-          <Portrait name={mission.founder_name} src={withContentDefaults('site_photos', loaderData.photos).founder_photo} size={72} />
+          <Portrait name={mission.founder_name} src={loaderData.photos.founder_photo} size={72} />
           <div>
             <EditableText
               section="about_mission"

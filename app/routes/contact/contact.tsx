@@ -1,7 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Form, Link, useActionData, useNavigation } from 'react-router';
 import { CONTACT_LIMITS, ContactInput } from '../../../common/contact.contract.ts';
-import { withContentDefaults } from '../../../common/content-sections.ts';
 import { EditableText } from '../../components/editable/editable-text.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -9,7 +8,7 @@ import { Input, Textarea } from '../../components/ui/field.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { attempt, invalid, parseForm, orRequestFailed, unlessRequestFailed } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { orFallback, pageServices } from '../../lib/page-context.ts';
+import { pageContent, pageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/contact';
 
 export const meta = () =>
@@ -24,7 +23,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const subject = new URL(request.url).searchParams.get('subject')?.slice(0, CONTACT_LIMITS.subject) ?? '';
   return {
     subject,
-    contactInfo: await orFallback(pageServices(context).services.content.get('contact_info'), {}, 'the contact details'),
+    contactInfo: await pageContent(pageServices(context).services, 'contact_info', 'the contact details'),
   };
 }
 
@@ -48,7 +47,7 @@ const sendingFailed = (email: string) => `There was an error sending your messag
 const telNumber = (phone: string) => phone.replace(/[^\d+]/g, '');
 
 export default function ContactPage({ loaderData }: Route.ComponentProps) {
-  const info = withContentDefaults('contact_info', loaderData.contactInfo);
+  const info = loaderData.contactInfo;
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const sending = navigation.state === 'submitting' && navigation.formAction === '/contact';

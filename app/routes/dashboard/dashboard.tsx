@@ -147,7 +147,7 @@ function StatTile({ label, value }: { label: string; value: number }) {
 const APP_BUTTON = 'rounded-lg border border-gray-600 px-4 py-2 text-sm font-semibold hover:border-gold-400';
 
 export default function DashboardPage({ loaderData }: Route.ComponentProps) {
-  const mobileApp = useRootData()?.mobileApp ?? {};
+  const mobileApp = useRootData()?.mobileApp;
   const { profile, enrolments, certificates, episodes, posts, postsAreMine, repliesToMe, counts, subscription } = loaderData;
   const isFree = profile.membership_tier === 'free';
   // A member who has not started anything yet is welcomed, not welcomed back.
@@ -369,10 +369,10 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
           <p className="mt-1 text-sm text-gray-300">Learn on the go: courses, podcast and community in your pocket.</p>
         </div>
         <div className="mt-4 flex gap-3 sm:mt-0">
-          <InstallAppButton platform="ios" storeUrl={mobileApp.ios_url} className={APP_BUTTON}>
+          <InstallAppButton platform="ios" storeUrl={mobileApp?.ios_url} className={APP_BUTTON}>
             iOS
           </InstallAppButton>
-          <InstallAppButton platform="android" storeUrl={mobileApp.android_url} className={APP_BUTTON}>
+          <InstallAppButton platform="android" storeUrl={mobileApp?.android_url} className={APP_BUTTON}>
             Android
           </InstallAppButton>
         </div>

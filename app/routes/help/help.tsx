@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { BRAND_NAME } from '../../../common/brand.ts';
-import { withContentDefaults } from '../../../common/content-sections.ts';
 import { helpTopics, searchHelp, type HelpTopic } from '../../../common/help-center.ts';
 import { EditableText } from '../../components/editable/editable-text.tsx';
 import { HOME_FAQS } from '../../components/home/home-content.ts';
@@ -11,7 +10,7 @@ import { Card } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/field.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { pageMeta } from '../../lib/meta.ts';
-import { orFallback, pageServices } from '../../lib/page-context.ts';
+import { pageContent, pageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/help';
 
 export const meta = () =>
@@ -23,7 +22,7 @@ export const meta = () =>
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = pageServices(context);
-  return { stored: await orFallback(services.content.get('help_center'), {}, 'the Help Center') };
+  return { fields: await pageContent(services, 'help_center', 'the Help Center') };
 }
 
 const answerCount = (topics: HelpTopic[]) => topics.reduce((sum, topic) => sum + topic.answers.length, 0);
@@ -59,7 +58,7 @@ function Topic({ topic, searching }: { topic: HelpTopic; searching: boolean }) {
 }
 
 export default function HelpCenterPage({ loaderData }: Route.ComponentProps) {
-  const fields = withContentDefaults('help_center', loaderData.stored);
+  const { fields } = loaderData;
   const topics = helpTopics(fields, HOME_FAQS);
   // The search is a GET form, so /help?q=refund works without the page's script; with it, results follow each key.
   const [searchParams] = useSearchParams();

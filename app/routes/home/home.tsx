@@ -1,6 +1,5 @@
 import { Link } from 'react-router';
 import { BRAND_NAME } from '../../../common/brand.ts';
-import { withContentDefaults } from '../../../common/content-sections.ts';
 import { HOME_PODCAST_EPISODES } from '../../../common/limits.ts';
 import { EditableText } from '../../components/editable/editable-text.tsx';
 import { EpisodeCard } from '../../components/podcast/episode-card.tsx';
@@ -9,7 +8,7 @@ import { Portrait } from '../../components/ui/portrait.tsx';
 import { Accordion } from '../../components/ui/accordion.tsx';
 import { buttonClass, ButtonLink } from '../../components/ui/button.tsx';
 import { pageMeta } from '../../lib/meta.ts';
-import { orFallback, pageServices } from '../../lib/page-context.ts';
+import { orFallback, pageContent, pageServices } from '../../lib/page-context.ts';
 import { FIXED_FEATURES, HOME_FAQS, TESTIMONIALS, WITH_POINTS, WITHOUT_POINTS } from '../../components/home/home-content.ts';
 import type { Route } from './+types/home';
 import { Card, cardClass } from '../../components/ui/card.tsx';
@@ -24,11 +23,11 @@ export const meta = () =>
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = pageServices(context);
   const [hero, features, numbers, episodes, photos] = await Promise.all([
-    orFallback(services.content.get('homepage_hero'), {}, 'the home hero'),
-    orFallback(services.content.get('homepage_features'), {}, 'the home features'),
+    pageContent(services, 'homepage_hero', 'the home hero'),
+    pageContent(services, 'homepage_features', 'the home features'),
     orFallback(services.stats.siteNumbers(), null, 'the site numbers'),
     orFallback(services.podcast.list(), [], 'podcast episodes'),
-    orFallback(services.content.get('site_photos'), {}, 'the photos'),
+    pageContent(services, 'site_photos', 'the photos'),
   ]);
   return { hero, features, numbers, episodes: episodes.slice(0, HOME_PODCAST_EPISODES), photos };
 }
@@ -53,10 +52,8 @@ function PointList({ title, points, mark, tone }: { title: string; points: strin
 }
 
 export default function HomePage({ loaderData }: Route.ComponentProps) {
-  const hero = withContentDefaults('homepage_hero', loaderData.hero);
-  const features = withContentDefaults('homepage_features', loaderData.features);
+  const { hero, features } = loaderData;
   const { numbers, episodes } = loaderData;
-  const photos = withContentDefaults('site_photos', loaderData.photos);
   // The same numbers as every other page: staff's copy, or the real counts (none shown as '0+').
   const featureCards = [
     { field: 1, title: features.feature1_title, description: features.feature1_desc },
@@ -119,7 +116,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
               <p className="text-sm font-bold text-gold-600">{testimonial.result}</p>
               <blockquote className="mt-3 flex-1 text-gray-700">“{testimonial.quote}”</blockquote>
               <figcaption className="mt-4 flex items-center gap-3">
-                <Portrait name={testimonial.name} src={photos[testimonial.photo]} size={48} />
+                <Portrait name={testimonial.name} src={loaderData.photos[testimonial.photo]} size={48} />
                 <span>
                   <span className="block font-semibold text-gray-900">{testimonial.name}</span>
                   <span className="block text-sm text-gray-500">{testimonial.role}</span>

@@ -1,13 +1,12 @@
 import { Link } from 'react-router';
 import { BRAND_NAME } from '../../../common/brand.ts';
-import { withContentDefaults } from '../../../common/content-sections.ts';
 import type { PodcastEpisode } from '../../../common/podcast.contract.ts';
 import { spotifyShowUrl } from '../../../common/spotify.ts';
 import { SpotifyPlayer } from '../../components/podcast/spotify-player.tsx';
 import { episodePath } from '../../components/podcast/episode-card.tsx';
 import { EditableText } from '../../components/editable/editable-text.tsx';
 import { pageMeta } from '../../lib/meta.ts';
-import { orFallback, pageServices } from '../../lib/page-context.ts';
+import { orFallback, pageContent, pageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/podcast';
 import { buttonClass } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -23,10 +22,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { services } = pageServices(context);
   const [episodes, labels, show] = await Promise.all([
     orFallback(services.podcast.list(), [], 'podcast episodes'),
-    orFallback(services.content.get('podcast_labels'), {}, 'the podcast labels'),
-    orFallback(services.content.get('podcast_show'), {}, "the show's address"),
+    pageContent(services, 'podcast_labels', 'the podcast labels'),
+    pageContent(services, 'podcast_show', "the show's address"),
   ]);
-  return { episodes, labels, showUrl: spotifyShowUrl(withContentDefaults('podcast_show', show).spotify_show_url) };
+  return { episodes, labels, showUrl: spotifyShowUrl(show.spotify_show_url) };
 }
 
 function EpisodePlayer({ episode, label, field }: { episode: PodcastEpisode; label: string; field: 'episode1_label' | 'episode2_label' }) {
@@ -51,7 +50,7 @@ function EpisodePlayer({ episode, label, field }: { episode: PodcastEpisode; lab
 }
 
 export default function PodcastPage({ loaderData }: Route.ComponentProps) {
-  const labels = withContentDefaults('podcast_labels', loaderData.labels);
+  const { labels } = loaderData;
   const [latest, previous] = loaderData.episodes;
   return (
     <>

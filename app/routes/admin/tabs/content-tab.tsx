@@ -41,11 +41,16 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const clientAction = ({ serverAction }: Route.ClientActionArgs) => orRequestFailed(() => serverAction());
 export const shouldRevalidate = unlessRequestFailed;
 
-/** How to write a section whose fields hold more than a line of text, when it says. */
-const sectionNote = (section: ContentSectionKey): string | undefined => {
-  const definition = CONTENT_SECTIONS[section];
-  return 'note' in definition ? definition.note : undefined;
+/** How to fill in the sections the spec does not describe. */
+const SECTION_NOTES: Partial<Record<ContentSectionKey, string>> = {
+  help_center:
+    'In each topic, write one question per block: the question on the first line, its answer below it, and a blank line before the next question.' +
+    ' Left empty, a topic shows the answers the site came with.',
+  site_photos:
+    "Upload a photo in the File Upload tab (as a public image), then paste its address (/api/files/…) here. Left empty, a drawn portrait with the person's initials shows.",
+  mobile_app: 'The addresses of the app on the App Store and Google Play. Leave them empty to have the buttons install the web app.',
 };
+const sectionNote = (section: ContentSectionKey) => SECTION_NOTES[section];
 
 const SECTION_OPTIONS = CONTENT_SECTION_KEYS.map((key) => ({ value: key, label: CONTENT_SECTIONS[key].label }));
 const ALERTS = { success: () => 'Content saved successfully!', networkError: 'Error saving content' };
