@@ -90,7 +90,7 @@ async function serveBuiltFiles(app: FastifyInstance) {
     lastModified: true,
     setHeaders(reply, filePath) {
       // The service worker is checked for updates on every visit: never an old copy from a cache.
-      if (filePath.endsWith(`${path.sep}sw.js`)) {
+      if (/[\\/]sw\.js(?:\.br|\.gz)?$/.test(filePath)) {
         reply.header('cache-control', 'no-cache');
         return;
       }

@@ -36,6 +36,12 @@ describe('the installable app', () => {
       expect(response.headers()['content-type'], icon.src).toBe('image/png');
     }
     expect((await page.request.get((await page.locator('link[rel="apple-touch-icon"]').getAttribute('href'))!)).ok()).toBe(true);
+    // The service worker is never served from a cache: an update reaches every device on its next visit.
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const worker = await page.request.get('/sw.js', { headers: { 'accept-encoding': encoding } });
+      expect(worker.headers()['cache-control'], encoding).toBe('no-cache');
+      expect(worker.headers()['content-type'], encoding).toMatch(/javascript/);
+    }
   });
 
   it('opens the pages already visited without a connection, and says so for the others', async () => {
