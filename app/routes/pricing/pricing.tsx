@@ -140,6 +140,8 @@ export default function PricingPage({ loaderData }: Route.ComponentProps) {
           <BillingToggle period={period} onChange={setPeriod} />
         </div>
         {refused && !refused.ok && refused.formError && <CheckoutRefusal message={refused.formError} />}
+        {/* The cards' plan names are h3s: this keeps the outline in order for screen readers. */}
+        <h2 className="sr-only">Membership plans</h2>
         <PlanCards period={period} planAction={(plan) => <PlanButton plan={plan} period={period} loaderData={loaderData} />} />
         <p className="mt-8 text-center text-gray-700">
           A team of 5 or more agents?{' '}
