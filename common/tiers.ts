@@ -19,3 +19,6 @@ export function isEntitled(memberTier: Tier | null | undefined, requiredTier: Ti
   if (!memberTier) return false;
   return TIER_RANK[memberTier] >= TIER_RANK[requiredTier];
 }
+
+/** SPEC 9: downloads for offline use come with Bronze, Silver and Gold. */
+export const tierSavesOffline = (tier: Tier | null | undefined) => isEntitled(tier, 'bronze');

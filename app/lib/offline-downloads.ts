@@ -1,11 +1,8 @@
-import { isEntitled, type Tier } from '../../common/tiers.ts';
+import { tierSavesOffline, type Tier } from '../../common/tiers.ts';
 import { DOWNLOADS_CACHE } from './service-worker.ts';
 
 // 'Save for offline': a member keeps the downloads their plan includes on the device, in the
 // cache the service worker answers from when there is no connection (public/sw.js).
-
-/** SPEC 9: downloads for offline use come with Bronze, Silver and Gold. */
-export const tierSavesOffline = (tier: Tier | null | undefined) => isEntitled(tier, 'bronze');
 
 /** Only the site's own files can be kept; an outside link is the other site's. */
 export const canSaveOffline = (url: string | null): url is string => url !== null && url.startsWith('/api/');

@@ -116,6 +116,17 @@ describe('where a member stopped in a lesson video', () => {
     const member = await t.loginAs('bronze');
     const body = { position_seconds: 1, duration_seconds: 10 };
     expect((await put('/api/lessons/first-90-days-l1/position', body)).statusCode).toBe(401);
+    // A staff session or a token that is no session is not a member's.
+    const staff = await t.loginAsStaff();
+    expect((await put('/api/lessons/first-90-days-l1/position', body, { authorization: `Bearer ${staff.token}` })).statusCode).toBe(401);
+    expect((await put('/api/lessons/first-90-days-l1/position', body, { authorization: 'Bearer not-a-session' })).statusCode).toBe(401);
+    const empty = await t.app.inject({
+      method: 'PUT',
+      url: '/api/lessons/first-90-days-l1/position',
+      headers: { ...member.headers, 'content-type': 'application/json' },
+    });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().detail).toBe('The request body is empty.');
     expect((await put('/api/lessons/luxury-market-l1/position', body, member.headers)).statusCode).toBe(403);
     expect((await put('/api/lessons/no-such-lesson/position', body, member.headers)).statusCode).toBe(404);
     const noVideo = await put('/api/lessons/sphere-of-influence-l2/position', body, member.headers);

@@ -60,7 +60,7 @@ export function SiteFooter({
         <div>
           <h2 className="text-sm font-semibold uppercase tracking-wide text-gold-400">Download App</h2>
           <div className="mt-4 space-y-3">
-            {/* Not placeholders any more (SPEC 2 had them lead nowhere): they install the app. */}
+            {/* Issue 16: unlike SPEC 2's links that led nowhere, these install the app or open its store page. */}
             <InstallAppButton platform="ios" storeUrl={mobileApp?.ios_url} className={APP_BUTTON}>
               Download on iOS
             </InstallAppButton>
