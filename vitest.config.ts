@@ -5,7 +5,9 @@ import { defineConfig } from 'vitest/config';
 //   api      the API and services through app.inject, on the embedded database and, when
 //            TEST_DATABASE_URL is set, again on PostgreSQL (api-postgres);
 //   process  the real entry point, the database lock and the embedded database on disk;
-//   e2e      Chromium driving the production build (run `npm run build` first).
+//   e2e      Chromium driving the production build (run `npm run build` first);
+//   fault    server processes against their own PostgreSQL cluster and Redis, which the tests restart,
+//            freeze and stop (tests/fault/).
 const setupFiles = ['tests/setup/fail-on-console-error.ts'];
 const apiTests = ['tests/api/**/*.test.ts'];
 
@@ -41,6 +43,16 @@ export default defineConfig({
           ]
         : []),
       { test: { name: 'process', include: ['tests/process/**/*.test.ts'], setupFiles, testTimeout: 60_000, hookTimeout: 60_000 } },
+      {
+        test: {
+          name: 'fault',
+          include: ['tests/fault/**/*.test.ts'],
+          // Each file starts its own PostgreSQL cluster, Redis and server processes: one at a time.
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
       {
         test: {
           name: 'e2e',

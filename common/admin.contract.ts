@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { PaidTier, SubscriptionView } from './billing.contract.ts';
-import { emailField, singleQueryText, uuidParam } from './fields.ts';
+import { cursorParam, emailField, singleQueryText, uuidParam } from './fields.ts';
 import { EnrolledCourse, MemberCertificate } from './learning.contract.ts';
 import { StaffRole } from './staff-roles.ts';
 import { Tier } from './tiers.ts';
+import type { BeforeQuery, Paged } from './paging.ts';
 import type { Viewer } from './viewer.ts';
 
 // Shapes of the admin calls beyond the spec's (members, messages, audit log, session).
@@ -26,7 +27,9 @@ export const AdminMember = z.object({
 export type AdminMember = z.infer<typeof AdminMember>;
 export const AdminMemberList = z.array(AdminMember);
 
-export const MembersQuery = z.object({ search: singleQueryText('search', 200).optional() });
+/** A search of the members (any part of a name or an email) and the page to read. */
+export const MembersQuery = z.object({ search: singleQueryText('search', 200).optional(), before: cursorParam().optional() });
+export type MembersQuery = z.infer<typeof MembersQuery>;
 export const MemberParams = z.object({ id: uuidParam('Member id') });
 /** Staff give a complimentary tier ('free' takes it away); the member keeps any higher tier they pay for. */
 export const MemberTierInput = z.object({ membership_tier: Tier });
@@ -83,19 +86,22 @@ export type MembersOverview = z.infer<typeof MembersOverview>;
 export interface MembersService {
   detail(viewer: Viewer, memberId: string): Promise<MemberDetail>;
   overview(viewer: Viewer): Promise<MembersOverview>;
-  search(viewer: Viewer, search: string | undefined): Promise<AdminMember[]>;
+  /** Members newest first, a page at a time; matching the search when one is given. */
+  search(viewer: Viewer, query: MembersQuery): Promise<Paged<AdminMember>>;
   /** Every matching member as CSV lines, in pages, so no export is ever cut short. */
   exportCsv(viewer: Viewer, search: string | undefined): AsyncIterable<string>;
   setTier(viewer: Viewer, memberId: string, tier: Tier): Promise<MemberTierResponse>;
 }
 
 export interface MessagesService {
-  list(viewer: Viewer): Promise<ContactMessageRow[]>;
+  /** Contact messages, newest first, a page at a time. */
+  list(viewer: Viewer, query?: BeforeQuery): Promise<Paged<ContactMessageRow>>;
   markHandled(viewer: Viewer, messageId: string): Promise<void>;
 }
 
 export interface AuditService {
-  list(viewer: Viewer): Promise<AuditEntry[]>;
+  /** The audit log, newest first, a page at a time. */
+  list(viewer: Viewer, query?: BeforeQuery): Promise<Paged<AuditEntry>>;
 }
 
 export const StaffAccount = z.object({ id: z.string(), email: z.string(), role: StaffRole, created_at: z.string(), you: z.boolean() });

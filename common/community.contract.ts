@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { requiredText, slugParam, uuidParam } from './fields.ts';
+import { cursorParam, requiredText, searchParam, slugParam, uuidParam } from './fields.ts';
 import { Tier } from './tiers.ts';
+import type { AfterQuery, BeforeQuery, Paged, SearchQuery } from './paging.ts';
 import type { Viewer } from './viewer.ts';
 
 // The community: visitors see the spec's preview; members read; Bronze and above take part; Gold
@@ -18,9 +19,11 @@ export const CommunityPost = z.object({
 });
 export type CommunityPost = z.infer<typeof CommunityPost>;
 export const CommunityPostList = z.array(CommunityPost);
+/** `GET /api/community/posts?before=`: the spec's array, a page at a time; the next page is in the `Link` header. */
+export const PreviewQuery = z.object({ before: cursorParam().optional() });
+export type PreviewQuery = z.infer<typeof PreviewQuery>;
 
 export const COMMUNITY_LIMITS = { title: 150, body: 5000, reply: 3000, reason: 500 } as const;
-export const FEED_PAGE_SIZE = 10;
 export const COMMUNITY_SPACES = ['general', 'gold'] as const;
 const FEED_SORTS = ['newest', 'top'] as const;
 
@@ -74,13 +77,11 @@ export type ReplyView = z.infer<typeof ReplyView>;
 
 export const FeedQuery = z.object({
   sort: z.enum(FEED_SORTS, { error: 'Sort must be newest or top' }).default('newest'),
-  page: z.coerce
-    .number({ error: 'Page must be a number' })
-    .int('Page must be a whole number')
-    .min(1, 'Page must be 1 or more')
-    .max(1000)
-    .default(1),
   space: CommunitySpace.default('general'),
+  /** Words to find in titles and messages; the best matches come first. */
+  q: searchParam(),
+  /** The next page: the `next_cursor` of the page before. */
+  before: cursorParam().optional(),
 });
 export type FeedQuery = z.infer<typeof FeedQuery>;
 
@@ -95,18 +96,23 @@ const Rights = z.object({
 });
 
 export const FeedResponse = z.object({
+  /** One page; the first page of 'newest' starts with the pinned discussions. */
   posts: z.array(PostView),
-  page: z.number().int(),
-  page_count: z.number().int(),
-  /** Discussions in this space, on every page. */
+  /** Ask for `?before=` this to read the next page; null on the last one. */
+  next_cursor: z.string().nullable(),
+  /** Discussions in this space (or found by the search), on every page. */
   total: z.number().int(),
   sort: z.enum(FEED_SORTS),
   space: CommunitySpace,
+  q: z.string().nullable(),
   rights: Rights,
 });
 export type FeedResponse = z.infer<typeof FeedResponse>;
 
-export const PostDetail = z.object({ post: PostView, replies: z.array(ReplyView), rights: Rights });
+/** A discussion with a page of its replies, oldest first; `?after=` `next_cursor` reads the next page. */
+export const PostDetail = z.object({ post: PostView, replies: z.array(ReplyView), next_cursor: z.string().nullable(), rights: Rights });
+export const PostQuery = z.object({ after: cursorParam().optional() });
+export type PostQuery = z.infer<typeof PostQuery>;
 export type PostDetail = z.infer<typeof PostDetail>;
 
 // Demo discussions have readable ids; members' have UUIDs.
@@ -190,11 +196,14 @@ export const StaffDiscussion = z.object({
 export type StaffDiscussion = z.infer<typeof StaffDiscussion>;
 export const StaffDiscussionList = z.array(StaffDiscussion);
 
+/** What members (and visitors, for the preview) do in the community. */
 export interface CommunityService {
-  /** Newest first; members read every post they may, a visitor the first two only (SPEC 6). */
-  list(viewer: Viewer): Promise<CommunityPost[]>;
+  /** SPEC 6 preview, newest first (pinned first on the first page); a visitor reads the first two only. */
+  preview(viewer: Viewer, query: PreviewQuery): Promise<Paged<CommunityPost>>;
+  /** Discussions the viewer may read (SPEC 9 'Community Posts' on the dashboard); counted in SQL. */
+  count(viewer: Viewer): Promise<number>;
   feed(viewer: Viewer, query: FeedQuery): Promise<FeedResponse>;
-  post(viewer: Viewer, postId: string): Promise<PostDetail>;
+  post(viewer: Viewer, postId: string, query?: PostQuery): Promise<PostDetail>;
   createPost(viewer: Viewer, input: NewPostInput): Promise<PostView>;
   editPost(viewer: Viewer, postId: string, input: EditPostInput): Promise<PostView>;
   deletePost(viewer: Viewer, postId: string): Promise<void>;
@@ -204,13 +213,18 @@ export interface CommunityService {
   /** Idempotent: liking twice is one like. */
   like(viewer: Viewer, postId: string, liked: boolean): Promise<LikeResponse>;
   report(viewer: Viewer, input: ReportInput): Promise<void>;
-  /** Replies to the member's own posts, newest first. */
-  repliesToMe(viewer: Viewer): Promise<ReplyNotice[]>;
-  /** The member's own posts, newest first (their dashboard's highlights once they take part). */
+  /** Replies to the member's own posts, newest first, a page at a time. */
+  repliesToMe(viewer: Viewer, query?: BeforeQuery): Promise<Paged<ReplyNotice>>;
+  /** The member's latest own posts (their dashboard's highlights once they take part). */
   myPosts(viewer: Viewer): Promise<CommunityPost[]>;
-  // Staff.
-  reports(viewer: Viewer): Promise<ReportView[]>;
-  discussionsForStaff(viewer: Viewer): Promise<StaffDiscussion[]>;
+}
+
+/** What staff do in the community: the report queue, every discussion, and moderation (audited). */
+export interface CommunityModerationService {
+  /** Reports not yet dealt with, oldest first, a page at a time. */
+  reports(viewer: Viewer, query: AfterQuery): Promise<Paged<ReportView>>;
+  /** Every discussion, hidden ones included, newest first, a page at a time; searchable. */
+  discussions(viewer: Viewer, query: SearchQuery): Promise<Paged<StaffDiscussion>>;
   moderatePost(viewer: Viewer, postId: string, action: Moderation): Promise<void>;
   moderateReply(viewer: Viewer, replyId: string, action: ReplyModeration): Promise<void>;
   resolveReport(viewer: Viewer, reportId: string): Promise<void>;

@@ -49,3 +49,16 @@ export type SuccessResponse = z.infer<typeof SuccessResponse>;
 
 export const ErrorResponse = z.object({ detail: z.string() });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+/** Where the next page of a list starts (`?before=` or `?after=`): the opaque cursor of a previous answer. */
+export const cursorParam = () =>
+  z
+    .string({ error: 'Give the page link once' })
+    .max(300, 'This page link is not valid')
+    .regex(/^[A-Za-z0-9_-]+$/, 'This page link is not valid');
+
+/** A search of a list: trimmed, at most `max` characters; empty means no search. */
+export const searchParam = (max = 100) =>
+  singleQueryText('search', max)
+    .transform((value) => value.trim())
+    .optional();

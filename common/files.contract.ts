@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Paged, SearchQuery } from './paging.ts';
 import { requiredText, uuidParam } from './fields.ts';
 import { TIERS, type Tier } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
@@ -69,7 +70,10 @@ export interface FilesService {
   readonly storageName: string;
   /** What the chooser tells staff: the file types accepted and the largest size. */
   readonly uploadRules: { extensions: string[]; maxBytes: number };
-  list(viewer: Viewer): Promise<UploadedFile[]>;
+  /** The library, newest first, a page at a time; names containing the search, when given. */
+  list(viewer: Viewer, query?: SearchQuery): Promise<Paged<UploadedFile>>;
+  /** What the pickers offer (a thumbnail, a video, attachments): the newest files of each kind. */
+  choices(viewer: Viewer): Promise<UploadedFile[]>;
   /**
    * Checks the file by extension and content, stores it under a server-chosen name with its
    * visibility (by default from its folder), and logs it.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { BeforeQuery, Paged } from './paging.ts';
 import { Course, LessonParams } from './courses.contract.ts';
 import type { Viewer } from './viewer.ts';
 
@@ -84,9 +85,13 @@ export interface LearningService {
    * past WATCHED_TO_COMPLETE of the video the lesson is complete.
    */
   saveLessonPosition(viewer: Viewer, lessonId: string, input: LessonPositionInput): Promise<CourseProgress>;
-  enrolments(viewer: Viewer): Promise<EnrolledCourse[]>;
-  certificates(viewer: Viewer): Promise<MemberCertificate[]>;
-  /** Owners: a member's courses with their progress, and certificates. */
+  /** The member's courses with their progress, latest first, a page at a time. */
+  enrolments(viewer: Viewer, query?: BeforeQuery): Promise<Paged<EnrolledCourse>>;
+  /** The member's certificates, latest first, a page at a time. */
+  certificates(viewer: Viewer, query?: BeforeQuery): Promise<Paged<MemberCertificate>>;
+  /** How many courses the member is enrolled in and certificates they earned (the dashboard's tiles). */
+  counts(viewer: Viewer): Promise<{ enrolments: number; certificates: number }>;
+  /** Owners: a member's latest courses with their progress, and certificates (a page of each). */
   learnerRecord(viewer: Viewer, memberId: string): Promise<{ enrolments: EnrolledCourse[]; certificates: MemberCertificate[] }>;
   /** Public: the certificate with this code, or a 404. */
   verifyCertificate(code: string): Promise<CertificateVerification>;

@@ -27,3 +27,17 @@ export const SIGNUP_LIMIT = { max: 30, windowMs: FIFTEEN_MINUTES } as const;
 export const MAX_LIVE_SESSIONS = 10;
 /** Contact form messages per client address. */
 export const CONTACT_LIMIT = { max: 5, windowMs: 60 * 60 * 1000 } as const;
+
+// Lists are read a page at a time, in the order of an index (docs/decisions/013): rows per page.
+export const PAGE_SIZE = {
+  /** The community preview and feed; the spec's `GET /api/community/posts` too. */
+  communityFeed: 20,
+  /** Pinned discussions heading the first page. */
+  communityPinned: 5,
+  /** Replies under a discussion. */
+  communityReplies: 50,
+  /** A member's own lists: replies to their posts, enrolments, certificates. */
+  memberList: 20,
+  /** Staff lists: members, staff, audit log, files, reports, discussions, messages, learners. */
+  staffList: 50,
+} as const;

@@ -3,7 +3,7 @@ import type { AccountService } from './account.contract.ts';
 import type { AuditService, MembersService, MessagesService, StaffService } from './admin.contract.ts';
 import type { AuthService, LoginInput, RegisterInput } from './auth.contract.ts';
 import type { BillingService } from './billing.contract.ts';
-import type { CommunityService } from './community.contract.ts';
+import type { CommunityModerationService, CommunityService } from './community.contract.ts';
 import type { ContactService } from './contact.contract.ts';
 import type { ContentService } from './content.contract.ts';
 import type { CourseAuthoringService, CoursesService } from './courses.contract.ts';
@@ -30,6 +30,7 @@ export interface Services {
   podcast: PodcastService;
   resources: ResourcesService;
   community: CommunityService;
+  communityModeration: CommunityModerationService;
   contact: ContactService;
   stats: StatsService;
   files: FilesService;

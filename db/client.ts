@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -8,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { isConnectionLost } from './database-errors.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './lock.ts';
 import * as schema from './schema.ts';
 
@@ -16,13 +19,30 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DatabaseOrTransaction = Parameters<Parameters<Database['transaction']>[0]>[0] | Database;
 
 const MIGRATIONS_FOLDER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+// The newest migration this code knows, by the time stamp drizzle records for each one applied.
+const LATEST_MIGRATION_AT = Math.max(
+  ...(
+    JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as { entries: { when: number }[] }
+  ).entries.map((entry) => entry.when),
+);
+
+async function schemaIsCurrent(db: { execute(query: ReturnType<typeof sql>): Promise<unknown> }): Promise<boolean> {
+  const result = (await db.execute(sql`select max(created_at)::float8 as latest from drizzle.__drizzle_migrations`)) as {
+    rows: { latest: number | null }[];
+  };
+  return Number(result.rows[0]?.latest ?? 0) >= LATEST_MIGRATION_AT;
+}
 
 export interface DatabaseHandle {
   db: Database;
   kind: 'embedded' | 'postgres';
-  /** Resolves once the database answers a query. */
-  ping(): Promise<void>;
+  /** Resolves once the database answers a query; rejects past `timeoutMs` (readiness asks for 1 s). */
+  ping(timeoutMs?: number): Promise<void>;
+  /** Connections open, idle and waited for (metrics); the embedded database has one, always open. */
+  poolStats(): { total: number; idle: number; waiting: number };
   migrate(): Promise<void>;
+  /** Whether every migration this code knows has been applied (readiness). */
+  schemaIsCurrent(): Promise<boolean>;
   /**
    * Runs `work` (migrations, the first staff account, the demo catalogue) while no other process
    * does the same: on PostgreSQL under an advisory lock, so any number of servers can start at once.
@@ -45,29 +65,34 @@ export interface DatabaseHandle {
 }
 
 export type DatabaseLocation =
-  { kind: 'postgres'; url: string } | { kind: 'embedded'; dataDir: string; purpose: string } | { kind: 'memory'; loadDataDir?: Blob };
+  | { kind: 'postgres'; url: string; timeouts?: DatabaseTimeouts }
+  | { kind: 'embedded'; dataDir: string; purpose: string }
+  | { kind: 'memory'; loadDataDir?: Blob };
 
 // The advisory lock key of the start-up work, the same in every process of the site ('rp-start').
 const STARTUP_LOCK_KEY = 0x72702d7374617274n.toString();
+
+/** PostgreSQL extensions the schema uses, which the embedded database must load to open it (migration 0012). */
+export const EMBEDDED_EXTENSIONS = { pg_trgm };
 
 export function embeddedDataPath(dataDir: string): string {
   return path.join(dataDir, 'pglite');
 }
 
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
-  if (location.kind === 'postgres') return openPostgres(location.url);
+  if (location.kind === 'postgres') return openPostgres(location.url, location.timeouts ?? DEFAULT_DATABASE_TIMEOUTS);
   let lock: DirectoryLock | undefined;
   let client: PGlite;
   if (location.kind === 'embedded') {
     lock = acquireDirectoryLock(location.dataDir, location.purpose);
     try {
-      client = await PGlite.create(embeddedDataPath(location.dataDir));
+      client = await PGlite.create(embeddedDataPath(location.dataDir), { extensions: EMBEDDED_EXTENSIONS });
     } catch (error) {
       lock.release();
       throw error;
     }
   } else {
-    client = await PGlite.create(location.loadDataDir ? { loadDataDir: location.loadDataDir } : {});
+    client = await PGlite.create({ extensions: EMBEDDED_EXTENSIONS, ...(location.loadDataDir && { loadDataDir: location.loadDataDir }) });
   }
   const db = drizzlePglite({ client, schema, casing: 'snake_case' });
   let closed = false;
@@ -77,6 +102,8 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
     ping: async () => {
       await db.execute(sql`select 1`);
     },
+    poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+    schemaIsCurrent: () => schemaIsCurrent(db),
     migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
     // The directory lock already makes this process the only one.
     withStartupLock: (work) => work(),
@@ -98,36 +125,140 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
   };
 }
 
-async function openPostgres(url: string): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
+/** How long the database may take, per use (README, Configuration). */
+interface DatabaseTimeouts {
+  /** A new connection, including the wait for a free one in the pool. */
+  connectMs: number;
+  /** One statement of a request; the server cancels it past this. Migrations and backups have none. */
+  statementMs: number;
+  /** Connections a process keeps open at most. */
+  poolSize: number;
+}
+
+const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 2_000, statementMs: 4_000, poolSize: 10 };
+// A transaction left open by a stalled request is ended by the server, so its locks never pile up.
+const IDLE_IN_TRANSACTION_MS = 10_000;
+
+const isReadStatement = (query: unknown) => {
+  const text = typeof query === 'string' ? query : (query as { text?: unknown } | null)?.text;
+  return typeof text === 'string' && /^\s*select\b/i.test(text) && !/\bfor\s+(update|share|no key update)\b/i.test(text);
+};
+
+/**
+ * A connection whose query went unanswered past its timeout is closed rather than reused: its
+ * answer may still arrive and would be read as the next query's.
+ */
+function closeOnReadTimeout(client: pg.Client): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const close = (error: unknown) => {
+    if ((error as Error | null)?.message === 'Query read timeout')
+      (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+  };
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise) result.catch(close);
+    return result;
+  };
+}
+
+async function openPostgres(url: string, timeouts: DatabaseTimeouts): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: timeouts.poolSize,
+    connectionTimeoutMillis: timeouts.connectMs,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    statement_timeout: timeouts.statementMs,
+    // The driver stops waiting at the same time on its own: a frozen server answers no cancel.
+    query_timeout: timeouts.statementMs,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+    application_name: 'realtypocket',
+  });
+  // A connection that drops (a restart, a failover) must never crash the process: idle ones are
+  // replaced by the pool, and one in use fails its query, which the request answers with a 503.
   pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    closeOnReadTimeout(client);
+  });
+  // A read that met a connection lost under it (the server restarted) is sent once more on a fresh one.
+  const poolQuery = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = async (...args: unknown[]) => {
+    if (typeof args.at(-1) === 'function') return poolQuery(...args);
+    try {
+      return await poolQuery(...args);
+    } catch (error) {
+      if (!isConnectionLost(error) || !isReadStatement(args[0])) throw error;
+      return poolQuery(...args);
+    }
+  };
   const db = drizzlePg({ client: pool, schema, casing: 'snake_case' });
   let closed = false;
   const listeners = new Set<pg.Client>();
 
-  /** A connection that only listens; when it drops, another takes its place a second later, until stopped. */
+  /** A connection of its own, without a statement timeout: migrations, locks held while others wait, long jobs. */
+  async function connectLongLived(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeouts.connectMs, keepAlive: true });
+    client.on('error', () => {});
+    await client.connect();
+    return client;
+  }
+
+  /**
+   * A connection that only listens. When it drops, another takes its place, tried again with a
+   * growing wait (up to 5 s) until the database answers or the listener is stopped.
+   */
   async function listenOn(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
     let stopped = false;
     let current: pg.Client | undefined;
+    let retry: NodeJS.Timeout | undefined;
+    let failures = 0;
+    const reconnectLater = () => {
+      if (stopped || closed || retry) return;
+      retry = setTimeout(
+        () => {
+          retry = undefined;
+          connect().catch(() => {
+            failures += 1;
+            reconnectLater();
+          });
+        },
+        Math.min(250 * 2 ** failures, 5_000),
+      );
+      retry.unref();
+    };
     const connect = async (): Promise<void> => {
-      const client = new pg.Client({ connectionString: url });
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeouts.connectMs, keepAlive: true });
       current = client;
       listeners.add(client);
       client.on('notification', (message) => {
         if (message.channel === channel) onNotify(message.payload ?? '');
       });
-      client.once('error', () => {
+      let lost = false;
+      const onLost = () => {
+        if (lost) return;
+        lost = true;
         listeners.delete(client);
         void client.end().catch(() => {});
-        if (!stopped && !closed) setTimeout(() => void connect().catch(() => {}), 1000).unref();
-      });
-      await client.connect();
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        reconnectLater();
+      };
+      client.on('error', onLost);
+      client.on('end', onLost);
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        failures = 0;
+      } catch (error) {
+        lost = true;
+        listeners.delete(client);
+        void client.end().catch(() => {});
+        throw error;
+      }
     };
     await connect();
     return async () => {
       stopped = true;
+      clearTimeout(retry);
       if (current) listeners.delete(current);
       await current?.end().catch(() => {});
     };
@@ -136,37 +267,40 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   return {
     db: db as unknown as Database,
     kind: 'postgres',
-    ping: async () => {
-      await db.execute(sql`select 1`);
+    ping: async (timeoutMs) => {
+      await pool.query({ text: 'select 1', query_timeout: timeoutMs } as pg.QueryConfig);
     },
-    migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    schemaIsCurrent: () => schemaIsCurrent(db),
+    async migrate() {
+      const client = await connectLongLived();
+      try {
+        await migratePg(drizzlePg({ client, schema, casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER });
+      } finally {
+        await client.end().catch(() => {});
+      }
+    },
     async withStartupLock(work) {
-      // Held on one connection of the pool; the work itself may use any other.
-      const client = await pool.connect();
+      // Held on a connection of its own (waiting for it may take as long as another process's start);
+      // the work itself uses the pool.
+      const client = await connectLongLived();
       try {
         await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
-        try {
-          return await work();
-        } finally {
-          await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]);
-        }
+        return await work();
       } finally {
-        client.release();
+        // Ending the connection releases the lock, also when the work failed.
+        await client.end().catch(() => {});
       }
     },
     async runAlone(job, work) {
-      const client = await pool.connect();
+      const client = await connectLongLived();
       try {
         const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtext($1)) as locked', [`rp:${job}`]);
         if (!rows[0]?.locked) return false;
-        try {
-          await work();
-          return true;
-        } finally {
-          await client.query('select pg_advisory_unlock(hashtext($1))', [`rp:${job}`]);
-        }
+        await work();
+        return true;
       } finally {
-        client.release();
+        await client.end().catch(() => {});
       }
     },
     listen: listenOn,

@@ -12,6 +12,7 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -23,6 +24,9 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+/** PostgreSQL full-text search's document type (community search, migration 0012). */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 // Tables are plural snake_case; TypeScript keys are camelCase (drizzle casing: 'snake_case').
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
@@ -65,6 +69,10 @@ export const members = pgTable(
     uniqueIndex('members_email_lower_idx').on(sql`lower(${t.email})`),
     uniqueIndex('members_unsubscribe_token_idx').on(t.unsubscribeToken),
     uniqueIndex('members_stripe_customer_idx').on(t.stripeCustomerId),
+    // Staff's member list, newest first, a page at a time; staff search by any part of a name or email (pg_trgm).
+    index('members_created_idx').on(t.createdAt, t.id),
+    index('members_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+    index('members_email_trgm_idx').using('gin', sql`lower(${t.email}) gin_trgm_ops`),
     check('members_tier_check', oneOf('membership_tier', TIERS)),
     check('members_complimentary_tier_check', sql`${sql.raw('complimentary_tier')} is null or ${oneOf('complimentary_tier', PAID_TIERS)}`),
   ],
@@ -105,6 +113,8 @@ export const sessions = pgTable(
   (t) => [
     index('sessions_member_idx').on(t.memberId),
     index('sessions_staff_idx').on(t.staffId),
+    // The hourly purge finds sessions past their end without reading the table.
+    index('sessions_expires_idx').on(t.expiresAt),
     check(
       'sessions_owner_check',
       sql`(kind = 'member' and member_id is not null and staff_id is null) or (kind = 'staff' and staff_id is not null and member_id is null)`,
@@ -188,7 +198,14 @@ export const enrolments = pgTable(
       .references(() => courses.id, { onDelete: 'cascade' }),
     enrolledAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.memberId, t.courseId] })],
+  (t) => [
+    primaryKey({ columns: [t.memberId, t.courseId] }),
+    // A member's courses, latest first, a page at a time; a course's learners.
+    index('enrolments_member_recent_idx').on(t.memberId, t.enrolledAt, t.courseId),
+    index('enrolments_course_idx').on(t.courseId),
+    // The staff dashboard's enrolments per week.
+    index('enrolments_enrolled_idx').on(t.enrolledAt),
+  ],
 );
 
 export const lessonProgress = pgTable(
@@ -239,7 +256,10 @@ export const certificates = pgTable(
     courseTitle: text().notNull(),
     issuedAt: createdAt(),
   },
-  (t) => [uniqueIndex('certificates_member_course_idx').on(t.memberId, t.courseId)],
+  (t) => [
+    uniqueIndex('certificates_member_course_idx').on(t.memberId, t.courseId),
+    index('certificates_member_recent_idx').on(t.memberId, t.issuedAt, t.id),
+  ],
 );
 
 // One table serves the public episode shape and the admin shape (SPEC 3).
@@ -307,10 +327,25 @@ export const communityPosts = pgTable(
     lockedAt: timestamp({ withTimezone: true }),
     /** Hidden by staff: gone for everyone but staff. */
     hiddenAt: timestamp({ withTimezone: true }),
+    /** The title (weighted first) and text as searched; kept by PostgreSQL. Never selected for display. */
+    search: tsvector().generatedAlwaysAs(
+      sql`setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', content), 'B')`,
+    ),
   },
   (t) => [
-    index('community_posts_created_idx').on(t.createdAt),
-    index('community_posts_author_idx').on(t.authorId),
+    // One index per order a list is read in, each a page at a time (server/community/community.repository.ts).
+    index('community_posts_newest_idx')
+      .on(t.space, t.createdAt, t.id)
+      .where(sql`hidden_at is null and pinned_at is null`),
+    index('community_posts_pinned_idx')
+      .on(t.space, t.pinnedAt)
+      .where(sql`hidden_at is null and pinned_at is not null`),
+    index('community_posts_top_idx')
+      .on(t.space, t.likesCount, t.repliesCount, t.createdAt, t.id)
+      .where(sql`hidden_at is null`),
+    index('community_posts_staff_idx').on(t.createdAt, t.id),
+    index('community_posts_author_idx').on(t.authorId, t.createdAt),
+    index('community_posts_search_idx').using('gin', t.search),
     check('community_posts_space_check', oneOf('space', COMMUNITY_SPACES)),
     check('community_posts_author_tier_check', sql`${sql.raw('author_tier')} is null or ${oneOf('author_tier', TIERS)}`),
   ],
@@ -332,8 +367,11 @@ export const communityReplies = pgTable(
     hiddenAt: timestamp({ withTimezone: true }),
   },
   (t) => [
-    index('community_replies_post_idx').on(t.postId, t.createdAt),
-    index('community_replies_author_idx').on(t.authorId),
+    index('community_replies_thread_idx')
+      .on(t.postId, t.createdAt, t.id)
+      .where(sql`hidden_at is null`),
+    index('community_replies_post_idx').on(t.postId),
+    index('community_replies_author_idx').on(t.authorId, t.createdAt),
     check('community_replies_author_tier_check', sql`${sql.raw('author_tier')} is null or ${oneOf('author_tier', TIERS)}`),
   ],
 );
@@ -369,7 +407,13 @@ export const communityReports = pgTable(
     resolvedAt: timestamp({ withTimezone: true }),
     resolvedBy: text(),
   },
-  (t) => [index('community_reports_open_idx').on(t.resolvedAt, t.createdAt)],
+  (t) => [
+    index('community_reports_queue_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`resolved_at is null`),
+    index('community_reports_post_idx').on(t.postId),
+    index('community_reports_reply_idx').on(t.replyId),
+  ],
 );
 
 export const contentSections = pgTable('content_sections', {
@@ -392,7 +436,7 @@ export const contactMessages = pgTable(
     handledAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('contact_messages_created_idx').on(t.createdAt)],
+  (t) => [index('contact_messages_created_idx').on(t.createdAt, t.id)],
 );
 
 export const uploadedFiles = pgTable(
@@ -413,7 +457,9 @@ export const uploadedFiles = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('uploaded_files_created_idx').on(t.createdAt),
+    index('uploaded_files_created_idx').on(t.createdAt, t.id),
+    // The File Upload tab's search by any part of a name.
+    index('uploaded_files_filename_trgm_idx').using('gin', sql`lower(${t.filename}) gin_trgm_ops`),
     check('uploaded_files_folder_check', oneOf('folder', UPLOAD_FOLDER_VALUES)),
     check('uploaded_files_access_tier_check', sql`${sql.raw('access_tier')} is null or ${oneOf('access_tier', TIERS)}`),
   ],
@@ -430,7 +476,7 @@ export const auditLog = pgTable(
     newValue: jsonb(),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_log_created_idx').on(t.createdAt)],
+  (t) => [index('audit_log_created_idx').on(t.createdAt), index('audit_log_target_idx').on(t.target, t.id)],
 );
 
 export const ACCOUNT_TOKEN_PURPOSES = ['password_reset', 'email_verification', 'email_change'] as const;

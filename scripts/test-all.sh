@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: type check, lint (with format and dead-code checks), then the unit, API (embedded
-# database, and PostgreSQL when TEST_DATABASE_URL is set) and process lanes, a production build,
-# and the browser tests against it.
+# database, and PostgreSQL when TEST_DATABASE_URL is set) and process lanes, the fault lane (server
+# processes on a PostgreSQL cluster and a Redis of its own, restarted, frozen and stopped under load),
+# a production build, and the browser tests against it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 results="$(mktemp -d)"
@@ -11,7 +12,9 @@ echo "== type check"; npm run --silent typecheck
 echo "== lint, format and dead code"; npm run --silent lint
 echo "== unit, API and process tests"
 vitest run --project unit --project 'api*' --project process --reporter=default --reporter=json --outputFile.json="$results/api.json"
+echo "== fault lane: PostgreSQL restarted and frozen, Redis stopped, SIGTERM, all under load"
+vitest run --project fault --reporter=default --reporter=json --outputFile.json="$results/fault.json"
 echo "== production build"; npm run --silent build
 echo "== browser tests"
 vitest run --project e2e --reporter=default --reporter=json --outputFile.json="$results/e2e.json"
-node scripts/summarize-tests.ts "$results/api.json" "$results/e2e.json"
+node scripts/summarize-tests.ts "$results/api.json" "$results/fault.json" "$results/e2e.json"

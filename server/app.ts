@@ -23,6 +23,9 @@ import type { FileStorage } from './files/storage.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { keepAnswersPrivate, refuseCrossSiteWrites } from './http/browser-guards.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { closeConnectionsWhileDraining } from './http/lifecycle.ts';
+import { serveMetrics } from './http/metrics.ts';
+import { answerWithRequestId, requestIdGenerator } from './http/request-id.ts';
 import { httpServerFactory } from './http/http-server.ts';
 import { SiteLogController } from './http/request-log.ts';
 import { paymentFormTargets, securityHeaders } from './http/security-headers.ts';
@@ -85,16 +88,24 @@ function trustProxySetting(value: string | undefined): FastifyServerOptions['tru
 }
 
 /** Connects to Redis when configured, giving it a moment so the first requests are counted too. */
-async function connectRedis(app: FastifyInstance, url: string | undefined): Promise<Redis | undefined> {
+async function connectRedis(app: FastifyInstance, url: string | undefined, commandTimeoutMs: number): Promise<Redis | undefined> {
   if (!url) return undefined;
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  // Commands fail fast while Redis is away (no queue, a short timeout) and the client reconnects by
+  // itself; meanwhile limits count in process (attempt-limiter.ts).
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    commandTimeout: commandTimeoutMs,
+    connectTimeout: 2_000,
+    retryStrategy: (times) => Math.min(times * 200, 2_000),
+  });
   redis.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
   await new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);
       resolve();
     };
-    // Never block start for long: limits fall back to letting requests through while Redis is away.
+    // Never block start for long: limits count in process while Redis is away.
     const timer = setTimeout(done, 3000);
     redis.once('ready', done);
   });
@@ -115,6 +126,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     trustProxy: trustProxySetting(config.trustProxy),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    // Request ids unique across processes, or the trusted proxy's (request-id.ts); on every log line.
+    genReqId: requestIdGenerator(config.trustProxy !== undefined),
+    requestIdHeader: false,
     serverFactory: httpServerFactory(config),
   });
   const app = useZodContracts(fastify);
@@ -123,24 +137,34 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('database', deps.database.db);
   app.decorate('storage', deps.storage);
   registerErrorHandling(app);
+  answerWithRequestId(app);
+  closeConnectionsWhileDraining(app);
+  serveMetrics(app, {
+    token: config.metricsToken,
+    behindProxy: config.trustProxy !== undefined,
+    database: deps.database,
+    outbox: createOutboxRepository(deps.database.db),
+  });
 
   await app.register(cookie);
   securityHeaders(app, { production: config.isProduction, formTargets: paymentFormTargets(config.stripe) });
   const dataVersion = new DataVersion(deps.database, app.log, 'public');
   const memberDataVersion = new DataVersion(deps.database, app.log, 'member');
   const sessionDataVersion = new DataVersion(deps.database, app.log, 'session');
-  const dataVersions = [dataVersion, memberDataVersion, sessionDataVersion];
+  const communityDataVersion = new DataVersion(deps.database, app.log, 'community');
+  const dataVersions = [dataVersion, memberDataVersion, sessionDataVersion, communityDataVersion];
   await Promise.all(dataVersions.map((version) => version.start()));
-  app.addHook('onClose', async () => {
+  // Before the database closes, so no poll runs against a closed pool.
+  app.addHook('preClose', async () => {
     await Promise.all(dataVersions.map((version) => version.stop()));
   });
   app.decorate('dataVersion', dataVersion);
   app.decorate('dataVersions', dataVersions);
-  app.decorate('visitorCache', new VisitorCache(dataVersion));
+  app.decorate('visitorCache', new VisitorCache(dataVersion, communityDataVersion));
   shareVisitorAnswers(app);
   // HTML and JSON go out compressed (answers kept for visitors are compressed once, beforehand).
   await app.register(compress, { globalDecompression: false, encodings: ['br', 'gzip'], threshold: 1024 });
-  const redis = await connectRedis(app, config.redisUrl);
+  const redis = await connectRedis(app, config.redisUrl, config.redisCommandTimeoutMs);
   app.decorate('redis', redis);
 
   const sessions = new SessionService(deps.database.db, { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs }, () =>
@@ -152,6 +176,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     from: config.mail.from,
     outboxDir: path.join(config.dataDir, 'outbox'),
     log: app.log,
+    timeoutMs: config.outboundTimeoutMs,
   });
   const worker = startMailWorker(app, createOutboxRepository(deps.database.db), transport, { ...DEFAULT_MAIL_TIMING, ...deps.mailTiming });
   const mailer = createMailer({ publicUrl: config.publicUrl, nudge: worker.nudge });
@@ -159,7 +184,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   refuseCrossSiteWrites(app, config.publicUrl);
   keepAnswersPrivate(app);
   scheduleSessionPurge(app, sessions, deps.database);
-  const stripe = config.stripe ? new StripeGateway(config.stripe, app.log) : undefined;
+  const stripe = config.stripe ? new StripeGateway({ ...config.stripe, timeoutMs: config.outboundTimeoutMs }, app.log) : undefined;
   app.decorate(
     'services',
     createServices({
@@ -173,6 +198,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       log: app.log,
       dataVersion,
       memberDataVersion,
+      communityDataVersion,
     }),
   );
   if (stripe) {
@@ -180,7 +206,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     await stripe.catalogue().catch((error: unknown) => app.log.error({ err: error }, 'could not load the Stripe prices'));
   }
 
-  await app.register(healthRoutes, { ping: deps.database.ping });
+  await app.register(healthRoutes, { database: deps.database });
   for (const routes of [
     authRoutes,
     accountsRoutes,

@@ -13,6 +13,13 @@ const optionalText = z
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
 
+const wholeNumber = (name: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number` })
+    .int(`${name} must be a whole number`)
+    .min(min, `${name} must be at least ${min}`)
+    .max(max, `${name} must be at most ${max}`);
+
 function isHttpOrigin(value: string): boolean {
   try {
     const url = new URL(value);
@@ -73,6 +80,15 @@ const ConfigSchema = z
       .int('MAX_CONNECTIONS must be a whole number')
       .min(1, 'MAX_CONNECTIONS must be at least 1')
       .default(1024),
+    DATABASE_POOL_SIZE: wholeNumber('DATABASE_POOL_SIZE', 1, 200).default(10),
+    DATABASE_CONNECT_TIMEOUT_MS: wholeNumber('DATABASE_CONNECT_TIMEOUT_MS', 100, 60_000).default(2_000),
+    DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber('DATABASE_STATEMENT_TIMEOUT_MS', 100, 600_000).default(4_000),
+    REDIS_COMMAND_TIMEOUT_MS: wholeNumber('REDIS_COMMAND_TIMEOUT_MS', 50, 10_000).default(500),
+    OUTBOUND_TIMEOUT_SECONDS: wholeNumber('OUTBOUND_TIMEOUT_SECONDS', 1, 120).default(10),
+    SHUTDOWN_GRACE_SECONDS: wholeNumber('SHUTDOWN_GRACE_SECONDS', 1, 600).default(25),
+    METRICS_TOKEN: optionalText.refine((value) => value === undefined || value.length >= 16, {
+      message: 'METRICS_TOKEN must be at least 16 characters',
+    }),
     SESSION_IDLE_DAYS: z.coerce.number().positive().default(14),
     SESSION_MAX_DAYS: z.coerce.number().positive().default(60),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -137,6 +153,16 @@ export interface Config {
   /** A request (headers and body) must arrive within this; a slow or stalled client is cut off. */
   requestTimeoutMs: number;
   maxConnections: number;
+  /** PostgreSQL: connections per process, and how long a connection and a statement may take. */
+  database: { poolSize: number; connectMs: number; statementMs: number };
+  /** A Redis command not answered within this counts as Redis being away (limits then count in process). */
+  redisCommandTimeoutMs: number;
+  /** Stripe, SMTP and S3: the longest wait for one call (connect and answer). */
+  outboundTimeoutMs: number;
+  /** On SIGTERM, requests under way get this long to finish. */
+  shutdownGraceMs: number;
+  /** Bearer token that opens /metrics; without it /metrics answers only the machine itself. */
+  metricsToken: string | undefined;
   sessionIdleMs: number;
   sessionMaxMs: number;
   logLevel: RawConfig['LOG_LEVEL'];
@@ -188,6 +214,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : undefined,
     requestTimeoutMs: c.REQUEST_TIMEOUT_SECONDS * 1000,
     maxConnections: c.MAX_CONNECTIONS,
+    database: { poolSize: c.DATABASE_POOL_SIZE, connectMs: c.DATABASE_CONNECT_TIMEOUT_MS, statementMs: c.DATABASE_STATEMENT_TIMEOUT_MS },
+    redisCommandTimeoutMs: c.REDIS_COMMAND_TIMEOUT_MS,
+    outboundTimeoutMs: c.OUTBOUND_TIMEOUT_SECONDS * 1000,
+    shutdownGraceMs: c.SHUTDOWN_GRACE_SECONDS * 1000,
+    metricsToken: c.METRICS_TOKEN,
     sessionIdleMs: c.SESSION_IDLE_DAYS * DAY_MS,
     sessionMaxMs: c.SESSION_MAX_DAYS * DAY_MS,
     logLevel: c.LOG_LEVEL,

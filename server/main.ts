@@ -1,5 +1,7 @@
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DatabaseLockedError } from '../db/lock.ts';
+import { loggableError } from './http/errors.ts';
+import { drainAndClose } from './http/lifecycle.ts';
 import { prepareServer } from './runtime.ts';
 
 // Production entry: `node server/main.ts` (Node 24 runs TypeScript directly).
@@ -22,20 +24,24 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.log.info(`${signal} received: finishing open requests, then closing the database`);
+    // The grace for requests, then a few seconds for the mail worker and the database.
     const forceExit = setTimeout(() => {
-      app.log.error('shutdown took longer than 15 s; exiting');
+      app.log.error('shutdown took too long; exiting');
       process.exit(1);
-    }, 15_000);
+    }, config.shutdownGraceMs + 5_000);
     forceExit.unref();
     try {
-      // close() stops accepting connections, waits for in-flight requests, then runs onClose hooks.
-      await app.close();
+      await drainAndClose(app, config.shutdownGraceMs);
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed');
       process.exit(1);
     }
   };
+  // A promise nobody waited for must not take every member's requests down with it: logged, and the process goes on.
+  process.on('unhandledRejection', (reason) =>
+    app.log.error({ err: loggableError(reason) }, 'a promise failed with nobody waiting for it'),
+  );
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 

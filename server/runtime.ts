@@ -3,6 +3,7 @@ import type { ViteDevServer } from 'vite';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
 import { moveDemoMediaIntoFileStore, seedDemoCatalogue } from '../db/seed/seed.ts';
 import { buildApp } from './app.ts';
+import { startControlSocket } from './backup/control-socket.ts';
 import type { Config } from './config.ts';
 import { createStorage } from './files/create-storage.ts';
 import { ensureFirstStaffAccount } from './staff/bootstrap.ts';
@@ -10,7 +11,7 @@ import { ensureFirstStaffAccount } from './staff/bootstrap.ts';
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else embedded under DATA_DIR. */
 export function openConfiguredDatabase(config: Config, purpose: string): Promise<DatabaseHandle> {
   return config.databaseUrl
-    ? openDatabase({ kind: 'postgres', url: config.databaseUrl })
+    ? openDatabase({ kind: 'postgres', url: config.databaseUrl, timeouts: config.database })
     : openDatabase({ kind: 'embedded', dataDir: config.dataDir, purpose });
 }
 
@@ -44,7 +45,9 @@ export async function prepareServer(
       storage,
       pages: { devServer: options.devServer },
     });
+    const controlSocket = database.kind === 'embedded' ? await startControlSocket(database, config.dataDir, app.log) : undefined;
     app.addHook('onClose', async () => {
+      await controlSocket?.close();
       await database.close();
     });
     return { app, database };

@@ -6,6 +6,7 @@ import { createAuditService } from './audit/audit.service.ts';
 import { createAuthService } from './auth/auth.service.ts';
 import { createBillingService, type ServerBillingService } from './billing/billing.service.ts';
 import type { StripeGateway } from './billing/stripe-gateway.ts';
+import { createCommunityModerationService } from './community/community-moderation.service.ts';
 import { createCommunityService } from './community/community.service.ts';
 import type { Config } from './config.ts';
 import { createContactService, createMessagesService } from './contact/contact.service.ts';
@@ -14,8 +15,11 @@ import { createCourseAuthoringService } from './courses/course-authoring.service
 import { createCoursesService } from './courses/courses.service.ts';
 import type { DataVersion } from './cache/data-version.ts';
 import {
-  MEMBER_MEMO_ENTRIES,
+  CATALOGUE_MEMO,
+  COMMUNITY_MEMO,
+  MEMBER_MEMO,
   VersionedMemo,
+  withCommunityCountsInMemory,
   withMemberReadsInMemory,
   withPublicReadsInMemory,
   withReadsAfterWritesFresh,
@@ -54,15 +58,20 @@ export function createServices(deps: {
   dataVersion: DataVersion;
   /** And each member's own reads (enrolments, certificates, subscription) while this holds. */
   memberDataVersion: DataVersion;
+  /** The community's counts while this holds (its pages are always read from the database). */
+  communityDataVersion: DataVersion;
 }): ServerServices {
-  const { mailer, sessions } = deps;
+  const { mailer, sessions, dataVersion, memberDataVersion, communityDataVersion } = deps;
   const data = withReadsAfterWritesFresh(
     withMemberReadsInMemory(
-      withPublicReadsInMemory(createDataAccess(deps.db), new VersionedMemo([deps.dataVersion])),
-      // Enrolments count the course's lessons, so a change to the catalogue makes them stale too.
-      new VersionedMemo([deps.dataVersion, deps.memberDataVersion], MEMBER_MEMO_ENTRIES),
+      withCommunityCountsInMemory(
+        withPublicReadsInMemory(createDataAccess(deps.db), new VersionedMemo([dataVersion], CATALOGUE_MEMO)),
+        new VersionedMemo([communityDataVersion], COMMUNITY_MEMO),
+      ),
+      // Enrolments count the course's lessons, and replies to a member are community data: either changing makes them stale.
+      new VersionedMemo([dataVersion, memberDataVersion, communityDataVersion], MEMBER_MEMO),
     ),
-    [deps.dataVersion, deps.memberDataVersion],
+    [dataVersion, memberDataVersion, communityDataVersion],
     deps.log,
   );
   const limiter = new AttemptLimiter(`${deps.config.redisKeyPrefix}:limit`, deps.redis);
@@ -80,6 +89,7 @@ export function createServices(deps: {
     podcast: createPodcastService(data),
     resources: createResourcesService(data),
     community: createCommunityService({ data, limiter, mailer }),
+    communityModeration: createCommunityModerationService(data),
     contact: createContactService({ data, limiter, mailer, staffNotify: deps.config.mail.staffNotify }),
     stats: createStatsService(data),
     files: createFilesService({ data, storage: deps.storage, uploadMaxBytes: deps.config.uploadMaxBytes, courses }),

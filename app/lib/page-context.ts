@@ -1,6 +1,7 @@
 import { redirect, type RouterContextProvider } from 'react-router';
 import { pageSessionContext, servicesContext, viewerContext } from '#request-context';
 import { withContentDefaults, type ContentFields, type ContentSectionKey } from '../../common/content-sections.ts';
+import { BeforeQuery } from '../../common/paging.ts';
 
 type Context = Readonly<RouterContextProvider>;
 type Services = ReturnType<typeof pageServices>['services'];
@@ -47,4 +48,10 @@ export function staffPageServices(context: Context) {
   const page = pageServices(context);
   if (!page.viewer.staff) throw redirect('/admin/login');
   return page;
+}
+
+/** The page of a list this address asks for (`?before=`); a broken link shows the first page. */
+export function listPageOf(request: Request): BeforeQuery {
+  const asked = BeforeQuery.safeParse({ before: new URL(request.url).searchParams.get('before') ?? undefined });
+  return asked.success ? asked.data : {};
 }

@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, lt } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 
@@ -22,18 +22,19 @@ export function createAuditRepository(db: DatabaseOrTransaction) {
       await db.update(auditLog).set({ target: 'deleted member' }).where(eq(auditLog.target, target));
     },
 
-    /** The entries about one target (a member's email), newest first. */
+    /** The entries about one target (a member's email), newest first (ids grow with time). */
     async forTarget(target: string, limit: number) {
+      return db.select().from(auditLog).where(eq(auditLog.target, target)).orderBy(desc(auditLog.id)).limit(limit);
+    },
+
+    /** The log, newest first, before the entry `beforeId` (a page, read on the primary key). */
+    async latest(limit: number, beforeId?: number) {
       return db
         .select()
         .from(auditLog)
-        .where(eq(auditLog.target, target))
-        .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+        .where(and(beforeId === undefined ? undefined : lt(auditLog.id, beforeId)))
+        .orderBy(desc(auditLog.id))
         .limit(limit);
-    },
-
-    async latest(limit: number) {
-      return db.select().from(auditLog).orderBy(desc(auditLog.createdAt), desc(auditLog.id)).limit(limit);
     },
   };
 }

@@ -1,8 +1,11 @@
+import { z } from 'zod';
 import type { AuditEntry, AuditService } from '../../common/admin.contract.ts';
+import { PAGE_SIZE } from '../../common/limits.ts';
 import { requireStaff } from '../../common/viewer.ts';
+import { decodeCursor, pageOf } from '../lists/keyset.ts';
 import type { AuditRepository } from './audit.repository.ts';
 
-const ACTIVITY_ROWS = 200;
+const AuditCursor = z.tuple([z.number().int().positive()]);
 
 type AuditRow = Awaited<ReturnType<AuditRepository['latest']>>[number];
 
@@ -19,9 +22,11 @@ export const auditEntryView = (row: AuditRow): AuditEntry => ({
 
 export function createAuditService(audit: AuditRepository): AuditService {
   return {
-    async list(viewer) {
+    async list(viewer, query = {}) {
       requireStaff(viewer);
-      return (await audit.latest(ACTIVITY_ROWS)).map(auditEntryView);
+      const before = query.before ? decodeCursor(query.before, AuditCursor)[0] : undefined;
+      const rows = await audit.latest(PAGE_SIZE.staffList + 1, before);
+      return pageOf(rows, PAGE_SIZE.staffList, (row) => [row.id], auditEntryView);
     },
   };
 }

@@ -8,6 +8,8 @@ export interface StripeSettings {
   webhookSecret: string;
   /** Another Stripe-compatible API (stripe-mock, or the tests' server) instead of api.stripe.com. */
   apiBase: string | undefined;
+  /** The longest a call may take, its retry included (OUTBOUND_TIMEOUT_SECONDS). */
+  timeoutMs: number;
 }
 
 interface Log {
@@ -19,7 +21,8 @@ const ALL_PLANS: Plan[] = PAID_TIERS.flatMap((tier) => BILLING_PERIODS.map((peri
 const INTERVAL = { monthly: 'month', yearly: 'year' } as const;
 
 function createStripeClient(settings: StripeSettings): Stripe {
-  const config: Stripe.StripeConfig = { maxNetworkRetries: 2, timeout: 20_000, appInfo: { name: BRAND_NAME } };
+  // Two tries of half the budget each: a silent Stripe costs a member at most the budget, then a 503.
+  const config: Stripe.StripeConfig = { maxNetworkRetries: 1, timeout: Math.ceil(settings.timeoutMs / 2), appInfo: { name: BRAND_NAME } };
   if (settings.apiBase) {
     const url = new URL(settings.apiBase);
     const protocol = url.protocol === 'https:' ? 'https' : 'http';
@@ -27,6 +30,12 @@ function createStripeClient(settings: StripeSettings): Stripe {
   }
   return new Stripe(settings.secretKey, config);
 }
+
+/** Stripe could not be reached, did not answer in time, or is failing on its side: try again later. */
+export const isStripeUnavailable = (error: unknown) =>
+  error instanceof Stripe.errors.StripeConnectionError ||
+  error instanceof Stripe.errors.StripeAPIError ||
+  error instanceof Stripe.errors.StripeRateLimitError;
 
 /** Stripe refused the request as it stands (an expired session, a finished payment...): asking again changes nothing. */
 export const isInvalidRequest = (error: unknown) => error instanceof Stripe.errors.StripeInvalidRequestError;

@@ -6,11 +6,13 @@ import { dataVersions } from '../../db/schema.ts';
 const POLL_MS = 1000;
 
 /** The kinds of data whose changes the database counts (the triggers of migration 0005). */
-type DataVersionName = 'public' | 'member' | 'session';
+type DataVersionName = 'public' | 'member' | 'session' | 'community';
 
 /**
- * The version of a kind of data: 'public', everything a visitor can see; 'member', what members see
- * of their own; 'session', whether sessions and staff accounts still stand. Database triggers raise it with every change (migration 0005) and announce the
+ * The version of a kind of data: 'public', the catalogue and everything else a visitor can see but
+ * the community; 'community', its discussions (counted apart so a like makes stale only what shows
+ * the community); 'member', what members see of their own; 'session', whether sessions and staff
+ * accounts still stand. Database triggers raise it with every change (migration 0005) and announce the
  * new number; every process keeps the latest in memory, so a cache checks it without a query.
  * Three ways in, for a delay under a second on any setup: the announcement (LISTEN), a poll each
  * second, and a read after each of this process's own writes.

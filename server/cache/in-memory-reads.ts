@@ -1,22 +1,52 @@
 import type { DataAccess } from '../repositories.ts';
 import { DataVersion } from './data-version.ts';
 
-/** Members whose own reads are kept at once; the least recently used go first. */
-export const MEMBER_MEMO_ENTRIES = 30_000;
+/** What each memo may hold at most: entries, and bytes (estimated once per value, when it loads). */
+export interface MemoLimits {
+  maxEntries: number;
+  maxBytes: number;
+}
+
+/** The catalogue (courses, lessons, episodes, resources, content): small by nature, kept whole. */
+export const CATALOGUE_MEMO: MemoLimits = { maxEntries: 2_000, maxBytes: 16 * 1024 * 1024 };
+/** Members' own reads: the most recently used members' first pages. */
+export const MEMBER_MEMO: MemoLimits = { maxEntries: 20_000, maxBytes: 32 * 1024 * 1024 };
+/** Counts of the community (the discussions a space holds). */
+export const COMMUNITY_MEMO: MemoLimits = { maxEntries: 16, maxBytes: 64 * 1024 };
+
+/** A rough size of a value in memory: its JSON, with Maps and Sets as lists. */
+function estimateBytes(value: unknown): number {
+  try {
+    const text = JSON.stringify(value, (_key, inner: unknown) =>
+      inner instanceof Map ? [...inner.entries()] : inner instanceof Set ? [...inner] : inner,
+    );
+    return 64 + 2 * (text?.length ?? 0);
+  } catch {
+    return 1024;
+  }
+}
+
+interface Entry {
+  version: string;
+  value: Promise<unknown>;
+  bytes: number;
+}
 
 /**
- * Values read from the database once per data version. A value is kept with the version read
- * before loading it, so a change committed while it loads makes it stale at once rather than never.
+ * Values read from the database once per data version, bounded in entries and bytes (the least
+ * recently used go first). A value is kept with the version read before loading it, so a change
+ * committed while it loads makes it stale at once rather than never.
  */
 export class VersionedMemo {
   private readonly versions: DataVersion[];
-  private readonly maxEntries: number;
-  private readonly entries = new Map<string, { version: string; value: Promise<unknown> }>();
+  private readonly limits: MemoLimits;
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
 
   /** Values stay while every one of `versions` holds. */
-  constructor(versions: DataVersion[], maxEntries = Number.POSITIVE_INFINITY) {
+  constructor(versions: DataVersion[], limits: MemoLimits) {
     this.versions = versions;
-    this.maxEntries = maxEntries;
+    this.limits = limits;
   }
 
   get<T>(key: string, load: () => Promise<T>): Promise<T> {
@@ -28,28 +58,57 @@ export class VersionedMemo {
       this.entries.set(key, entry);
       return entry.value as Promise<T>;
     }
+    this.remove(key);
     const value = load();
-    this.entries.delete(key);
-    this.entries.set(key, { version, value });
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    // A failed read is not remembered.
-    value.catch(() => {
-      if (this.entries.get(key)?.value === value) this.entries.delete(key);
-    });
+    const kept: Entry = { version, value, bytes: 256 };
+    this.entries.set(key, kept);
+    this.bytes += kept.bytes;
+    value.then(
+      (loaded) => {
+        if (this.entries.get(key) !== kept) return;
+        const bytes = estimateBytes(loaded);
+        this.bytes += bytes - kept.bytes;
+        kept.bytes = bytes;
+        this.shrink();
+      },
+      // A failed read is not remembered.
+      () => {
+        if (this.entries.get(key) === kept) this.remove(key);
+      },
+    );
+    this.shrink();
     return value;
+  }
+
+  /** Entries and bytes held now (tests and metrics). */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+  }
+
+  private shrink(): void {
+    for (const key of this.entries.keys()) {
+      if (this.entries.size <= this.limits.maxEntries && this.bytes <= this.limits.maxBytes) return;
+      this.remove(key);
+    }
   }
 }
 
 /**
  * The repositories with their public catalogue reads (courses and lessons, episodes, resources,
- * content sections, the community preview, the member count) answered from memory. Lookups by id
- * go through the cached lists, so unknown ids never fill the memory. Writes and transactions are
- * untouched. The values are shared: services map them to new objects and never change them.
+ * content sections, the member count) answered from memory. Lookups by id go through the cached
+ * course list, so unknown ids never fill the memory. Writes and transactions are untouched. The
+ * values are shared: services map them to new objects and never change them.
  */
 export function withPublicReadsInMemory(data: DataAccess, memo: VersionedMemo): DataAccess {
-  const { courses, podcast, resources, content, community, members } = data;
+  const { courses, podcast, resources, content, members } = data;
   const courseList = () => memo.get('courses', () => courses.list());
-  const communityList = () => memo.get('community', () => community.list());
   return {
     ...data,
     courses: {
@@ -69,21 +128,32 @@ export function withPublicReadsInMemory(data: DataAccess, memo: VersionedMemo): 
     podcast: { ...podcast, list: () => memo.get('podcast', () => podcast.list()) },
     resources: { ...resources, list: () => memo.get('resources', () => resources.list()) },
     content: { ...content, find: (key) => memo.get(`content:${key}`, () => content.find(key)) },
-    community: {
-      ...community,
-      list: communityList,
-      findPost: async (id) => (await communityList()).find((post) => post.id === id) ?? null,
-      replies: async (postId) =>
-        (await communityList()).some((post) => post.id === postId) ? memo.get(`replies:${postId}`, () => community.replies(postId)) : [],
-    },
     members: { ...members, count: () => memo.get('members:count', () => members.count()) },
   };
 }
 
 /**
- * The repositories with each member's own reads for their dashboard and pages (enrolments with
- * progress, certificates, current subscription, replies to their posts) answered from memory until
- * any of that data changes. Lists of members (staff reads) and transactions are untouched.
+ * The community's counts (how many discussions a space holds) answered from memory until the
+ * community changes; its pages are read from the database, a page at a time, every time.
+ */
+export function withCommunityCountsInMemory(data: DataAccess, memo: VersionedMemo): DataAccess {
+  const { community } = data;
+  return {
+    ...data,
+    community: {
+      ...community,
+      // A search's count depends on its words: those are read each time, not kept.
+      countVisible: (space, words) =>
+        words ? community.countVisible(space, words) : memo.get(`count:${space}`, () => community.countVisible(space)),
+    },
+  };
+}
+
+/**
+ * The repositories with each member's own first pages for their dashboard and pages (enrolments
+ * with progress, certificates, current subscription, replies to their posts) answered from memory
+ * until any of that data changes. Later pages, lists of members (staff reads) and transactions are
+ * untouched.
  */
 export function withMemberReadsInMemory(data: DataAccess, memo: VersionedMemo): DataAccess {
   const { learning, billing, community } = data;
@@ -91,13 +161,22 @@ export function withMemberReadsInMemory(data: DataAccess, memo: VersionedMemo): 
     ...data,
     community: {
       ...community,
-      // Posts and replies are public data, so their version (part of this memo's) covers these.
-      repliesTo: (memberId, limit) => memo.get(`replies-to:${memberId}:${limit}`, () => community.repliesTo(memberId, limit)),
+      repliesTo: (memberId, withGold, limit, before) =>
+        before
+          ? community.repliesTo(memberId, withGold, limit, before)
+          : memo.get(`replies-to:${memberId}:${withGold}:${limit}`, () => community.repliesTo(memberId, withGold, limit)),
     },
     learning: {
       ...learning,
-      listEnrolments: (memberId) => memo.get(`enrolments:${memberId}`, () => learning.listEnrolments(memberId)),
-      listCertificates: (memberId) => memo.get(`certificates:${memberId}`, () => learning.listCertificates(memberId)),
+      listEnrolments: (memberId, limit, before) =>
+        before
+          ? learning.listEnrolments(memberId, limit, before)
+          : memo.get(`enrolments:${memberId}:${limit}`, () => learning.listEnrolments(memberId, limit)),
+      listCertificates: (memberId, limit, before) =>
+        before
+          ? learning.listCertificates(memberId, limit, before)
+          : memo.get(`certificates:${memberId}:${limit}`, () => learning.listCertificates(memberId, limit)),
+      countsOf: (memberId) => memo.get(`counts:${memberId}`, () => learning.countsOf(memberId)),
     },
     billing: {
       ...billing,

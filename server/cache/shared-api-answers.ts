@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { loggableError } from '../http/errors.ts';
 import { DataVersion } from './data-version.ts';
 import { isVisitorRead, sendShared, shareableAnswer } from './visitor-cache.ts';
 
@@ -9,7 +10,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     /** Set on a visitor's read of such a route when nothing was kept: where its answer goes. */
-    sharedAnswer: { key: string; version: number } | null;
+    sharedAnswer: { key: string; version: string } | null;
   }
 }
 
@@ -28,13 +29,18 @@ export function shareVisitorAnswers(app: FastifyInstance) {
     const key = `api:${request.url}`;
     const kept = app.visitorCache.lookup(key);
     if (kept) return sendShared(request, reply, kept);
-    request.sharedAnswer = { key, version: app.visitorCache.currentVersion };
+    request.sharedAnswer = { key, version: app.visitorCache.versionFor(key) };
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
     const shared = request.sharedAnswer;
     if (shared && request.method === 'GET' && reply.statusCode === 200 && typeof payload === 'string') {
-      const headers = { 'content-type': String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') };
+      const link = reply.getHeader('link');
+      const headers = {
+        'content-type': String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
+        // A page of a list names the next one (server/http/paging.ts).
+        ...(link !== undefined && { link: String(link) }),
+      };
       // Kept for the next visitors; this one gets the answer as it is, without waiting for the compression.
       void shareableAnswer(shared.version, 200, headers, Buffer.from(payload)).then(
         (answer) => app.visitorCache.store(shared.key, answer),
@@ -42,7 +48,10 @@ export function shareVisitorAnswers(app: FastifyInstance) {
       );
     }
     if (!READS.has(request.method) && reply.statusCode < 400) {
-      await DataVersion.refreshAll(app.dataVersions);
+      // The write stands whatever happens here; a failed read of the versions only delays fresh answers by the poll's second.
+      await DataVersion.refreshAll(app.dataVersions).catch((error: unknown) =>
+        request.log.warn({ err: loggableError(error) }, 'could not read the data versions after a write'),
+      );
     }
     return payload;
   });

@@ -15,7 +15,7 @@ describe('preferredEncoding', () => {
 
 describe('VisitorCache', () => {
   const version = { current: 1 } as DataVersion;
-  const answer = (at: number, text: string) => shareableAnswer(at, 200, { 'content-type': 'text/plain' }, Buffer.from(text));
+  const answer = (at: number, text: string) => shareableAnswer(String(at), 200, { 'content-type': 'text/plain' }, Buffer.from(text));
 
   it('keeps an answer while its data version holds, and forgets it when the version moves on', async () => {
     const cache = new VisitorCache(version);
@@ -44,5 +44,20 @@ describe('VisitorCache', () => {
     const personal = async () => ({ own: (own += 1) });
     const mine = await Promise.all([cache.answer('/c', personal), cache.answer('/c', personal)]);
     expect(mine.map((each) => ('own' in each ? each.own : null)).sort()).toEqual([1, 2]);
+  });
+
+  it('keeps what shows the community while the community holds, and the rest through community changes', async () => {
+    const catalogue = { current: 4 } as DataVersion;
+    const community = { current: 7 } as DataVersion;
+    const cache = new VisitorCache(catalogue, community);
+    cache.store('page:/courses', await answer(4, 'courses'));
+    cache.store('api:/api/community/posts', await shareableAnswer('4:7', 200, {}, Buffer.from('posts')));
+    cache.store('page:/community?before=x', await shareableAnswer('4:7', 200, {}, Buffer.from('older')));
+    community.current = 8;
+    expect(cache.lookup('page:/courses')?.identity.toString()).toBe('courses');
+    expect(cache.lookup('api:/api/community/posts')).toBeUndefined();
+    expect(cache.lookup('page:/community?before=x')).toBeUndefined();
+    catalogue.current = 5;
+    expect(cache.lookup('page:/courses')).toBeUndefined();
   });
 });

@@ -10,7 +10,8 @@ const gzip = promisify(zlib.gzip);
 
 /** An answer every visitor gets alike, kept ready in each encoding a browser may ask for. */
 export interface SharedAnswer {
-  version: number;
+  /** The data versions it was made at (VisitorCache.versionFor). */
+  version: string;
   status: number;
   headers: Record<string, string>;
   identity: Buffer;
@@ -38,7 +39,7 @@ export function isVisitorRead(request: FastifyRequest, cookies: SiteCookies): bo
 
 /** Compresses once, when the answer is kept: brotli at a high setting is affordable when it serves thousands of requests. */
 export async function shareableAnswer(
-  version: number,
+  version: string,
   status: number,
   headers: Record<string, string>,
   body: Buffer,
@@ -76,23 +77,33 @@ export function sendShared(request: FastifyRequest, reply: FastifyReply, answer:
   return reply.send(encoding === 'br' ? answer.br : encoding === 'gzip' ? answer.gzip : answer.identity);
 }
 
+// The community's page and its API answer also show the community, whose changes are counted apart
+// (migration 0012): a like makes them stale, and no other page.
+const SHOWS_COMMUNITY = /^(?:api:\/api|page:)\/community(?:[/?.]|$)/;
+
 /**
  * Answers shared by every visitor (rendered pages, public API reads), by URL, kept while the data
- * version they were made at is current. When many visitors ask at once for an answer that is not
- * ready, one request makes it and the others wait for it.
+ * versions they were made at are current: the catalogue's, and the community's for what shows it.
+ * When many visitors ask at once for an answer that is not ready, one request makes it and the
+ * others wait for it.
  */
 export class VisitorCache {
-  private readonly version: DataVersion;
+  private readonly catalogue: DataVersion;
+  private readonly community: DataVersion | undefined;
   private readonly entries = new Map<string, SharedAnswer>();
   private readonly making = new Map<string, Promise<SharedAnswer | null>>();
   private bytes = 0;
 
-  constructor(version: DataVersion) {
-    this.version = version;
+  constructor(catalogue: DataVersion, community?: DataVersion) {
+    this.catalogue = catalogue;
+    this.community = community;
   }
 
-  get currentVersion(): number {
-    return this.version.current;
+  /** The versions of the data the answer for `key` is made of, as one text. */
+  versionFor(key: string): string {
+    return this.community && SHOWS_COMMUNITY.test(key)
+      ? `${this.catalogue.current}:${this.community.current}`
+      : `${this.catalogue.current}`;
   }
 
   /** The kept answer for this key if it is current (and, being used, it stays longest). */
@@ -100,7 +111,7 @@ export class VisitorCache {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
-    if (entry.version !== this.version.current) {
+    if (entry.version !== this.versionFor(key)) {
       this.bytes -= size(entry);
       return undefined;
     }
@@ -110,7 +121,7 @@ export class VisitorCache {
 
   store(key: string, answer: SharedAnswer): void {
     // An answer made from data that changed meanwhile is used once, not kept.
-    if (answer.version !== this.version.current) return;
+    if (answer.version !== this.versionFor(key)) return;
     const previous = this.entries.get(key);
     if (previous) {
       this.entries.delete(key);

@@ -1,19 +1,22 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { runDatabaseCommand } from './cli.ts';
+import { loadConfig } from '../config.ts';
+import { BackupError, readCommandLine, runBackupCommand } from '../backup/archive.ts';
+import { createBackup } from '../backup/backup.ts';
+import { verifyBackup } from '../backup/verify.ts';
 
-// `npm run db:backup [-- file.tar.gz]`: a restorable copy of the embedded database.
-// Restore with `npm run db:restore -- file.tar.gz` on a stopped server.
-await runDatabaseCommand('backup', async (database, config) => {
-  if (!database.dumpDataDir) {
-    console.error('DATABASE_URL points at PostgreSQL: back it up with pg_dump, for example `pg_dump -Fc "$DATABASE_URL" > backup.dump`.');
-    process.exitCode = 1;
-    return;
-  }
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const target = path.resolve(process.argv[2] ?? path.join(config.dataDir, 'backups', `database-${stamp}.tar.gz`));
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const dump = await database.dumpDataDir();
-  fs.writeFileSync(target, Buffer.from(await dump.arrayBuffer()));
-  console.log(`Backup written to ${target}`);
+// `npm run db:backup [-- FILE]`: the database and the uploaded files in one archive, while the site
+// runs (docs/decisions/012-online-backups.md). Restore with `npm run db:restore -- FILE`.
+const USAGE = [
+  'Usage: npm run db:backup -- [--include-files] [FILE]   write a backup (default DATA_DIR/backups/backup-<time>.tar.gz)',
+  '       npm run db:backup -- --verify FILE             check a backup, restoring nothing',
+  '  --include-files   with S3_BUCKET: download the files in the bucket into the backup too',
+].join('\n');
+
+await runBackupCommand('backup', async () => {
+  const { values, positionals } = readCommandLine(
+    { 'include-files': { type: 'boolean', default: false }, verify: { type: 'boolean', default: false } },
+    USAGE,
+  );
+  if (positionals.length > 1 || (values.verify && positionals.length !== 1)) throw new BackupError(USAGE);
+  if (values.verify) await verifyBackup(positionals[0]!);
+  else await createBackup(loadConfig(), { target: positionals[0], includeFiles: values['include-files'] });
 });

@@ -1,39 +1,163 @@
-import { and, asc, count, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { communityLikes, communityPosts, communityReplies, communityReports, members } from '../../db/schema.ts';
 
-export type PostRow = typeof communityPosts.$inferSelect;
-export type ReplyRow = typeof communityReplies.$inferSelect;
+// Every list here is one page read in the order of an index (db/schema.ts names one per order), and
+// continues after the key of the last row shown (server/lists/keyset.ts). Timestamps in keys are
+// PostgreSQL's own text (`created_at::text`), so no microsecond is lost between two pages.
+
+const { search: _search, ...postColumns } = getTableColumns(communityPosts);
+const POST = { ...postColumns, createdKey: sql<string>`${communityPosts.createdAt}::text` };
+const REPLY = { ...getTableColumns(communityReplies), createdKey: sql<string>`${communityReplies.createdAt}::text` };
+
+export type PostRow = Omit<typeof communityPosts.$inferSelect, 'search'> & { createdKey: string };
+export type ReplyRow = typeof communityReplies.$inferSelect & { createdKey: string };
+type Space = PostRow['space'];
+
+/** Where a page of posts in newest order starts: after this post. */
+export interface NewestKey {
+  createdAt: string;
+  id: string;
+}
+/** Where a page of the most liked posts starts. */
+export interface TopKey extends NewestKey {
+  likes: number;
+  replies: number;
+}
+/** Where a page of search results starts: after this rank (then id). */
+export interface RankKey {
+  rank: number;
+  id: string;
+}
+
+const visibleIn = (space: Space) => and(eq(communityPosts.space, space), isNull(communityPosts.hiddenAt));
+const olderThan = (key: NewestKey | undefined) =>
+  key ? sql`(${communityPosts.createdAt}, ${communityPosts.id}) < (${key.createdAt}::timestamptz, ${key.id})` : undefined;
+/** The words typed, as PostgreSQL's web-search syntax ("quoted phrases", -excluded, or). */
+const matching = (words: string) => sql`websearch_to_tsquery('english', ${words})`;
 
 export function createCommunityRepository(db: DatabaseOrTransaction) {
   return {
-    /** Every post, hidden ones and the Gold space's included (the service decides who sees what): pinned first, then newest. */
-    async list(): Promise<PostRow[]> {
+    /** Pinned discussions of a space, most recently pinned first (a handful: they head the first page). */
+    async pinned(space: Space, limit: number): Promise<PostRow[]> {
       return db
-        .select()
+        .select(POST)
         .from(communityPosts)
+        .where(and(visibleIn(space), isNotNull(communityPosts.pinnedAt)))
+        .orderBy(desc(communityPosts.pinnedAt))
+        .limit(limit);
+    },
+
+    /** How many visible discussions of a space are pinned. */
+    async countPinned(space: Space): Promise<number> {
+      const [row] = await db
+        .select({ value: count() })
+        .from(communityPosts)
+        .where(and(visibleIn(space), isNotNull(communityPosts.pinnedAt)));
+      return row?.value ?? 0;
+    },
+
+    /** Visible, unpinned discussions of a space, newest first, after `before`. */
+    async newest(space: Space, limit: number, before?: NewestKey): Promise<PostRow[]> {
+      return db
+        .select(POST)
+        .from(communityPosts)
+        .where(and(visibleIn(space), isNull(communityPosts.pinnedAt), olderThan(before)))
+        .orderBy(desc(communityPosts.createdAt), desc(communityPosts.id))
+        .limit(limit);
+    },
+
+    /** Visible discussions of a space, the most liked, then most discussed, then newest first. */
+    async top(space: Space, limit: number, before?: TopKey): Promise<PostRow[]> {
+      const after = before
+        ? sql`(${communityPosts.likesCount}, ${communityPosts.repliesCount}, ${communityPosts.createdAt}, ${communityPosts.id}) < (${before.likes}, ${before.replies}, ${before.createdAt}::timestamptz, ${before.id})`
+        : undefined;
+      return db
+        .select(POST)
+        .from(communityPosts)
+        .where(and(visibleIn(space), after))
         .orderBy(
-          sql`${communityPosts.pinnedAt} is null`,
-          desc(communityPosts.pinnedAt),
+          desc(communityPosts.likesCount),
+          desc(communityPosts.repliesCount),
           desc(communityPosts.createdAt),
           desc(communityPosts.id),
-        );
+        )
+        .limit(limit);
+    },
+
+    /** Visible discussions of a space matching the words, best match first (full text, GIN index). */
+    async search(space: Space, words: string, limit: number, before?: RankKey): Promise<(PostRow & { rank: number })[]> {
+      const rank = sql<number>`ts_rank_cd(${communityPosts.search}, ${matching(words)})::float8`;
+      return db
+        .select({ ...POST, rank })
+        .from(communityPosts)
+        .where(
+          and(
+            visibleIn(space),
+            sql`${communityPosts.search} @@ ${matching(words)}`,
+            before ? sql`(${rank}, ${communityPosts.id}) < (${before.rank}::float8, ${before.id})` : undefined,
+          ),
+        )
+        .orderBy(desc(rank), desc(communityPosts.id))
+        .limit(limit);
+    },
+
+    /** Visible discussions of a space (or those matching the words), counted on an index. */
+    async countVisible(space: Space, words?: string): Promise<number> {
+      const [row] = await db
+        .select({ value: count() })
+        .from(communityPosts)
+        .where(and(visibleIn(space), words ? sql`${communityPosts.search} @@ ${matching(words)}` : undefined));
+      return row?.value ?? 0;
+    },
+
+    /** A member's own visible discussions, newest first. */
+    async byAuthor(memberId: string, limit: number): Promise<PostRow[]> {
+      return db
+        .select(POST)
+        .from(communityPosts)
+        .where(and(eq(communityPosts.authorId, memberId), isNull(communityPosts.hiddenAt)))
+        .orderBy(desc(communityPosts.createdAt))
+        .limit(limit);
+    },
+
+    /** Every discussion, hidden ones and both spaces included, newest first (staff); optionally matching words. */
+    async forStaff(limit: number, before?: NewestKey, words?: string): Promise<PostRow[]> {
+      return db
+        .select(POST)
+        .from(communityPosts)
+        .where(and(olderThan(before), words ? sql`${communityPosts.search} @@ ${matching(words)}` : undefined))
+        .orderBy(desc(communityPosts.createdAt), desc(communityPosts.id))
+        .limit(limit);
     },
 
     async findPost(id: string): Promise<PostRow | null> {
-      const [row] = await db.select().from(communityPosts).where(eq(communityPosts.id, id));
+      const [row] = await db.select(POST).from(communityPosts).where(eq(communityPosts.id, id));
       return row ?? null;
     },
 
-    /** A post's replies, oldest first, hidden ones included. */
-    async replies(postId: string): Promise<ReplyRow[]> {
-      return db.select().from(communityReplies).where(eq(communityReplies.postId, postId)).orderBy(asc(communityReplies.createdAt));
+    /** A post's visible replies, oldest first, after `after`. */
+    async replies(postId: string, limit: number, after?: NewestKey): Promise<ReplyRow[]> {
+      return db
+        .select(REPLY)
+        .from(communityReplies)
+        .where(
+          and(
+            eq(communityReplies.postId, postId),
+            isNull(communityReplies.hiddenAt),
+            after
+              ? sql`(${communityReplies.createdAt}, ${communityReplies.id}) > (${after.createdAt}::timestamptz, ${after.id}::uuid)`
+              : undefined,
+          ),
+        )
+        .orderBy(asc(communityReplies.createdAt), asc(communityReplies.id))
+        .limit(limit);
     },
 
     async findReply(id: string): Promise<ReplyRow | null> {
-      const [row] = await db.select().from(communityReplies).where(eq(communityReplies.id, id));
+      const [row] = await db.select(REPLY).from(communityReplies).where(eq(communityReplies.id, id));
       return row ?? null;
     },
 
@@ -41,11 +165,11 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
       authorId: string;
       userName: string;
       authorTier: Tier;
-      space: PostRow['space'];
+      space: Space;
       title: string;
       content: string;
-    }) {
-      const [row] = await db.insert(communityPosts).values(values).returning();
+    }): Promise<PostRow> {
+      const [row] = await db.insert(communityPosts).values(values).returning(POST);
       return row!;
     },
 
@@ -53,7 +177,7 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
       id: string,
       values: Partial<Pick<PostRow, 'title' | 'content' | 'editedAt' | 'pinnedAt' | 'lockedAt' | 'hiddenAt'>>,
     ): Promise<PostRow | null> {
-      const [row] = await db.update(communityPosts).set(values).where(eq(communityPosts.id, id)).returning();
+      const [row] = await db.update(communityPosts).set(values).where(eq(communityPosts.id, id)).returning(POST);
       return row ?? null;
     },
 
@@ -61,13 +185,13 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
       await db.delete(communityPosts).where(eq(communityPosts.id, id));
     },
 
-    async createReply(values: { postId: string; authorId: string; authorName: string; authorTier: Tier; body: string }) {
-      const [row] = await db.insert(communityReplies).values(values).returning();
+    async createReply(values: { postId: string; authorId: string; authorName: string; authorTier: Tier; body: string }): Promise<ReplyRow> {
+      const [row] = await db.insert(communityReplies).values(values).returning(REPLY);
       return row!;
     },
 
     async updateReply(id: string, values: Partial<Pick<ReplyRow, 'body' | 'editedAt' | 'hiddenAt'>>): Promise<ReplyRow | null> {
-      const [row] = await db.update(communityReplies).set(values).where(eq(communityReplies.id, id)).returning();
+      const [row] = await db.update(communityReplies).set(values).where(eq(communityReplies.id, id)).returning(REPLY);
       return row ?? null;
     },
 
@@ -97,7 +221,7 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
           repliesCount: sql`(select count(*) from ${communityReplies} where ${communityReplies.postId} = ${postId} and ${communityReplies.hiddenAt} is null)::int`,
         })
         .where(eq(communityPosts.id, postId))
-        .returning();
+        .returning(POST);
       return row ?? null;
     },
 
@@ -107,15 +231,20 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
       else await db.delete(communityLikes).where(and(eq(communityLikes.postId, postId), eq(communityLikes.memberId, memberId)));
     },
 
-    async likedPostIds(memberId: string): Promise<Set<string>> {
-      const rows = await db.select({ postId: communityLikes.postId }).from(communityLikes).where(eq(communityLikes.memberId, memberId));
+    /** Which of these posts the member liked (the page shown, never every like they ever gave). */
+    async likedAmong(memberId: string, postIds: string[]): Promise<Set<string>> {
+      if (postIds.length === 0) return new Set();
+      const rows = await db
+        .select({ postId: communityLikes.postId })
+        .from(communityLikes)
+        .where(and(eq(communityLikes.memberId, memberId), inArray(communityLikes.postId, postIds)));
       return new Set(rows.map((row) => row.postId));
     },
 
     /** The member's latest post and reply (to refuse the same text sent again). */
     async latestPostBy(memberId: string): Promise<PostRow | null> {
       const [row] = await db
-        .select()
+        .select(POST)
         .from(communityPosts)
         .where(eq(communityPosts.authorId, memberId))
         .orderBy(desc(communityPosts.createdAt))
@@ -125,7 +254,7 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
 
     async latestReplyBy(memberId: string): Promise<ReplyRow | null> {
       const [row] = await db
-        .select()
+        .select(REPLY)
         .from(communityReplies)
         .where(eq(communityReplies.authorId, memberId))
         .orderBy(desc(communityReplies.createdAt))
@@ -139,14 +268,16 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
       return rows.length > 0;
     },
 
-    /** Reports not yet dealt with, oldest first, with what they are about. */
-    async openReports() {
+    /** Reports not yet dealt with, oldest first, after `after`, with what they are about. */
+    async openReports(limit: number, after?: NewestKey) {
       const reporter = alias(members, 'reporter');
       const author = alias(members, 'author');
+      const { search: _postSearch, ...postFields } = getTableColumns(communityPosts);
       return db
         .select({
           report: communityReports,
-          post: communityPosts,
+          reportKey: sql<string>`${communityReports.createdAt}::text`,
+          post: postFields,
           reply: communityReplies,
           reporterName: reporter.name,
           authorSuspendedAt: author.communitySuspendedAt,
@@ -156,9 +287,16 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
         .leftJoin(communityReplies, eq(communityReplies.id, communityReports.replyId))
         .innerJoin(reporter, eq(reporter.id, communityReports.reporterId))
         .leftJoin(author, eq(author.id, sql`coalesce(${communityReplies.authorId}, ${communityPosts.authorId})`))
-        .where(isNull(communityReports.resolvedAt))
-        .orderBy(asc(communityReports.createdAt))
-        .limit(200);
+        .where(
+          and(
+            isNull(communityReports.resolvedAt),
+            after
+              ? sql`(${communityReports.createdAt}, ${communityReports.id}) > (${after.createdAt}::timestamptz, ${after.id}::uuid)`
+              : undefined,
+          ),
+        )
+        .orderBy(asc(communityReports.createdAt), asc(communityReports.id))
+        .limit(limit);
     },
 
     async resolveReport(id: string, by: string): Promise<boolean> {
@@ -179,21 +317,25 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
         .where(and(about, isNull(communityReports.resolvedAt)));
     },
 
-    /** Visible replies by others to the member's visible posts, newest first. */
-    async repliesTo(memberId: string, limit: number) {
+    /** Visible replies by others to the member's visible posts (in the Gold Lounge too, if `withGold`), newest first. */
+    async repliesTo(memberId: string, withGold: boolean, limit: number, before?: NewestKey) {
       return db
-        .select({ reply: communityReplies, postTitle: communityPosts.title })
+        .select({ reply: REPLY, postTitle: communityPosts.title })
         .from(communityReplies)
         .innerJoin(communityPosts, eq(communityPosts.id, communityReplies.postId))
         .where(
           and(
             eq(communityPosts.authorId, memberId),
             isNull(communityPosts.hiddenAt),
+            withGold ? undefined : eq(communityPosts.space, 'general'),
             isNull(communityReplies.hiddenAt),
-            ne(sql`coalesce(${communityReplies.authorId}::text, '')`, memberId),
+            or(isNull(communityReplies.authorId), ne(communityReplies.authorId, memberId)),
+            before
+              ? sql`(${communityReplies.createdAt}, ${communityReplies.id}) < (${before.createdAt}::timestamptz, ${before.id}::uuid)`
+              : undefined,
           ),
         )
-        .orderBy(desc(communityReplies.createdAt))
+        .orderBy(desc(communityReplies.createdAt), desc(communityReplies.id))
         .limit(limit);
     },
 

@@ -9,7 +9,9 @@ import {
   NewPostInput,
   PostDetail,
   PostParams,
+  PostQuery,
   PostView,
+  PreviewQuery,
   ReplyInput,
   ReplyModerationInput,
   ReplyNotice,
@@ -21,19 +23,24 @@ import {
   SuspensionInput,
 } from '../../common/community.contract.ts';
 import { SuccessResponse, uuidParam } from '../../common/fields.ts';
+import { AfterQuery, BeforeQuery, SearchQuery } from '../../common/paging.ts';
+import { arrayPage } from '../http/paging.ts';
 import { VISITORS_ALIKE as visitors } from '../cache/visitor-cache.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 const ok = { success: true as const };
 
 export async function communityRoutes(app: ZodApp) {
-  const { community } = app.services;
+  const { community, communityModeration: moderation } = app.services;
   const member = { access: 'member' } as const;
   const staff = { access: 'staff' } as const;
 
-  // SPEC 7: the preview list, as the home page and the community page have always read it.
-  app.get('/api/community/posts', { config: visitors, schema: { response: withErrors({ 200: CommunityPostList }) } }, async (request) =>
-    community.list(await request.viewer()),
+  // SPEC 7: the preview list, as the home page and the community page have always read it: an
+  // array, the newest page of it; `Link` names the next page.
+  app.get(
+    '/api/community/posts',
+    { config: visitors, schema: { querystring: PreviewQuery, response: withErrors({ 200: CommunityPostList }) } },
+    async (request, reply) => arrayPage(request, reply, await community.preview(await request.viewer(), request.query)),
   );
 
   app.get(
@@ -50,8 +57,8 @@ export async function communityRoutes(app: ZodApp) {
 
   app.get(
     '/api/community/posts/:id',
-    { config: member, schema: { params: PostParams, response: withErrors({ 200: PostDetail }) } },
-    async (request) => community.post(await request.viewer(), request.params.id),
+    { config: member, schema: { params: PostParams, querystring: PostQuery, response: withErrors({ 200: PostDetail }) } },
+    async (request) => community.post(await request.viewer(), request.params.id, request.query),
   );
 
   app.patch(
@@ -115,26 +122,28 @@ export async function communityRoutes(app: ZodApp) {
 
   app.get(
     '/api/me/community/replies',
-    { config: member, schema: { response: withErrors({ 200: z.array(ReplyNotice) }) } },
-    async (request) => community.repliesToMe(await request.viewer()),
+    { config: member, schema: { querystring: BeforeQuery, response: withErrors({ 200: z.array(ReplyNotice) }) } },
+    async (request, reply) => arrayPage(request, reply, await community.repliesToMe(await request.viewer(), request.query)),
   );
 
-  // Staff moderation.
-  app.get('/api/admin/community/reports', { config: staff, schema: { response: withErrors({ 200: ReportList }) } }, async (request) =>
-    community.reports(await request.viewer()),
+  // Staff moderation: lists are a page at a time, the next page named in `Link`.
+  app.get(
+    '/api/admin/community/reports',
+    { config: staff, schema: { querystring: AfterQuery, response: withErrors({ 200: ReportList }) } },
+    async (request, reply) => arrayPage(request, reply, await moderation.reports(await request.viewer(), request.query), 'after'),
   );
 
   app.get(
     '/api/admin/community/posts',
-    { config: staff, schema: { response: withErrors({ 200: StaffDiscussionList }) } },
-    async (request) => community.discussionsForStaff(await request.viewer()),
+    { config: staff, schema: { querystring: SearchQuery, response: withErrors({ 200: StaffDiscussionList }) } },
+    async (request, reply) => arrayPage(request, reply, await moderation.discussions(await request.viewer(), request.query)),
   );
 
   app.post(
     '/api/admin/community/posts/:id',
     { config: staff, schema: { params: PostParams, body: ModerationInput, response: withErrors({ 200: SuccessResponse }) } },
     async (request) => {
-      await community.moderatePost(await request.viewer(), request.params.id, request.body.action);
+      await moderation.moderatePost(await request.viewer(), request.params.id, request.body.action);
       return ok;
     },
   );
@@ -143,7 +152,7 @@ export async function communityRoutes(app: ZodApp) {
     '/api/admin/community/replies/:id',
     { config: staff, schema: { params: ReplyParams, body: ReplyModerationInput, response: withErrors({ 200: SuccessResponse }) } },
     async (request) => {
-      await community.moderateReply(await request.viewer(), request.params.id, request.body.action);
+      await moderation.moderateReply(await request.viewer(), request.params.id, request.body.action);
       return ok;
     },
   );
@@ -152,7 +161,7 @@ export async function communityRoutes(app: ZodApp) {
     '/api/admin/community/reports/:id/dismiss',
     { config: staff, schema: { params: z.object({ id: uuidParam('Report id') }), response: withErrors({ 200: SuccessResponse }) } },
     async (request) => {
-      await community.resolveReport(await request.viewer(), request.params.id);
+      await moderation.resolveReport(await request.viewer(), request.params.id);
       return ok;
     },
   );
@@ -164,7 +173,7 @@ export async function communityRoutes(app: ZodApp) {
       schema: { params: z.object({ id: uuidParam('Member id') }), body: SuspensionInput, response: withErrors({ 200: SuccessResponse }) },
     },
     async (request) => {
-      await community.suspend(await request.viewer(), request.params.id, request.body.suspended);
+      await moderation.suspend(await request.viewer(), request.params.id, request.body.suspended);
       return ok;
     },
   );

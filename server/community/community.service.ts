@@ -1,28 +1,25 @@
+import { z } from 'zod';
 import {
-  FEED_PAGE_SIZE,
   GOLD_SPACE_ONLY,
-  GOLD_SPACE_TIER,
-  PARTICIPATION_TIER,
   POST_NOT_FOUND,
   REPLY_NOT_FOUND,
-  SUSPENDED,
   THREAD_LOCKED,
   UPGRADE_TO_PARTICIPATE,
-  type CommunityPost,
+  PARTICIPATION_TIER,
   type CommunityService,
   type CommunitySpace,
-  type PostView,
-  type ReplyView,
 } from '../../common/community.contract.ts';
 import { conflict, forbidden, notFound } from '../../common/errors.ts';
-import { COMMUNITY_PREVIEW_POSTS } from '../../common/limits.ts';
+import { COMMUNITY_PREVIEW_POSTS, DASHBOARD_MAX_ITEMS, PAGE_SIZE } from '../../common/limits.ts';
 import { isEntitled } from '../../common/tiers.ts';
-import { requireMember, requireStaff, type SignedInMember, type Viewer } from '../../common/viewer.ts';
+import { requireMember, type SignedInMember, type Viewer } from '../../common/viewer.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
+import { CountKey, decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
 import type { PostRow, ReplyRow } from './community.repository.ts';
+import { excerpt, postView, previewPost, readsGold, refusal, replyView, rightsOf } from './community-views.ts';
 
 const HOUR = 60 * 60 * 1000;
 // Per member: enough for a lively day, not for a flood.
@@ -31,68 +28,16 @@ const REPLY_LIMIT = { max: 30, windowMs: HOUR };
 const REPORT_LIMIT = { max: 20, windowMs: HOUR };
 /** The same text sent again this soon is a double submission or a flood, not a new message. */
 const REPEAT_WINDOW_MS = 10 * 60 * 1000;
-const NOTICES_SHOWN = 5;
-const EXCERPT = 160;
 
-const excerpt = (text: string) => (text.length > EXCERPT ? `${text.slice(0, EXCERPT - 1)}…` : text);
-const iso = (date: Date | null) => date?.toISOString() ?? null;
-
-function postView(row: PostRow, memberId: string | undefined, liked: Set<string>): PostView {
-  return {
-    id: row.id,
-    title: row.title,
-    content: row.content,
-    author: { name: row.userName, tier: row.authorTier },
-    space: row.space,
-    created_at: row.createdAt.toISOString(),
-    edited_at: iso(row.editedAt),
-    likes_count: row.likesCount,
-    replies_count: row.repliesCount,
-    liked_by_me: liked.has(row.id),
-    mine: memberId !== undefined && row.authorId === memberId,
-    pinned: row.pinnedAt !== null,
-    locked: row.lockedAt !== null,
-  };
-}
-
-function replyView(row: ReplyRow, memberId: string | undefined): ReplyView {
-  return {
-    id: row.id,
-    post_id: row.postId,
-    body: row.body,
-    author: { name: row.authorName, tier: row.authorTier },
-    created_at: row.createdAt.toISOString(),
-    edited_at: iso(row.editedAt),
-    mine: memberId !== undefined && row.authorId === memberId,
-  };
-}
-
-const previewPost = (row: PostRow, readable: boolean): CommunityPost => ({
-  id: row.id,
-  user_name: row.userName,
-  title: row.title,
-  content: readable ? row.content : null,
-  created_at: row.createdAt.toISOString(),
-  likes_count: row.likesCount,
-  replies_count: row.repliesCount,
-});
-
-const readsGold = (viewer: Viewer) => isEntitled(viewer.member?.membershipTier, GOLD_SPACE_TIER);
-
-/** Why this member may not take part (in this space), or null when they may. */
-function refusal(member: SignedInMember, space: CommunitySpace): string | null {
-  if (!isEntitled(member.membershipTier, PARTICIPATION_TIER)) return UPGRADE_TO_PARTICIPATE;
-  if (member.communitySuspendedAt) return SUSPENDED;
-  if (space === 'gold' && !isEntitled(member.membershipTier, GOLD_SPACE_TIER)) return GOLD_SPACE_ONLY;
-  return null;
-}
-
-function rightsOf(viewer: Viewer, space: CommunitySpace) {
-  const member = viewer.member;
-  const reason = member ? refusal(member, space) : 'Sign in to take part in the community.';
-  const canLike = member !== null && isEntitled(member.membershipTier, PARTICIPATION_TIER) && (space === 'general' || readsGold(viewer));
-  return { can_post: reason === null, can_like: canLike, can_read_gold: readsGold(viewer), reason };
-}
+// The sort key of each order, as a cursor carries it (server/lists/keyset.ts).
+const Id = z.string().min(1).max(100);
+const NewestCursor = z.tuple([TimestampKey, Id]);
+const ReplyCursor = z.tuple([TimestampKey, z.uuid()]);
+const TopCursor = z.tuple([CountKey, CountKey, TimestampKey, Id]);
+const RankCursor = z.tuple([z.number().min(0).max(1e6), Id]);
+const newestKey = (row: { createdKey: string; id: string }) => [row.createdKey, row.id] as const;
+const topKey = (row: PostRow) => [row.likesCount, row.repliesCount, row.createdKey, row.id] as const;
+const asNewest = ([createdAt, id]: z.output<typeof NewestCursor>) => ({ createdAt, id });
 
 export function createCommunityService(deps: { data: DataAccess; limiter: AttemptLimiter; mailer: Mailer }): CommunityService {
   const { data, limiter, mailer } = deps;
@@ -118,9 +63,13 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
     if (item.authorId !== member.id) throw forbidden(`You can only change your own ${what}.`);
   }
 
-  async function likedBy(viewer: Viewer): Promise<Set<string>> {
-    return viewer.member ? data.community.likedPostIds(viewer.member.id) : new Set();
-  }
+  const likedOf = (viewer: Viewer, rows: PostRow[]) =>
+    viewer.member
+      ? data.community.likedAmong(
+          viewer.member.id,
+          rows.map((row) => row.id),
+        )
+      : Promise.resolve(new Set<string>());
 
   /** Tells the author of the post about a reply, unless they wrote it or unsubscribed. */
   async function noticeReply(tx: Repositories, post: PostRow, reply: ReplyRow) {
@@ -139,47 +88,81 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
     );
   }
 
+  /** One page of a space in the order asked: the best matches, the most liked, or the newest (pinned first). */
+  async function feedPage(space: CommunitySpace, sort: 'newest' | 'top', words: string | undefined, before: string | undefined) {
+    const size = PAGE_SIZE.communityFeed;
+    if (words) {
+      const key = before ? decodeCursor(before, RankCursor) : undefined;
+      const rows = await data.community.search(space, words, size + 1, key && { rank: key[0], id: key[1] });
+      return pageOf(
+        rows,
+        size,
+        (row) => [row.rank, row.id],
+        (row) => row,
+      );
+    }
+    if (sort === 'top') {
+      const key = before ? decodeCursor(before, TopCursor) : undefined;
+      const rows = await data.community.top(space, size + 1, key && { likes: key[0], replies: key[1], createdAt: key[2], id: key[3] });
+      return pageOf(rows, size, topKey, (row) => row);
+    }
+    const key = before ? decodeCursor(before, NewestCursor) : undefined;
+    const [pinned, rows] = await Promise.all([
+      key ? [] : data.community.pinned(space, PAGE_SIZE.communityPinned),
+      data.community.newest(space, size + 1, key && asNewest(key)),
+    ]);
+    const page = pageOf(rows, size, newestKey, (row) => row);
+    return { items: [...pinned, ...page.items], next_cursor: page.next_cursor };
+  }
+
   return {
     // SPEC 6: members read every post they may; a visitor gets the full text of the first two only,
-    // so the blur on the page cannot be lifted by reading the page source.
-    async list(viewer) {
-      const gold = readsGold(viewer);
-      const rows = (await data.community.list()).filter((row) => !row.hiddenAt && (row.space === 'general' || gold));
-      return rows.map((row, index) => previewPost(row, viewer.member !== null || index < COMMUNITY_PREVIEW_POSTS));
+    // so the blur on the page cannot be lifted by reading the page source. The Gold Lounge is not
+    // part of the preview: Gold members read it in their feed.
+    async preview(viewer, query) {
+      const page = await feedPage('general', 'newest', undefined, query.before);
+      const firstPage = query.before === undefined;
+      return {
+        items: page.items.map((row, index) => previewPost(row, viewer.member !== null || (firstPage && index < COMMUNITY_PREVIEW_POSTS))),
+        next_cursor: page.next_cursor,
+      };
     },
+
+    count: () => data.community.countVisible('general'),
 
     async feed(viewer, query) {
       const member = requireMember(viewer);
       if (query.space === 'gold' && !readsGold(viewer)) throw forbidden(GOLD_SPACE_ONLY);
-      const rows = (await data.community.list()).filter((row) => !row.hiddenAt && row.space === query.space);
-      // 'top': the most liked, then the most discussed; 'newest' keeps pinned discussions first.
-      const ordered =
-        query.sort === 'top'
-          ? rows.toSorted(
-              (a, b) => b.likesCount - a.likesCount || b.repliesCount - a.repliesCount || b.createdAt.getTime() - a.createdAt.getTime(),
-            )
-          : rows;
-      const pageCount = Math.max(1, Math.ceil(ordered.length / FEED_PAGE_SIZE));
-      const page = Math.min(query.page, pageCount);
-      const liked = await likedBy(viewer);
+      const words = query.q || undefined;
+      const [page, total] = await Promise.all([
+        feedPage(query.space, query.sort, words, query.before),
+        data.community.countVisible(query.space, words),
+      ]);
+      const liked = await likedOf(viewer, page.items);
       return {
-        posts: ordered.slice((page - 1) * FEED_PAGE_SIZE, page * FEED_PAGE_SIZE).map((row) => postView(row, member.id, liked)),
-        page,
-        page_count: pageCount,
-        total: ordered.length,
+        posts: page.items.map((row) => postView(row, member.id, liked)),
+        next_cursor: page.next_cursor,
+        total,
         sort: query.sort,
         space: query.space,
+        q: words ?? null,
         rights: rightsOf(viewer, query.space),
       };
     },
 
-    async post(viewer, postId) {
+    async post(viewer, postId, query = {}) {
       const member = requireMember(viewer);
       const post = await readablePost(viewer, postId);
-      const [replies, liked] = await Promise.all([data.community.replies(post.id), likedBy(viewer)]);
+      const after = query.after ? asNewest(decodeCursor(query.after, ReplyCursor)) : undefined;
+      const [replies, liked] = await Promise.all([
+        data.community.replies(post.id, PAGE_SIZE.communityReplies + 1, after),
+        likedOf(viewer, [post]),
+      ]);
+      const page = pageOf(replies, PAGE_SIZE.communityReplies, newestKey, (reply) => replyView(reply, member.id));
       return {
         post: postView(post, member.id, liked),
-        replies: replies.filter((reply) => !reply.hiddenAt).map((reply) => replyView(reply, member.id)),
+        replies: page.items,
+        next_cursor: page.next_cursor,
         rights: rightsOf(viewer, post.space),
       };
     },
@@ -217,7 +200,7 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
       participant(viewer, post.space);
       const row = await data.community.updatePost(post.id, { title: input.title, content: input.body, editedAt: new Date() });
       if (!row) throw notFound(POST_NOT_FOUND);
-      return postView(row, member.id, await likedBy(viewer));
+      return postView(row, member.id, await likedOf(viewer, [row]));
     },
 
     async deletePost(viewer, postId) {
@@ -308,141 +291,30 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
       await data.community.createReport({ postId: post.id, replyId: input.reply_id ?? null, reporterId: member.id, reason: input.reason });
     },
 
-    async repliesToMe(viewer) {
+    async repliesToMe(viewer, query = {}) {
       const member = requireMember(viewer);
-      const rows = await data.community.repliesTo(member.id, NOTICES_SHOWN);
-      return rows.map(({ reply, postTitle }) => ({
-        reply_id: reply.id,
-        post_id: reply.postId,
-        post_title: postTitle,
-        author_name: reply.authorName,
-        excerpt: excerpt(reply.body),
-        created_at: reply.createdAt.toISOString(),
-      }));
+      const before = query.before ? asNewest(decodeCursor(query.before, ReplyCursor)) : undefined;
+      // Replies in the Gold Lounge reach the member while they are Gold, and not a day longer.
+      const rows = await data.community.repliesTo(member.id, readsGold(viewer), PAGE_SIZE.memberList + 1, before);
+      return pageOf(
+        rows,
+        PAGE_SIZE.memberList,
+        ({ reply }) => newestKey(reply),
+        ({ reply, postTitle }) => ({
+          reply_id: reply.id,
+          post_id: reply.postId,
+          post_title: postTitle,
+          author_name: reply.authorName,
+          excerpt: excerpt(reply.body),
+          created_at: reply.createdAt.toISOString(),
+        }),
+      );
     },
 
     async myPosts(viewer) {
       const member = requireMember(viewer);
-      return (await data.community.list())
-        .filter((row) => row.authorId === member.id && !row.hiddenAt)
-        .map((row) => previewPost(row, true));
-    },
-
-    async reports(viewer) {
-      requireStaff(viewer);
-      const rows = await data.community.openReports();
-      return rows.map(({ report, post, reply, reporterName, authorSuspendedAt }) => ({
-        id: report.id,
-        post_id: post.id,
-        post_title: post.title,
-        reply_id: reply?.id ?? null,
-        text: reply ? reply.body : post.content,
-        author_name: reply ? reply.authorName : post.userName,
-        author_id: (reply ? reply.authorId : post.authorId) ?? null,
-        author_suspended: authorSuspendedAt !== null,
-        reporter_name: reporterName,
-        reason: report.reason,
-        created_at: report.createdAt.toISOString(),
-        hidden: (reply ? reply.hiddenAt : post.hiddenAt) !== null,
-        pinned: post.pinnedAt !== null,
-        locked: post.lockedAt !== null,
-      }));
-    },
-
-    async discussionsForStaff(viewer) {
-      requireStaff(viewer);
-      return (await data.community.list()).map((row) => ({
-        id: row.id,
-        title: row.title,
-        author_name: row.userName,
-        space: row.space,
-        created_at: row.createdAt.toISOString(),
-        likes_count: row.likesCount,
-        replies_count: row.repliesCount,
-        hidden: row.hiddenAt !== null,
-        pinned: row.pinnedAt !== null,
-        locked: row.lockedAt !== null,
-      }));
-    },
-
-    async moderatePost(viewer, postId, action) {
-      const staff = requireStaff(viewer);
-      await data.transaction(async (tx) => {
-        const post = await tx.community.findPost(postId);
-        if (!post) throw notFound(POST_NOT_FOUND);
-        const now = new Date();
-        if (action === 'delete') await tx.community.deletePost(post.id);
-        else {
-          const change = {
-            hide: { hiddenAt: now },
-            unhide: { hiddenAt: null },
-            pin: { pinnedAt: now },
-            unpin: { pinnedAt: null },
-            lock: { lockedAt: now },
-            unlock: { lockedAt: null },
-          }[action];
-          await tx.community.updatePost(post.id, change);
-        }
-        // Hiding or deleting deals with what was reported about the post.
-        if (action === 'hide' || action === 'delete') await tx.community.resolveReportsAbout({ postId: post.id }, staff.email);
-        await tx.audit.record({
-          actorEmail: staff.email,
-          action: `community.post.${action}`,
-          target: post.title,
-          oldValue: post.id,
-          newValue: post.userName,
-        });
-      });
-    },
-
-    async moderateReply(viewer, replyId, action) {
-      const staff = requireStaff(viewer);
-      await data.transaction(async (tx) => {
-        const reply = await tx.community.findReply(replyId);
-        if (!reply) throw notFound(REPLY_NOT_FOUND);
-        await tx.community.lockPost(reply.postId);
-        if (action === 'delete') await tx.community.deleteReply(reply.id);
-        else await tx.community.updateReply(reply.id, { hiddenAt: action === 'hide' ? new Date() : null });
-        await tx.community.recount(reply.postId);
-        if (action !== 'unhide') await tx.community.resolveReportsAbout({ replyId: reply.id }, staff.email);
-        await tx.audit.record({
-          actorEmail: staff.email,
-          action: `community.reply.${action}`,
-          target: reply.authorName,
-          oldValue: excerpt(reply.body),
-          newValue: reply.postId,
-        });
-      });
-    },
-
-    async resolveReport(viewer, reportId) {
-      const staff = requireStaff(viewer);
-      await data.transaction(async (tx) => {
-        if (!(await tx.community.resolveReport(reportId, staff.email))) throw notFound('Report not found, or already dealt with');
-        await tx.audit.record({
-          actorEmail: staff.email,
-          action: 'community.report.dismiss',
-          target: reportId,
-          oldValue: null,
-          newValue: null,
-        });
-      });
-    },
-
-    async suspend(viewer, memberId, suspended) {
-      const staff = requireStaff(viewer);
-      await data.transaction(async (tx) => {
-        const member = await tx.members.findAccount({ id: memberId });
-        if (!member) throw notFound('Member not found');
-        await tx.members.setCommunitySuspended(member.id, suspended ? new Date() : null);
-        await tx.audit.record({
-          actorEmail: staff.email,
-          action: suspended ? 'community.suspend' : 'community.unsuspend',
-          target: member.email,
-          oldValue: member.communitySuspendedAt !== null,
-          newValue: suspended,
-        });
-      });
+      const rows = await data.community.byAuthor(member.id, DASHBOARD_MAX_ITEMS);
+      return rows.filter((row) => row.space === 'general' || readsGold(viewer)).map((row) => previewPost(row, true));
     },
   };
 }

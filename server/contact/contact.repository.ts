@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { ContactInput } from '../../common/contact.contract.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { contactMessages } from '../../db/schema.ts';
@@ -9,9 +9,20 @@ export function createContactRepository(db: DatabaseOrTransaction) {
       await db.insert(contactMessages).values(message);
     },
 
-    /** Newest first. */
-    async latest(limit: number) {
-      return db.select().from(contactMessages).orderBy(desc(contactMessages.createdAt)).limit(limit);
+    /** Newest first, after `before` (a page). */
+    async latest(limit: number, before?: { createdAt: string; id: string }) {
+      return db
+        .select({ ...getTableColumns(contactMessages), createdKey: sql<string>`${contactMessages.createdAt}::text` })
+        .from(contactMessages)
+        .where(
+          and(
+            before
+              ? sql`(${contactMessages.createdAt}, ${contactMessages.id}) < (${before.createdAt}::timestamptz, ${before.id}::uuid)`
+              : undefined,
+          ),
+        )
+        .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
+        .limit(limit);
     },
 
     /** Marks a message handled; null when there is no such message. */

@@ -1,6 +1,8 @@
 import { ContactMessageList, MessageParams } from '../../common/admin.contract.ts';
 import { ContactInput } from '../../common/contact.contract.ts';
 import { SuccessResponse } from '../../common/fields.ts';
+import { BeforeQuery } from '../../common/paging.ts';
+import { arrayPage } from '../http/paging.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function contactRoutes(app: ZodApp) {
@@ -13,8 +15,10 @@ export async function contactRoutes(app: ZodApp) {
     return reply.status(201).send({ success: true });
   });
 
-  app.get('/api/admin/messages', { config: staff, schema: { response: withErrors({ 200: ContactMessageList }) } }, async (request) =>
-    messages.list(await request.viewer()),
+  app.get(
+    '/api/admin/messages',
+    { config: staff, schema: { querystring: BeforeQuery, response: withErrors({ 200: ContactMessageList }) } },
+    async (request, reply) => arrayPage(request, reply, await messages.list(await request.viewer(), request.query)),
   );
 
   app.post(

@@ -1,14 +1,16 @@
+import { z } from 'zod';
 import type { MessagesService } from '../../common/admin.contract.ts';
 import type { ContactService } from '../../common/contact.contract.ts';
 import { notFound } from '../../common/errors.ts';
-import { CONTACT_LIMIT } from '../../common/limits.ts';
+import { CONTACT_LIMIT, PAGE_SIZE } from '../../common/limits.ts';
 import { requireStaff } from '../../common/viewer.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
+import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import type { DataAccess } from '../repositories.ts';
 
-const INBOX_ROWS = 500;
+const MessageCursor = z.tuple([TimestampKey, z.uuid()]);
 
 /**
  * SPEC 7: visitors write through the contact form; staff read the messages in the admin area and
@@ -42,18 +44,24 @@ export function createContactService(deps: {
 
 export function createMessagesService(data: DataAccess): MessagesService {
   return {
-    async list(viewer) {
+    async list(viewer, query = {}) {
       requireStaff(viewer);
-      const rows = await data.contact.latest(INBOX_ROWS);
-      return rows.map((row) => ({
-        id: row.id,
-        name: row.name,
-        email: row.email,
-        subject: row.subject,
-        message: row.message,
-        handled: row.handled,
-        created_at: row.createdAt.toISOString(),
-      }));
+      const before = query.before ? decodeCursor(query.before, MessageCursor) : undefined;
+      const rows = await data.contact.latest(PAGE_SIZE.staffList + 1, before && { createdAt: before[0], id: before[1] });
+      return pageOf(
+        rows,
+        PAGE_SIZE.staffList,
+        (row) => [row.createdKey, row.id],
+        (row) => ({
+          id: row.id,
+          name: row.name,
+          email: row.email,
+          subject: row.subject,
+          message: row.message,
+          handled: row.handled,
+          created_at: row.createdAt.toISOString(),
+        }),
+      );
     },
 
     async markHandled(viewer, messageId) {

@@ -29,7 +29,7 @@ export function createCourseAuthoringService(
     row: CourseRow,
     counts?: { enrolled: number; completed: number; averageProgress: number },
   ): Promise<StaffCourse> {
-    const learners = counts ?? (await data.courses.learnerCounts()).find((each) => each.courseId === row.id);
+    const learners = counts ?? (await data.courses.learnerCounts([row.id]))[0];
     return {
       ...publicCourse(row),
       status: row.status,

@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, like, not, sql } from 'drizzle-orm';
 import type { UploadFolder } from '../../common/files.contract.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
@@ -6,9 +6,37 @@ import { courses, lessonAttachments, lessons, podcastEpisodes, resources, upload
 
 export function createFilesRepository(db: DatabaseOrTransaction) {
   return {
-    /** Newest first. */
-    async latest(limit: number) {
-      return db.select().from(uploadedFiles).orderBy(desc(uploadedFiles.createdAt)).limit(limit);
+    /** The library, newest first, after `before` (a page); names containing `search` only, when given. */
+    async latest(limit: number, before?: { createdAt: string; id: string }, search?: string) {
+      const pattern = search ? `%${search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%` : undefined;
+      return db
+        .select({ ...getTableColumns(uploadedFiles), createdKey: sql<string>`${uploadedFiles.createdAt}::text` })
+        .from(uploadedFiles)
+        .where(
+          and(
+            before
+              ? sql`(${uploadedFiles.createdAt}, ${uploadedFiles.id}) < (${before.createdAt}::timestamptz, ${before.id}::uuid)`
+              : undefined,
+            pattern ? sql`lower(${uploadedFiles.filename}) like ${pattern}` : undefined,
+          ),
+        )
+        .orderBy(desc(uploadedFiles.createdAt), desc(uploadedFiles.id))
+        .limit(limit);
+    },
+
+    /** The newest files of one kind, for a picker: public images, videos, or anything but videos. */
+    async latestOfKind(kind: 'images' | 'videos' | 'attachments', limit: number) {
+      const of = {
+        images: and(like(uploadedFiles.contentType, 'image/%'), sql`${uploadedFiles.accessTier} is null`),
+        videos: like(uploadedFiles.contentType, 'video/%'),
+        attachments: not(like(uploadedFiles.contentType, 'video/%')),
+      }[kind];
+      return db
+        .select({ ...getTableColumns(uploadedFiles), createdKey: sql<string>`${uploadedFiles.createdAt}::text` })
+        .from(uploadedFiles)
+        .where(of)
+        .orderBy(desc(uploadedFiles.createdAt), desc(uploadedFiles.id))
+        .limit(limit);
     },
 
     async findById(id: string) {

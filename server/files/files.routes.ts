@@ -12,6 +12,8 @@ import {
   UploadResponse,
 } from '../../common/files.contract.ts';
 import { SuccessResponse } from '../../common/fields.ts';
+import { SearchQuery } from '../../common/paging.ts';
+import { arrayPage } from '../http/paging.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 import { sendStoredFile } from './send-file.ts';
 import { LOCAL_FILES_PREFIX } from './storage.ts';
@@ -25,8 +27,11 @@ export async function filesRoutes(app: ZodApp) {
   await app.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 5, fieldSize: 1000 } });
   const staff = { access: 'staff' } as const;
 
-  app.get('/api/admin/files', { config: staff, schema: { response: withErrors({ 200: UploadedFileList }) } }, async (request) =>
-    files.list(await request.viewer()),
+  // SPEC 7: an array; the newest page of the library, the next named in `Link`.
+  app.get(
+    '/api/admin/files',
+    { config: staff, schema: { querystring: SearchQuery, response: withErrors({ 200: UploadedFileList }) } },
+    async (request, reply) => arrayPage(request, reply, await files.list(await request.viewer(), request.query)),
   );
 
   // SPEC 7: multipart with file and folder (and, beyond the spec, who may open it); answers the file's url.

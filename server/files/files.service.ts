@@ -1,8 +1,11 @@
+import { z } from 'zod';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../common/errors.ts';
+import { PAGE_SIZE } from '../../common/limits.ts';
 import { accessTierOf, defaultVisibility, FileVisibility, UploadFolder, type FilesService } from '../../common/files.contract.ts';
 import { isEntitled, type Tier } from '../../common/tiers.ts';
 import { requireStaff, type Viewer } from '../../common/viewer.ts';
 import type { CoursesService } from '../../common/courses.contract.ts';
+import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { StoredFile } from './send-file.ts';
 import type { FileStorage } from './storage.ts';
@@ -10,7 +13,9 @@ import { checkUpload, displayName, storageKeyFor } from './upload-checks.ts';
 import { makeImageVariants } from './image-variants.ts';
 import { ALLOWED_EXTENSIONS } from './upload-types.ts';
 
-const LIBRARY_ROWS = 500;
+// A picker offers the newest files of its kind; older ones are found in the File Upload tab's search.
+const PICKER_FILES = 100;
+const FileCursor = z.tuple([TimestampKey, z.uuid()]);
 
 type FileRow = NonNullable<Awaited<ReturnType<DataAccess['files']['findById']>>>;
 
@@ -70,9 +75,27 @@ export function createFilesService(deps: {
     storageName: storage.displayName,
     uploadRules: { extensions: ALLOWED_EXTENSIONS, maxBytes: deps.uploadMaxBytes },
 
-    async list(viewer) {
+    async list(viewer, query = {}) {
       requireStaff(viewer);
-      return (await data.files.latest(LIBRARY_ROWS)).map(shape);
+      const before = query.before ? decodeCursor(query.before, FileCursor) : undefined;
+      const rows = await data.files.latest(
+        PAGE_SIZE.staffList + 1,
+        before && { createdAt: before[0], id: before[1] },
+        query.search || undefined,
+      );
+      return pageOf(rows, PAGE_SIZE.staffList, (row) => [row.createdKey, row.id], shape);
+    },
+
+    async choices(viewer) {
+      requireStaff(viewer);
+      const kinds = await Promise.all(
+        (['images', 'videos', 'attachments'] as const).map((kind) => data.files.latestOfKind(kind, PICKER_FILES)),
+      );
+      const seen = new Set<string>();
+      return kinds
+        .flat()
+        .filter((row) => !seen.has(row.id) && seen.add(row.id))
+        .map(shape);
     },
 
     async upload(viewer, file) {
@@ -87,32 +110,43 @@ export function createFilesService(deps: {
       const content = Buffer.from(file.content);
       const { type, extension } = await checkUpload(name, content);
       const key = storageKeyFor(folder.data, extension);
-      await storage.put(key, content, type.contentType, type.inline ? {} : { attachment: name });
-      // Images get smaller WebP copies, so pages send a phone the size it shows.
-      const variants = type.contentType.startsWith('image/') ? await makeImageVariants(content, key) : [];
-      for (const variant of variants) await storage.put(variant.key, variant.body, 'image/webp');
-      const stored = await data.transaction(async (tx) => {
-        const { id } = await tx.files.create({
-          filename: name,
-          folder: folder.data,
-          storageKey: key,
-          contentType: type.contentType,
-          sizeBytes: content.length,
-          accessTier: accessTierOf(visibility.data),
-          uploadedBy: staff.email,
-          variants: variants.map(({ width, key: variantKey }) => ({ width, key: variantKey })),
+      const written: string[] = [];
+      try {
+        await storage.put(key, content, type.contentType, type.inline ? {} : { attachment: name });
+        written.push(key);
+        // Images get smaller WebP copies, so pages send a phone the size it shows.
+        const variants = type.contentType.startsWith('image/') ? await makeImageVariants(content, key) : [];
+        for (const variant of variants) {
+          await storage.put(variant.key, variant.body, 'image/webp');
+          written.push(variant.key);
+        }
+        const stored = await data.transaction(async (tx) => {
+          const { id } = await tx.files.create({
+            filename: name,
+            folder: folder.data,
+            storageKey: key,
+            contentType: type.contentType,
+            sizeBytes: content.length,
+            accessTier: accessTierOf(visibility.data),
+            uploadedBy: staff.email,
+            variants: variants.map(({ width, key: variantKey }) => ({ width, key: variantKey })),
+          });
+          const row = (await tx.files.findById(id))!;
+          await tx.audit.record({
+            actorEmail: staff.email,
+            action: 'file.upload',
+            target: `${folder.data}/${name}`,
+            oldValue: null,
+            newValue: { url: urlOf(row), size: content.length, visibility: visibility.data },
+          });
+          return row;
         });
-        const row = (await tx.files.findById(id))!;
-        await tx.audit.record({
-          actorEmail: staff.email,
-          action: 'file.upload',
-          target: `${folder.data}/${name}`,
-          oldValue: null,
-          newValue: { url: urlOf(row), size: content.length, visibility: visibility.data },
-        });
-        return row;
-      });
-      return { success: true as const, ...shape(stored) };
+        return { success: true as const, ...shape(stored) };
+      } catch (error) {
+        // A full disk, a refusing bucket or a failed save leaves no file behind without its row.
+        await Promise.all(written.map((each) => storage.delete(each).catch(() => {})));
+        throw error;
+      }
     },
 
     async setVisibility(viewer, fileId, visibility) {

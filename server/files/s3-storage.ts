@@ -15,9 +15,18 @@ export class S3Storage implements FileStorage {
   private readonly client: S3Client;
   private readonly settings: S3Settings;
 
-  constructor(settings: S3Settings) {
+  constructor(settings: S3Settings, timeoutMs: number) {
     this.settings = settings;
     this.client = new S3Client({
+      // A bucket that does not answer fails the call (then a 503), tried twice at most: a connection
+      // within 3 s, no silence longer than the timeout, and a whole call (a large upload) within ten.
+      maxAttempts: 2,
+      requestHandler: {
+        connectionTimeout: Math.min(3_000, timeoutMs),
+        socketTimeout: timeoutMs,
+        requestTimeout: timeoutMs * 10,
+        throwOnRequestTimeout: true,
+      },
       region: settings.region,
       endpoint: settings.endpoint,
       forcePathStyle: settings.forcePathStyle,
@@ -50,6 +59,17 @@ export class S3Storage implements FileStorage {
       ResponseCacheControl: 'private, no-store',
     });
     return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
+  }
+
+  async get(key: string): Promise<Readable | null> {
+    try {
+      const { Body } = await this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: key }));
+      return (Body as Readable | undefined) ?? null;
+    } catch (error) {
+      const candidate = error as { name?: unknown; $metadata?: { httpStatusCode?: unknown } };
+      if (candidate.name === 'NoSuchKey' || candidate.$metadata?.httpStatusCode === 404) return null;
+      throw error;
+    }
   }
 
   async delete(key: string): Promise<void> {

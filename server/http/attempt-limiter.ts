@@ -82,6 +82,37 @@ class RedisCounter implements Counter {
   }
 }
 
+/**
+ * Redis while it answers, this process's own counts while it does not: a limit never switches off.
+ * Counts made here during an outage stay here and are added to Redis's once it is back, so a
+ * guesser gains no tries from an outage.
+ */
+class CounterWithFallback implements Counter {
+  private readonly shared: Counter;
+  private readonly local: Counter;
+  constructor(shared: Counter, local: Counter) {
+    this.shared = shared;
+    this.local = local;
+  }
+  async hit(key: string, windowMs: number) {
+    const shared = await this.shared.hit(key, windowMs).catch(() => null);
+    if (!shared) return this.local.hit(key, windowMs);
+    const local = await this.local.peek(key);
+    return { count: shared.count + local.count, ttlMs: Math.max(shared.ttlMs, local.ttlMs) };
+  }
+  async peek(key: string) {
+    const [shared, local] = await Promise.all([this.shared.peek(key).catch(() => null), this.local.peek(key)]);
+    if (!shared) return local;
+    return { count: shared.count + local.count, ttlMs: Math.max(shared.ttlMs, local.ttlMs) };
+  }
+  extend(key: string, ttlMs: number) {
+    return Promise.all([this.shared.extend(key, ttlMs).catch(() => {}), this.local.extend(key, ttlMs)]).then(() => {});
+  }
+  forget(prefix: string) {
+    return Promise.all([this.shared.forget(prefix).catch(() => {}), this.local.forget(prefix)]).then(() => {});
+  }
+}
+
 const MAX_WAIT_MS = 24 * 60 * 60 * 1000;
 
 function tooMany(waitMs: number): ServiceError {
@@ -93,7 +124,7 @@ function tooMany(waitMs: number): ServiceError {
 /**
  * Counts attempts per key (a client address, an account) and refuses with 429 past the limit.
  * Counts live in Redis when configured, so every server process sees the same numbers. When Redis
- * is unreachable, requests go through rather than locking everyone out.
+ * is unreachable, each process counts on its own until it is back (limits fail closed, never open).
  */
 export class AttemptLimiter {
   private readonly counter: Counter;
@@ -101,7 +132,7 @@ export class AttemptLimiter {
 
   constructor(prefix: string, redis?: Redis) {
     this.prefix = prefix;
-    this.counter = redis ? new RedisCounter(redis) : new MemoryCounter();
+    this.counter = redis ? new CounterWithFallback(new RedisCounter(redis), new MemoryCounter()) : new MemoryCounter();
   }
 
   private key(scope: string, key: string) {

@@ -1,7 +1,13 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ServiceError } from '../../common/errors.ts';
+import { DATABASE_UNAVAILABLE, PAYMENTS_UNAVAILABLE, ServiceError, STORAGE_FULL, unavailable } from '../../common/errors.ts';
+import { isDatabaseUnavailable, isRefusedValue } from '../../db/database-errors.ts';
+import { isStripeUnavailable } from '../billing/stripe-gateway.ts';
+import { isStorageFull, isStorageUnavailable, STORAGE_UNAVAILABLE } from '../files/storage.ts';
+
+/** Seconds a client is asked to wait before trying again after a 503 (the database is back within that, usually). */
+export const RETRY_AFTER_SECONDS = 5;
 
 /** The first problem of a zod error as one sentence; schemas in common/ carry human messages. */
 function describeZodError(error: z.ZodError): string {
@@ -25,11 +31,36 @@ const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
 };
 
+/**
+ * A failure of something the site depends on (the database, Stripe, the file store), as the answer a
+ * member reads: 503 with what is away (507 for a full store); null for anything else (docs/decisions/011).
+ */
+export function neighbourFailure(error: unknown): ServiceError | null {
+  // Stripe's and the bucket's errors are told by their own shape first: a refused connection looks
+  // the same from any of them, and one that is neither comes from the database.
+  if (isStripeUnavailable(error)) return unavailable(PAYMENTS_UNAVAILABLE);
+  if (isStorageFull(error)) return new ServiceError(507, STORAGE_FULL);
+  if (isStorageUnavailable(error)) return unavailable(STORAGE_UNAVAILABLE);
+  if (isDatabaseUnavailable(error)) return unavailable(DATABASE_UNAVAILABLE);
+  return null;
+}
+
 /** One error handler for the whole server: every failure answers `{detail}`, a 5xx never leaks internals. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
     if (error instanceof ServiceError) {
+      if (error.status === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
       return reply.status(error.status).send({ detail: error.message });
+    }
+    if (isRefusedValue(error)) {
+      request.log.warn({ err: loggableError(error) }, 'a value of the request was refused by the database');
+      return reply.status(400).send({ detail: 'The request holds a value the site cannot use. Please check it and try again.' });
+    }
+    const away = neighbourFailure(error);
+    if (away) {
+      request.log.warn({ err: loggableError(error) }, away.message);
+      if (away.status === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      return reply.status(away.status).send({ detail: away.message });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const [first] = error.validation;
@@ -46,7 +77,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(status).send({ detail });
     }
     request.log.error({ err: loggableError(error) }, 'request failed');
-    return reply.status(500).send({ detail: 'Something went wrong on our side. Please try again.' });
+    // The reference is the request id, on every log line of this request: support finds it from the member's quote.
+    return reply.status(500).send({ detail: `Something went wrong on our side. Please try again. (Reference: ${request.id})` });
   });
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, sql } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { certificates, courses, enrolments, lessonPositions, lessonProgress, lessons, members } from '../../db/schema.ts';
 
@@ -114,18 +114,50 @@ export function createLearningRepository(db: DatabaseOrTransaction) {
         );
     },
 
-    async listCertificates(memberId: string) {
-      return db.select().from(certificates).where(eq(certificates.memberId, memberId)).orderBy(desc(certificates.issuedAt));
+    /** The member's certificates, newest first, after `before` (a page). */
+    async listCertificates(memberId: string, limit: number, before?: { issuedAt: string; id: string }) {
+      return db
+        .select({ ...getTableColumns(certificates), issuedKey: sql<string>`${certificates.issuedAt}::text` })
+        .from(certificates)
+        .where(
+          and(
+            eq(certificates.memberId, memberId),
+            before
+              ? sql`(${certificates.issuedAt}, ${certificates.id}) < (${before.issuedAt}::timestamptz, ${before.id}::uuid)`
+              : undefined,
+          ),
+        )
+        .orderBy(desc(certificates.issuedAt), desc(certificates.id))
+        .limit(limit);
     },
 
-    /** Enrolled courses, most recent first, with how many of their lessons the member completed. */
-    async listEnrolments(memberId: string) {
+    /** How many courses the member is enrolled in and certificates they earned (counted on their indexes). */
+    async countsOf(memberId: string): Promise<{ enrolments: number; certificates: number }> {
+      const [row] = await db
+        .select({
+          enrolments: sql<number>`(select count(*)::int from ${enrolments} where ${enrolments.memberId} = ${memberId})`,
+          certificates: sql<number>`(select count(*)::int from ${certificates} where ${certificates.memberId} = ${memberId})`,
+        })
+        .from(sql`(select 1) as one`);
+      return { enrolments: row?.enrolments ?? 0, certificates: row?.certificates ?? 0 };
+    },
+
+    /** Enrolled courses, most recent first, after `before` (a page), with how many of their lessons the member completed. */
+    async listEnrolments(memberId: string, limit: number, before?: { enrolledAt: string; courseId: string }) {
       const rows = await db
-        .select({ course: courses, enrolledAt: enrolments.enrolledAt })
+        .select({ course: courses, enrolledAt: enrolments.enrolledAt, enrolledKey: sql<string>`${enrolments.enrolledAt}::text` })
         .from(enrolments)
         .innerJoin(courses, eq(courses.id, enrolments.courseId))
-        .where(eq(enrolments.memberId, memberId))
-        .orderBy(desc(enrolments.enrolledAt));
+        .where(
+          and(
+            eq(enrolments.memberId, memberId),
+            before
+              ? sql`(${enrolments.enrolledAt}, ${enrolments.courseId}) < (${before.enrolledAt}::timestamptz, ${before.courseId})`
+              : undefined,
+          ),
+        )
+        .orderBy(desc(enrolments.enrolledAt), desc(enrolments.courseId))
+        .limit(limit);
       if (rows.length === 0) return [];
       const courseIds = rows.map((row) => row.course.id);
       const [totals, done] = await Promise.all([

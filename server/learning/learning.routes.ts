@@ -7,6 +7,8 @@ import {
   LessonPositionInput,
   MemberCertificateList,
 } from '../../common/learning.contract.ts';
+import { BeforeQuery } from '../../common/paging.ts';
+import { arrayPage } from '../http/paging.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function learningRoutes(app: ZodApp) {
@@ -38,12 +40,17 @@ export async function learningRoutes(app: ZodApp) {
     async (request) => learning.saveLessonPosition(await request.viewer(), request.params.id, request.body),
   );
 
-  app.get('/api/me/enrolments', { config: member, schema: { response: withErrors({ 200: EnrolledCourseList }) } }, async (request) =>
-    learning.enrolments(await request.viewer()),
+  // The member's own lists, a page at a time; `Link` names the next page.
+  app.get(
+    '/api/me/enrolments',
+    { config: member, schema: { querystring: BeforeQuery, response: withErrors({ 200: EnrolledCourseList }) } },
+    async (request, reply) => arrayPage(request, reply, await learning.enrolments(await request.viewer(), request.query)),
   );
 
-  app.get('/api/me/certificates', { config: member, schema: { response: withErrors({ 200: MemberCertificateList }) } }, async (request) =>
-    learning.certificates(await request.viewer()),
+  app.get(
+    '/api/me/certificates',
+    { config: member, schema: { querystring: BeforeQuery, response: withErrors({ 200: MemberCertificateList }) } },
+    async (request, reply) => arrayPage(request, reply, await learning.certificates(await request.viewer(), request.query)),
   );
 
   // Public verification of a certificate by its code.

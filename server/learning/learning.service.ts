@@ -1,16 +1,28 @@
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import type { CoursesService } from '../../common/courses.contract.ts';
 import { conflict, forbidden, notFound } from '../../common/errors.ts';
-import { UPGRADE_NEEDED, WATCHED_TO_COMPLETE, type LearningService } from '../../common/learning.contract.ts';
+import {
+  UPGRADE_NEEDED,
+  WATCHED_TO_COMPLETE,
+  type EnrolledCourse,
+  type LearningService,
+  type MemberCertificate,
+} from '../../common/learning.contract.ts';
+import { PAGE_SIZE } from '../../common/limits.ts';
+import type { BeforeQuery, Paged } from '../../common/paging.ts';
 import { progressPercent } from '../../common/progress.ts';
 import { isEntitled } from '../../common/tiers.ts';
 import { requireMember, requireOwner, type SignedInMember, type Viewer } from '../../common/viewer.ts';
 import { renderCertificatePdf } from './certificate-pdf.ts';
 import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
+import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
 
 const CERTIFICATE_NOT_FOUND = 'Certificate not found';
+const EnrolmentCursor = z.tuple([TimestampKey, z.string().min(1).max(100)]);
+const CertificateCursor = z.tuple([TimestampKey, z.uuid()]);
 
 /** A readable, unguessable code such as RP-7K3M-Q9XD-2HPA. */
 function newCertificateCode(): string {
@@ -80,34 +92,50 @@ export function createLearningService(deps: {
     if (earned) deps.mailer.nudge();
   }
 
-  async function enrolmentsOf(memberId: string) {
-    const rows = await learning.listEnrolments(memberId);
-    return rows.map((row) => ({
-      id: row.course.id,
-      title: row.course.title,
-      description: row.course.description,
-      category: row.course.category,
-      tier: row.course.tier,
-      thumbnail: row.course.thumbnail,
-      duration: row.course.duration,
-      instructor: row.course.instructor,
-      level: row.course.level,
-      certificate: row.course.certificate,
-      lesson_count: row.lessonCount,
-      completed_lessons: row.completedCount,
-      progress_percent: progressPercent(row.completedCount, row.lessonCount),
-      enrolled_at: row.enrolledAt.toISOString(),
-    }));
+  async function enrolmentsOf(memberId: string, query: BeforeQuery = {}): Promise<Paged<EnrolledCourse>> {
+    const before = query.before ? decodeCursor(query.before, EnrolmentCursor) : undefined;
+    const rows = await learning.listEnrolments(
+      memberId,
+      PAGE_SIZE.memberList + 1,
+      before && { enrolledAt: before[0], courseId: before[1] },
+    );
+    return pageOf(
+      rows,
+      PAGE_SIZE.memberList,
+      (row) => [row.enrolledKey, row.course.id],
+      (row) => ({
+        id: row.course.id,
+        title: row.course.title,
+        description: row.course.description,
+        category: row.course.category,
+        tier: row.course.tier,
+        thumbnail: row.course.thumbnail,
+        duration: row.course.duration,
+        instructor: row.course.instructor,
+        level: row.course.level,
+        certificate: row.course.certificate,
+        lesson_count: row.lessonCount,
+        completed_lessons: row.completedCount,
+        progress_percent: progressPercent(row.completedCount, row.lessonCount),
+        enrolled_at: row.enrolledAt.toISOString(),
+      }),
+    );
   }
 
-  async function certificatesOf(memberId: string) {
-    const rows = await learning.listCertificates(memberId);
-    return rows.map((row) => ({
-      code: row.code,
-      course_id: row.courseId,
-      course_title: row.courseTitle,
-      issued_at: row.issuedAt.toISOString(),
-    }));
+  async function certificatesOf(memberId: string, query: BeforeQuery = {}): Promise<Paged<MemberCertificate>> {
+    const before = query.before ? decodeCursor(query.before, CertificateCursor) : undefined;
+    const rows = await learning.listCertificates(memberId, PAGE_SIZE.memberList + 1, before && { issuedAt: before[0], id: before[1] });
+    return pageOf(
+      rows,
+      PAGE_SIZE.memberList,
+      (row) => [row.issuedKey, row.id],
+      (row) => ({
+        code: row.code,
+        course_id: row.courseId,
+        course_title: row.courseTitle,
+        issued_at: row.issuedAt.toISOString(),
+      }),
+    );
   }
 
   /** Issues the member's certificate for the course unless they have it; mails it (unless they unsubscribed). */
@@ -197,14 +225,15 @@ export function createLearningService(deps: {
       return issued;
     },
 
-    enrolments: async (viewer) => enrolmentsOf(requireMember(viewer).id),
-    certificates: async (viewer) => certificatesOf(requireMember(viewer).id),
+    enrolments: async (viewer, query) => enrolmentsOf(requireMember(viewer).id, query),
+    certificates: async (viewer, query) => certificatesOf(requireMember(viewer).id, query),
+    counts: async (viewer) => learning.countsOf(requireMember(viewer).id),
 
-    // Staff (owners) see a member's learning on the member's page.
+    // Staff (owners) see a member's learning on the member's page: the latest of each.
     async learnerRecord(viewer, memberId) {
       requireOwner(viewer);
       const [enrolments, certificates] = await Promise.all([enrolmentsOf(memberId), certificatesOf(memberId)]);
-      return { enrolments, certificates };
+      return { enrolments: enrolments.items, certificates: certificates.items };
     },
 
     async verifyCertificate(code) {

@@ -12,11 +12,28 @@ export interface MailWorkerTiming {
 
 const BATCH = 10;
 const LEASE_MS = 60_000;
-const MAX_ATTEMPTS = 12;
-const MAX_RETRY_WAIT_MS = 60 * 60 * 1000;
+// At most a minute between tries, so a password reset asked for during a short SMTP outage arrives
+// within a minute of the server's return, not an hour later.
+const MAX_RETRY_WAIT_MS = 60 * 1000;
+// A server that keeps refusing the message itself (5xx: no such mailbox) is not asked forever...
+const MAX_REFUSALS = 3;
+// ...while an outage is waited out for days: the message goes as soon as the server is back.
+const MAX_AGE_MS = 3 * 24 * 60 * 60 * 1000;
 
 /** The wait before try number `attempt + 1`, after `attempt` failures. */
 export const retryDelay = (attempt: number, baseMs: number) => Math.min(baseMs * 2 ** (attempt - 1), MAX_RETRY_WAIT_MS);
+
+/** The mail server refused this message for good (an SMTP 5xx answer), rather than being away. */
+const refusedForGood = (error: unknown) => {
+  const code = (error as { responseCode?: unknown })?.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+};
+
+/** Whether to try again: a refusal a few times, an outage until the message is days old. */
+export function triesLeft(error: unknown, attempt: number, createdAt: Date, now = Date.now()): boolean {
+  if (refusedForGood(error)) return attempt < MAX_REFUSALS;
+  return now - createdAt.getTime() < MAX_AGE_MS;
+}
 
 /**
  * Delivers the outbox: claims due messages (each by one process only, for a lease), sends them,
@@ -31,18 +48,22 @@ export function startMailWorker(app: FastifyInstance, outbox: OutboxRepository, 
   async function deliverDue() {
     for (;;) {
       const claimed = await outbox.claimDue(BATCH, new Date(Date.now() + LEASE_MS));
-      for (const message of claimed) {
+      for (const [index, message] of claimed.entries()) {
+        // Stopping: what is claimed and unsent goes back at once, for another process to send.
+        if (stopped) return outbox.release(claimed.slice(index).map((each) => each.id));
         try {
           await transport.send({ ...message, to: message.toAddress });
           await outbox.markSent(message.id);
         } catch (error) {
           const attempt = message.attempts + 1;
-          const next = attempt >= MAX_ATTEMPTS ? null : new Date(Date.now() + retryDelay(attempt, timing.retryBaseMs));
+          const next = triesLeft(error, attempt, message.createdAt) ? new Date(Date.now() + retryDelay(attempt, timing.retryBaseMs)) : null;
           await outbox.markFailedAttempt(message.id, (error as Error).message ?? String(error), next);
           app.log.warn(
             { err: loggableError(error), message: message.id, attempt, retry: next?.toISOString() ?? 'no more tries' },
             'sending an email failed',
           );
+          // The server is away, not this message: one try per round until it is back, not a whole batch of waits.
+          if (!refusedForGood(error)) return outbox.release(claimed.slice(index + 1).map((each) => each.id));
         }
       }
       if (claimed.length < BATCH || stopped) return;
@@ -70,10 +91,13 @@ export function startMailWorker(app: FastifyInstance, outbox: OutboxRepository, 
   const timer = setInterval(nudge, timing.pollMs);
   timer.unref();
   app.addHook('onReady', async () => nudge());
-  app.addHook('onClose', async () => {
+  // Before the database closes: the round under way finishes its message and hands back the rest.
+  app.addHook('preClose', async () => {
     stopped = true;
     clearInterval(timer);
     await running;
+  });
+  app.addHook('onClose', async () => {
     transport.close();
   });
   return { nudge };

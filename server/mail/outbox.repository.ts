@@ -60,6 +60,23 @@ export function createOutboxRepository(db: DatabaseOrTransaction) {
         .where(eq(outboxMessages.id, id));
     },
 
+    /** Messages waiting to be sent, and how long the oldest has waited (metrics). */
+    async depth(): Promise<{ pending: number; oldestAgeSeconds: number }> {
+      const [row] = await db
+        .select({
+          pending: sql<number>`count(*)::int`,
+          oldestAgeSeconds: sql<number>`coalesce(extract(epoch from now() - min(${outboxMessages.createdAt})), 0)::float8`,
+        })
+        .from(outboxMessages)
+        .where(eq(outboxMessages.status, 'pending'));
+      return { pending: row?.pending ?? 0, oldestAgeSeconds: row?.oldestAgeSeconds ?? 0 };
+    },
+
+    /** Gives claimed messages back unsent (a worker stopping), so another process takes them at once. */
+    async release(ids: string[]): Promise<void> {
+      if (ids.length > 0) await db.update(outboxMessages).set({ lockedUntil: null }).where(inArray(outboxMessages.id, ids));
+    },
+
     /** Records a failed try: another one at `nextAttemptAt`, or none (`failed`) when the tries are used up. */
     async markFailedAttempt(id: string, error: string, nextAttemptAt: Date | null): Promise<void> {
       await db

@@ -40,10 +40,18 @@ export function createMailTransport(options: {
   from: string;
   outboxDir: string;
   log: FastifyBaseLogger;
+  /** The longest wait for the SMTP server: to connect, to greet, and for each answer. */
+  timeoutMs: number;
 }): MailTransport {
   const { from } = options;
   if (options.smtpUrl) {
-    const smtp = nodemailer.createTransport(options.smtpUrl);
+    // A silent server fails the try within the timeout; the outbox tries again (mail-worker.ts).
+    const smtp = nodemailer.createTransport({
+      url: options.smtpUrl,
+      connectionTimeout: options.timeoutMs,
+      greetingTimeout: options.timeoutMs,
+      socketTimeout: options.timeoutMs,
+    });
     return {
       async send(mail) {
         await smtp.sendMail(messageOptions(from, mail));

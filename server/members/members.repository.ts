@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PaidTier } from '../../common/pricing.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
@@ -13,11 +13,12 @@ export function isUniqueViolation(error: unknown): boolean {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
+/** Any part of a name or an email, in any letter case: read through the trigram indexes on lower(name) and lower(email). */
 function matching(search: string | undefined): SQL | undefined {
   const needle = search?.trim();
   if (!needle) return undefined;
-  const pattern = `%${escapeLike(needle)}%`;
-  return or(ilike(members.name, pattern), ilike(members.email, pattern));
+  const pattern = `%${escapeLike(needle.toLowerCase())}%`;
+  return or(sql`lower(${members.name}) like ${pattern}`, sql`lower(${members.email}) like ${pattern}`);
 }
 
 const listColumns = {

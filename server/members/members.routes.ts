@@ -8,6 +8,7 @@ import {
   MemberTierInput,
   MemberTierResponse,
 } from '../../common/admin.contract.ts';
+import { arrayPage } from '../http/paging.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function membersRoutes(app: ZodApp) {
@@ -17,7 +18,7 @@ export async function membersRoutes(app: ZodApp) {
   app.get(
     '/api/admin/members',
     { config: staff, schema: { querystring: MembersQuery, response: withErrors({ 200: AdminMemberList }) } },
-    async (request) => members.search(await request.viewer(), request.query.search),
+    async (request, reply) => arrayPage(request, reply, await members.search(await request.viewer(), request.query)),
   );
 
   // Streamed page by page, so an export of any size is complete; CSV, not JSON, so only its input is declared.

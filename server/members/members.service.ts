@@ -1,4 +1,7 @@
+import { z } from 'zod';
 import type { AdminMember, MembersService } from '../../common/admin.contract.ts';
+import { PAGE_SIZE } from '../../common/limits.ts';
+import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import { notFound } from '../../common/errors.ts';
 import { requireOwner } from '../../common/viewer.ts';
 import type { SubscriptionRow } from '../billing/billing.repository.ts';
@@ -9,8 +12,8 @@ import { auditEntryView } from '../audit/audit.service.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { MemberCursor, MembersRepository } from './members.repository.ts';
 
-const SEARCH_ROWS = 500;
 const EXPORT_PAGE = 500;
+const MemberListCursor = z.tuple([TimestampKey, z.uuid()]);
 
 type MemberRow = Awaited<ReturnType<MembersRepository['search']>>[number];
 
@@ -113,11 +116,17 @@ export function createMembersService(data: DataAccess, learning: LearningService
       };
     },
 
-    async search(viewer, search) {
+    async search(viewer, query) {
       requireOwner(viewer);
-      const rows = await data.members.search(search, SEARCH_ROWS);
-      const subscriptions = await data.billing.currentOf(rows.map((row) => row.id));
-      return rows.map((row) => toAdminMember(row, subscriptions.get(row.id)));
+      const before = query.before ? decodeCursor(query.before, MemberListCursor) : undefined;
+      const rows = await data.members.search(query.search, PAGE_SIZE.staffList + 1, before && { createdAt: before[0], id: before[1] });
+      const subscriptions = await data.billing.currentOf(rows.slice(0, PAGE_SIZE.staffList).map((row) => row.id));
+      return pageOf(
+        rows,
+        PAGE_SIZE.staffList,
+        (row) => [row.cursor, row.id],
+        (row) => toAdminMember(row, subscriptions.get(row.id)),
+      );
     },
 
     async *exportCsv(viewer, search) {

@@ -12,6 +12,8 @@ import type { ViteDevServer } from 'vite';
 import { cspNonceContext, pageSessionContext, servicesContext, viewerContext } from '#request-context';
 import { OwnPageCache, type OwnPage } from '../cache/own-page-cache.ts';
 import { isVisitorRead, preferredEncoding, sendShared, shareableAnswer, type SharedAnswer } from '../cache/visitor-cache.ts';
+import type { ServiceError } from '../../common/errors.ts';
+import { loggableError, neighbourFailure, RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import { pageContentSecurityPolicy, paymentFormTargets, sharedPageContentSecurityPolicy } from '../http/security-headers.ts';
 import type { ServerServices } from '../services.ts';
 import { limitPageBodies, PAGE_FORM_LIMIT_BYTES } from './body-limit.ts';
@@ -37,11 +39,14 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const clientBuildDirectory = path.join(projectRoot, 'build/client');
 
 /**
- * The services, noting whether any call failed: a page that fell back on an empty list or a default
- * text (SPEC 8) is sent, but not kept.
+ * The services as a page calls them. A call that fails because the database, Stripe or the file
+ * store is away fails with the 503 refusal a form shows (neighbourFailure); and the page notes
+ * whether any call failed: a page that fell back on an empty list or a default text (SPEC 8) is
+ * sent, but not kept.
  */
-function noticingFailures(services: ServerServices): { services: ServerServices; failed: () => boolean } {
+function watchedServices(services: ServerServices) {
   let failed = false;
+  let away: ServiceError | null = null;
   const noticed = (feature: object) =>
     new Proxy(feature, {
       get(target, property) {
@@ -49,8 +54,14 @@ function noticingFailures(services: ServerServices): { services: ServerServices;
         if (typeof value !== 'function') return value;
         return (...args: unknown[]) => {
           const result: unknown = Reflect.apply(value, target, args);
-          if (result instanceof Promise) result.catch(() => (failed = true));
-          return result;
+          if (!(result instanceof Promise)) return result;
+          return result.catch((error: unknown) => {
+            failed = true;
+            const refusal = neighbourFailure(error);
+            if (!refusal) throw error;
+            away ??= refusal;
+            throw refusal;
+          });
         };
       },
     });
@@ -60,7 +71,27 @@ function noticingFailures(services: ServerServices): { services: ServerServices;
       return typeof feature === 'object' && feature !== null ? noticed(feature) : feature;
     },
   });
-  return { services: watched, failed: () => failed };
+  return { services: watched, failed: () => failed, away: () => away };
+}
+
+/** A page that could not be made because a neighbour is away: its error page, with the 503 and `Retry-After`. */
+async function answeringUnavailable(response: Response, away: ServiceError | null): Promise<Response> {
+  if (response.status < 500 || !away) return response;
+  const headers = new Headers(response.headers);
+  headers.set('retry-after', String(RETRY_AFTER_SECONDS));
+  return new Response(response.body, { status: away.status, headers });
+}
+
+/** When not even the session could be read: a plain page that says so, for browsers; JSON for `.data` requests. */
+function sendUnavailablePage(request: FastifyRequest, reply: FastifyReply, away: ServiceError) {
+  reply.status(away.status).header('retry-after', String(RETRY_AFTER_SECONDS)).header('cache-control', 'no-store');
+  if (request.url.split('?')[0]?.endsWith('.data')) return reply.send({ detail: away.message });
+  const text = away.message.replace(/[&<>"]/g, (character) => `&#${character.charCodeAt(0)};`);
+  return reply
+    .type('text/html; charset=utf-8')
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Back in a moment</title></head><body><h1>Back in a moment</h1><p>${text}</p><p><a href="">Try again</a></p></body></html>`,
+    );
 }
 
 /** A shared page's inline scripts, by hash, and its HTML without the stand-in nonce. */
@@ -122,7 +153,7 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
   );
 
   // Loaders and actions call the services in process, with the viewer resolved once for the request.
-  async function loadContext(request: FastifyRequest, reply: FastifyReply, shared: boolean, services: ServerServices = app.services) {
+  async function loadContext(request: FastifyRequest, reply: FastifyReply, shared: boolean, services: ServerServices) {
     const viewer = await request.viewer();
     // SPEC 8: a session that no longer works is forgotten silently; the visitor is simply signed out.
     for (const kind of await request.staleSessionCookies()) app.siteCookies.clearSession(request, reply, kind);
@@ -144,7 +175,7 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
     // Development: Vite renders every page afresh, with hot reloading; nothing is shared.
     await app.register(fastifyReactRouter, {
       devServer: options.devServer,
-      getLoadContext: (request, reply) => loadContext(request, reply, false),
+      getLoadContext: (request, reply) => loadContext(request, reply, false, watchedServices(app.services).services),
     });
     return;
   }
@@ -168,8 +199,12 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
 
   /** A visitor's page (or its data, `.data`): shared when it is a plain success that sets no cookie. */
   async function renderForVisitors(request: FastifyRequest, reply: FastifyReply) {
-    const version = cache.currentVersion;
-    const response = await render(createRequest(request, reply), await loadContext(request, reply, true));
+    const version = cache.versionFor(`page:${request.url}`);
+    const watched = watchedServices(app.services);
+    const response = await answeringUnavailable(
+      await render(createRequest(request, reply), await loadContext(request, reply, true, watched.services)),
+      watched.away(),
+    );
     const type = response.headers.get('content-type') ?? '';
     if (response.status !== 200 || response.headers.has('set-cookie') || !/^text\/(html|x-script)/.test(type)) {
       return { own: await asOwnPage(response) };
@@ -222,8 +257,11 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
     const kept = ownPages.lookup(key);
     if (kept) return sendOwnPage(reply, kept);
     const version = ownPages.currentVersion;
-    const watched = noticingFailures(app.services);
-    const response = await render(createRequest(request, reply), await loadContext(request, reply, true, watched.services));
+    const watched = watchedServices(app.services);
+    const response = await answeringUnavailable(
+      await render(createRequest(request, reply), await loadContext(request, reply, true, watched.services)),
+      watched.away(),
+    );
     const type = response.headers.get('content-type') ?? '';
     if (version === null || response.status !== 200 || !type.startsWith('text/html')) {
       return sendOwn(request, reply, await asOwnPage(response));
@@ -251,20 +289,33 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  /** A page made for this request alone. */
+  async function renderOwn(request: FastifyRequest, reply: FastifyReply) {
+    const watched = watchedServices(app.services);
+    const response = await render(createRequest(request, reply), await loadContext(request, reply, false, watched.services));
+    return answeringUnavailable(response, watched.away());
+  }
+
   app.all('*', async (request, reply) => {
-    if (!isVisitorRead(request, app.siteCookies)) {
-      const ownKey = await ownPageKey(request);
-      if (ownKey) return sendKeptOwnPage(request, reply, ownKey);
-      return sendOwn(request, reply, await render(createRequest(request, reply), await loadContext(request, reply, false)));
+    try {
+      if (!isVisitorRead(request, app.siteCookies)) {
+        const ownKey = await ownPageKey(request);
+        if (ownKey) return await sendKeptOwnPage(request, reply, ownKey);
+        return await sendOwn(request, reply, await renderOwn(request, reply));
+      }
+      // HEAD answers from a kept page, and never makes one (its render has no body).
+      const kept: SharedAnswer | undefined = cache.lookup(`page:${request.url}`);
+      if (kept) return sendShared(request, reply, kept);
+      if (request.method === 'HEAD') return await sendResponse(reply, await renderOwn(request, reply));
+      const answer = await cache.answer(`page:${request.url}`, () => renderForVisitors(request, reply));
+      if ('share' in answer) return sendShared(request, reply, answer.share);
+      return await sendOwn(request, reply, answer.own!);
+    } catch (error) {
+      // The session itself could not be read (the database is away): say so, in a page.
+      const away = neighbourFailure(error);
+      if (!away || reply.sent) throw error;
+      request.log.warn({ err: loggableError(error) }, away.message);
+      return sendUnavailablePage(request, reply, away);
     }
-    // HEAD answers from a kept page, and never makes one (its render has no body).
-    const kept: SharedAnswer | undefined = cache.lookup(`page:${request.url}`);
-    if (kept) return sendShared(request, reply, kept);
-    if (request.method === 'HEAD') {
-      return sendResponse(reply, await render(createRequest(request, reply), await loadContext(request, reply, false)));
-    }
-    const answer = await cache.answer(`page:${request.url}`, () => renderForVisitors(request, reply));
-    if ('share' in answer) return sendShared(request, reply, answer.share);
-    return sendOwn(request, reply, answer.own!);
   });
 }

@@ -25,7 +25,7 @@ export function scheduleSessionPurge(app: FastifyInstance, sessions: SessionServ
   const every = setInterval(() => void purge(), PURGE_EVERY_MS);
   first.unref();
   every.unref();
-  app.addHook('onClose', async () => {
+  app.addHook('preClose', async () => {
     clearTimeout(first);
     clearInterval(every);
   });

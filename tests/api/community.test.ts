@@ -154,7 +154,12 @@ describe('limits', () => {
     const bronze = await t.loginAs('bronze');
     expect((await newPost(bronze, '', 'x')).json().detail).toContain('Title is required');
     expect((await newPost(bronze, 'x'.repeat(151), 'x')).statusCode).toBe(400);
-    expect((await request('GET', '/api/community/feed?page=abc', bronze.headers)).statusCode).toBe(400);
+    // A page link that was never one (or has been tampered with) is refused, with a way back.
+    for (const cursor of ['abc', 'not%20a%20cursor', Buffer.from('["x"]').toString('base64url')]) {
+      const refused = await request('GET', `/api/community/feed?before=${cursor}`, bronze.headers);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().detail).toMatch(/page link is not valid/);
+    }
     expect(
       (await request('POST', '/api/community/reports', bronze.headers, { post_id: 'post-team-split', reply_id: 'nope', reason: 'x' }))
         .statusCode,

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/free-port.ts';
 
 // Starts the real entry point (`node server/main.ts`) as a separate process, API only: pages need a build.
 const root = path.resolve(import.meta.dirname, '../..');
@@ -14,15 +14,6 @@ function tempDataDir() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-main-'));
   dirs.push(dir);
   return dir;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 function startServer(env: Record<string, string>) {

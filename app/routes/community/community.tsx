@@ -6,6 +6,7 @@ import {
   FeedQuery,
   NewPostInput,
   PostParams,
+  PreviewQuery,
   type CommunityPost,
   type FeedResponse,
   type PostView,
@@ -17,6 +18,7 @@ import { LinkedText } from '../../components/community/linked-text.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Input, Textarea } from '../../components/ui/field.tsx';
+import { SearchForm } from '../../components/ui/search-form.tsx';
 import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
 import { orFallback, pageServices, pageSession } from '../../lib/page-context.ts';
@@ -34,17 +36,25 @@ export const meta = () =>
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = pageServices(context);
   const numbers = await orFallback(services.stats.siteNumbers(), null, 'the site numbers');
-  if (!viewer.member) {
-    return { kind: 'preview' as const, numbers, posts: await orFallback(services.community.list(viewer), [], 'community posts') };
-  }
   const asked = Object.fromEntries(new URL(request.url).searchParams);
-  const query = FeedQuery.safeParse(asked);
-  const feed = await attempt(() => services.community.feed(viewer, query.success ? query.data : FeedQuery.parse({})));
-  // The Gold Lounge for a member who is not Gold: the general feed, with the reason.
-  if (!feed.ok) {
-    return { kind: 'feed' as const, numbers, feed: await services.community.feed(viewer, FeedQuery.parse({})), notice: feed.message };
+  if (!viewer.member) {
+    const query = PreviewQuery.safeParse(asked);
+    const before = query.success ? query.data.before : undefined;
+    const [page, discussions] = await Promise.all([
+      orFallback(services.community.preview(viewer, { before }), { items: [], next_cursor: null }, 'community posts'),
+      orFallback(services.community.count(viewer), null, 'the discussion count'),
+    ]);
+    return { kind: 'preview' as const, numbers, posts: page.items, next: page.next_cursor, firstPage: before === undefined, discussions };
   }
-  return { kind: 'feed' as const, numbers, feed: feed.value, notice: null };
+  const query = FeedQuery.safeParse(asked);
+  const asking = query.success ? query.data : FeedQuery.parse({});
+  const feed = await attempt(() => services.community.feed(viewer, asking));
+  // The Gold Lounge for a member who is not Gold (or a page link gone stale): the general feed, with the reason.
+  if (!feed.ok) {
+    const general = await services.community.feed(viewer, FeedQuery.parse({}));
+    return { kind: 'feed' as const, numbers, feed: { ...general, firstPage: true }, notice: feed.message };
+  }
+  return { kind: 'feed' as const, numbers, feed: { ...feed.value, firstPage: asking.before === undefined }, notice: null };
 }
 
 const CommunityForm = z.discriminatedUnion('intent', [
@@ -76,7 +86,7 @@ function Header({ line }: { line: string }) {
   );
 }
 
-function Stats({ discussions, numbers }: { discussions: number; numbers: SiteNumbers | null }) {
+function Stats({ discussions, numbers }: { discussions: number | null; numbers: SiteNumbers | null }) {
   return (
     <section className="border-b border-gray-200 bg-white">
       <dl className="mx-auto grid max-w-4xl grid-cols-[repeat(auto-fit,minmax(0,1fr))] gap-4 px-4 py-6 text-center">
@@ -86,12 +96,14 @@ function Stats({ discussions, numbers }: { discussions: number; numbers: SiteNum
             <dd className="font-bold text-brand-800">{`${numbers.members} Active Members`}</dd>
           </div>
         )}
-        <div>
-          <dt className="sr-only">Discussions</dt>
-          <dd className="font-bold text-brand-800" data-testid="discussion-count">
-            {discussions} Discussions
-          </dd>
-        </div>
+        {discussions !== null && (
+          <div>
+            <dt className="sr-only">Discussions</dt>
+            <dd className="font-bold text-brand-800" data-testid="discussion-count">
+              {`${discussions.toLocaleString('en-US')} Discussions`}
+            </dd>
+          </div>
+        )}
         {numbers?.daily_posts && (
           <div>
             <dt className="sr-only">Posts per day</dt>
@@ -137,11 +149,23 @@ function PreviewCard({ post }: { post: CommunityPost }) {
   );
 }
 
-function Preview({ posts, numbers }: { posts: CommunityPost[]; numbers: SiteNumbers | null }) {
+function Preview({
+  posts,
+  next,
+  firstPage,
+  discussions,
+  numbers,
+}: {
+  posts: CommunityPost[];
+  next: string | null;
+  firstPage: boolean;
+  discussions: number | null;
+  numbers: SiteNumbers | null;
+}) {
   return (
     <>
       <Header line="Join our membership to participate" />
-      <Stats discussions={posts.length} numbers={numbers} />
+      <Stats discussions={discussions} numbers={numbers} />
       <section className="mx-auto max-w-4xl px-4 py-10">
         <h2 className="text-2xl font-bold text-gray-900">Recent Discussions</h2>
         {posts.length === 0 ? (
@@ -153,6 +177,7 @@ function Preview({ posts, numbers }: { posts: CommunityPost[]; numbers: SiteNumb
             ))}
           </div>
         )}
+        <PageLinks newest={firstPage ? null : '/community'} older={next ? `/community?${new URLSearchParams({ before: next })}` : null} />
       </section>
       <section className="mx-auto mb-16 max-w-4xl px-4">
         <div className="rounded-3xl bg-brand-50 px-6 py-10 text-center">
@@ -278,8 +303,45 @@ function Tabs({ feed }: { feed: FeedResponse }) {
   );
 }
 
-function Feed({ feed, notice, numbers }: { feed: FeedResponse; notice: string | null; numbers: SiteNumbers | null }) {
-  const page = (number: number) => `?${new URLSearchParams({ space: feed.space, sort: feed.sort, page: String(number) })}`;
+/** The query that shows this feed from its first page: space, order and search. */
+const feedParams = (feed: FeedResponse): Record<string, string> => ({
+  space: feed.space,
+  sort: feed.sort,
+  ...(feed.q ? { q: feed.q } : {}),
+});
+
+/** 'Newest' back to the first page and 'Older' to the next: plain links, so paging works without JavaScript. */
+function PageLinks({ newest, older }: { newest: string | null; older: string | null }) {
+  if (!newest && !older) return null;
+  return (
+    <nav aria-label="Pages" className="mt-6 flex items-center justify-between text-sm font-semibold">
+      {newest ? (
+        <Link to={newest} className="text-brand-800 hover:text-brand-600">
+          ← Newest
+        </Link>
+      ) : (
+        <span />
+      )}
+      {older ? (
+        <Link to={older} className="text-brand-800 hover:text-brand-600" rel="next">
+          Older →
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}
+
+function Feed({
+  feed,
+  notice,
+  numbers,
+}: {
+  feed: FeedResponse & { firstPage: boolean };
+  notice: string | null;
+  numbers: SiteNumbers | null;
+}) {
   return (
     <>
       <Header
@@ -298,7 +360,10 @@ function Feed({ feed, notice, numbers }: { feed: FeedResponse; notice: string | 
         )}
         <Composer feed={feed} />
         <Tabs feed={feed} />
-        <h2 className="text-2xl font-bold text-gray-900">{feed.space === 'gold' ? 'Gold Lounge' : 'Recent Discussions'}</h2>
+        <SearchForm id="community-search" name="q" label="Search discussions" defaultValue={feed.q ?? ''} keep={{ space: feed.space }} />
+        <h2 className="text-2xl font-bold text-gray-900">
+          {feed.q ? `Discussions matching “${feed.q}”` : feed.space === 'gold' ? 'Gold Lounge' : 'Recent Discussions'}
+        </h2>
         {feed.posts.length === 0 ? (
           <p className="py-12 text-center text-gray-500">No discussions found</p>
         ) : (
@@ -308,33 +373,19 @@ function Feed({ feed, notice, numbers }: { feed: FeedResponse; notice: string | 
             ))}
           </div>
         )}
-        {feed.page_count > 1 && (
-          <nav aria-label="Pages" className="flex items-center justify-between text-sm font-semibold">
-            {feed.page > 1 ? (
-              <Link to={page(feed.page - 1)} className="text-brand-800 hover:text-brand-600">
-                ← Newer
-              </Link>
-            ) : (
-              <span />
-            )}
-            <span className="text-gray-500">
-              Page {feed.page} of {feed.page_count}
-            </span>
-            {feed.page < feed.page_count ? (
-              <Link to={page(feed.page + 1)} className="text-brand-800 hover:text-brand-600">
-                Older →
-              </Link>
-            ) : (
-              <span />
-            )}
-          </nav>
-        )}
+        <PageLinks
+          newest={feed.firstPage ? null : `?${new URLSearchParams(feedParams(feed))}`}
+          older={feed.next_cursor ? `?${new URLSearchParams({ ...feedParams(feed), before: feed.next_cursor })}` : null}
+        />
       </div>
     </>
   );
 }
 
 export default function CommunityPage({ loaderData }: Route.ComponentProps) {
-  if (loaderData.kind === 'preview') return <Preview posts={loaderData.posts} numbers={loaderData.numbers} />;
+  if (loaderData.kind === 'preview') {
+    const { posts, next, firstPage, discussions, numbers } = loaderData;
+    return <Preview posts={posts} next={next} firstPage={firstPage} discussions={discussions} numbers={numbers} />;
+  }
   return <Feed feed={loaderData.feed} notice={loaderData.notice} numbers={loaderData.numbers} />;
 }

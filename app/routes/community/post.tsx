@@ -4,6 +4,7 @@ import {
   COMMUNITY_LIMITS,
   EditPostInput,
   PostParams,
+  PostQuery,
   ReplyInput,
   ReplyParams,
   ReportInput,
@@ -27,11 +28,13 @@ export const meta = ({ loaderData: loaded }: Route.MetaArgs) =>
   pageMeta({ title: loaded?.detail ? loaded.detail.post.title : 'Discussion', description: 'A discussion in the RealtyPocket community.' });
 
 // A discussion and its replies, for members (visitors read the preview on /community).
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { services, viewer } = pageServices(context);
   if (!viewer.member) throw redirect('/login');
   const id = PostParams.safeParse({ id: params.postId });
-  const detail = id.success ? await attempt(() => services.community.post(viewer, id.data.id)) : null;
+  const query = PostQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  const replies = query.success ? query.data : {};
+  const detail = id.success ? await attempt(() => services.community.post(viewer, id.data.id, replies)) : null;
   if (!detail?.ok)
     return data({ detail: null, message: detail ? detail.message : 'Discussion not found' }, { status: detail?.status ?? 404 });
   return { detail: detail.value, message: null };
@@ -211,7 +214,7 @@ export default function PostPage({ loaderData }: Route.ComponentProps) {
       </div>
     );
   }
-  const { post, replies, rights } = detail;
+  const { post, replies, rights, next_cursor: moreReplies } = detail;
   return (
     <div className="mx-auto max-w-3xl space-y-6 px-4 py-8">
       <Link
@@ -243,7 +246,14 @@ export default function PostPage({ loaderData }: Route.ComponentProps) {
             ))}
           </ol>
         )}
-        <ReplyComposer detail={detail} />
+        {moreReplies ? (
+          // Replies come a page at a time; the reply form waits at the last page, where a new reply shows.
+          <Link to={`?${new URLSearchParams({ after: moreReplies })}`} rel="next" className="block text-sm font-semibold text-brand-800">
+            More replies →
+          </Link>
+        ) : (
+          <ReplyComposer detail={detail} />
+        )}
       </section>
     </div>
   );

@@ -23,23 +23,27 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   if (!viewer.member) throw redirect('/login');
   if (new URL(request.url).searchParams.get('checkout') === 'success') await welcomeBackFromCheckout(context);
   // The rest loads together; a failure leaves an empty list (SPEC 4 "Dashboard").
-  const [enrolments, certificates, episodes, communityPosts, myPosts, repliesToMe, subscription] = await Promise.all([
-    orFallback(services.learning.enrolments(viewer), [], 'enrolments'),
-    orFallback(services.learning.certificates(viewer), [], 'certificates'),
-    orFallback(services.podcast.list(), [], 'podcast episodes'),
-    orFallback(services.community.list(viewer), [], 'community posts'),
-    orFallback(services.community.myPosts(viewer), [], 'your community posts'),
-    orFallback(services.community.repliesToMe(viewer), [], 'replies to your posts'),
-    orFallback(services.billing.subscription(viewer), null, 'the subscription'),
-  ]);
+  const none = { items: [], next_cursor: null };
+  const [enrolments, certificates, learningCounts, episodes, communityPosts, postCount, myPosts, repliesToMe, subscription] =
+    await Promise.all([
+      orFallback(services.learning.enrolments(viewer), none, 'enrolments'),
+      orFallback(services.learning.certificates(viewer), none, 'certificates'),
+      orFallback(services.learning.counts(viewer), { enrolments: 0, certificates: 0 }, 'your course counts'),
+      orFallback(services.podcast.list(), [], 'podcast episodes'),
+      orFallback(services.community.preview(viewer, {}), none, 'community posts'),
+      orFallback(services.community.count(viewer), 0, 'the discussion count'),
+      orFallback(services.community.myPosts(viewer), [], 'your community posts'),
+      orFallback(services.community.repliesToMe(viewer), none, 'replies to your posts'),
+      orFallback(services.billing.subscription(viewer), null, 'the subscription'),
+    ]);
   // Issue: 'Community Highlights' becomes the member's own once they take part.
-  const posts = myPosts.length > 0 ? myPosts : communityPosts;
+  const posts = myPosts.length > 0 ? myPosts : communityPosts.items;
   // Only what the page shows travels to the browser: three of each list, and the counts.
   const shown = <T,>(list: T[]) => list.slice(0, DASHBOARD_MAX_ITEMS);
   return {
     profile: services.auth.me(viewer),
-    enrolments: shown(enrolments),
-    certificates,
+    enrolments: shown(enrolments.items),
+    certificates: certificates.items,
     episodes: shown(episodes).map(({ id, thumbnail, season, episode, duration, title, spotify_url }) => ({
       id,
       thumbnail,
@@ -51,8 +55,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     })),
     posts: shown(posts),
     postsAreMine: myPosts.length > 0,
-    repliesToMe: shown(repliesToMe),
-    counts: { enrolments: enrolments.length, episodes: episodes.length, posts: communityPosts.length },
+    repliesToMe: shown(repliesToMe.items),
+    counts: { ...learningCounts, episodes: episodes.length, posts: postCount },
     subscription,
   };
 }
@@ -151,7 +155,7 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
   const { profile, enrolments, certificates, episodes, posts, postsAreMine, repliesToMe, counts, subscription } = loaderData;
   const isFree = profile.membership_tier === 'free';
   // A member who has not started anything yet is welcomed, not welcomed back.
-  const returning = counts.enrolments > 0 || certificates.length > 0 || postsAreMine;
+  const returning = counts.enrolments > 0 || counts.certificates > 0 || postsAreMine;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="text-2xl font-extrabold text-gray-900 sm:text-3xl">
@@ -205,7 +209,7 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
         </section>
         <div className="grid grid-cols-2 gap-4 sm:grid-cols-4 lg:col-span-2">
           <StatTile label="Courses Enrolled" value={counts.enrolments} />
-          <StatTile label="Certificates Earned" value={certificates.length} />
+          <StatTile label="Certificates Earned" value={counts.certificates} />
           <StatTile label="Podcast Episodes" value={counts.episodes} />
           <StatTile label="Community Posts" value={counts.posts} />
         </div>

@@ -1,17 +1,19 @@
 import { formatDateTime } from '../../../../common/format.ts';
-import { staffPageServices } from '../../../lib/page-context.ts';
+import { Pager } from '../../../components/ui/pager.tsx';
+import { listPageOf, staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/activity-tab';
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  return { entries: await services.audit.list(viewer) };
+  const page = await services.audit.list(viewer, listPageOf(request));
+  return { entries: page.items, next: page.next_cursor };
 }
 
 const show = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
 
 /** Every admin change: who, what, when, and the old and new value. */
 export default function ActivityTab({ loaderData }: Route.ComponentProps) {
-  const { entries } = loaderData;
+  const { entries, next } = loaderData;
   return (
     <section>
       <h2 className="text-xl font-bold text-gray-900">Activity</h2>
@@ -31,6 +33,7 @@ export default function ActivityTab({ loaderData }: Route.ComponentProps) {
         ))}
         {entries.length === 0 && <li className="text-gray-500">No changes yet.</li>}
       </ul>
+      <Pager param="before" next={next} label="Older changes" />
     </section>
   );
 }

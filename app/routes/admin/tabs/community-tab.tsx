@@ -11,14 +11,24 @@ import {
 } from '../../../../common/community.contract.ts';
 import { uuidParam } from '../../../../common/fields.ts';
 import { formatDateTime } from '../../../../common/format.ts';
+import { AfterQuery, SearchQuery } from '../../../../common/paging.ts';
+import { Pager } from '../../../components/ui/pager.tsx';
+import { SearchForm } from '../../../components/ui/search-form.tsx';
 import { attempt, invalid, parseForm } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/community-tab';
 
-export async function loader({ context }: Route.LoaderArgs) {
+// Two lists, each a page at a time with its own cursor: the report queue (oldest first) and every discussion.
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  const [reports, discussions] = await Promise.all([services.community.reports(viewer), services.community.discussionsForStaff(viewer)]);
-  return { reports, discussions };
+  const asked = new URL(request.url).searchParams;
+  const reportsAfter = AfterQuery.safeParse({ after: asked.get('reports_after') ?? undefined });
+  const discussionsQuery = SearchQuery.safeParse({ before: asked.get('before') ?? undefined, search: asked.get('search') ?? undefined });
+  const [reports, discussions] = await Promise.all([
+    services.communityModeration.reports(viewer, reportsAfter.success ? reportsAfter.data : {}),
+    services.communityModeration.discussions(viewer, discussionsQuery.success ? discussionsQuery.data : {}),
+  ]);
+  return { reports, discussions, search: discussionsQuery.success ? (discussionsQuery.data.search ?? '') : '' };
 }
 
 const CommunityAction = z.discriminatedUnion('intent', [
@@ -34,10 +44,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!form.ok) return invalid(form);
   const input = form.data;
   const done = await attempt(async () => {
-    if (input.intent === 'post') await services.community.moderatePost(viewer, input.postId, input.action);
-    else if (input.intent === 'reply') await services.community.moderateReply(viewer, input.replyId, input.action);
-    else if (input.intent === 'dismiss') await services.community.resolveReport(viewer, input.reportId);
-    else await services.community.suspend(viewer, input.memberId, input.suspended === 'true');
+    if (input.intent === 'post') await services.communityModeration.moderatePost(viewer, input.postId, input.action);
+    else if (input.intent === 'reply') await services.communityModeration.moderateReply(viewer, input.replyId, input.action);
+    else if (input.intent === 'dismiss') await services.communityModeration.resolveReport(viewer, input.reportId);
+    else await services.communityModeration.suspend(viewer, input.memberId, input.suspended === 'true');
   });
   return done.ok ? { ok: true as const } : done.refusal;
 }
@@ -136,32 +146,37 @@ function DiscussionRow({ discussion }: { discussion: StaffDiscussion }) {
 }
 
 export default function CommunityTab({ loaderData }: Route.ComponentProps) {
-  const { reports, discussions } = loaderData;
+  const { reports, discussions, search } = loaderData;
   return (
     <section className="space-y-8">
       <div>
         <h2 className="text-xl font-bold text-gray-900">Reports</h2>
-        {reports.length === 0 ? (
+        {reports.items.length === 0 ? (
           <p className="mt-3 text-sm text-gray-500">No reports to look at.</p>
         ) : (
           <ul className="mt-3 space-y-3" data-testid="reports">
-            {reports.map((report) => (
+            {reports.items.map((report) => (
               <ReportItem key={report.id} report={report} />
             ))}
           </ul>
         )}
+        <Pager param="reports_after" next={reports.next_cursor} label="More reports" />
       </div>
       <div>
         <h2 className="text-xl font-bold text-gray-900">Discussions</h2>
+        <div className="mt-3">
+          <SearchForm id="discussion-search" name="search" label="Search discussions" defaultValue={search} />
+        </div>
         <div className="mt-3 overflow-x-auto">
           <table className="w-full text-left text-sm sm:min-w-[480px]">
             <tbody className="divide-y divide-gray-100">
-              {discussions.map((discussion) => (
+              {discussions.items.map((discussion) => (
                 <DiscussionRow key={discussion.id} discussion={discussion} />
               ))}
             </tbody>
           </table>
         </div>
+        <Pager param="before" next={discussions.next_cursor} />
       </div>
     </section>
   );

@@ -22,7 +22,10 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
   const id = CourseParams.safeParse({ id: params.courseId });
   if (!id.success) throw new Response('Course not found', { status: 404 });
-  const [detail, files] = await Promise.all([attempt(() => services.courseAuthoring.get(viewer, id.data.id)), services.files.list(viewer)]);
+  const [detail, files] = await Promise.all([
+    attempt(() => services.courseAuthoring.get(viewer, id.data.id)),
+    services.files.choices(viewer),
+  ]);
   if (!detail.ok) throw new Response(detail.message, { status: detail.status });
   return { ...detail.value, library: libraryChoices(files) };
 }

@@ -9,7 +9,7 @@ import type { Route } from './+types/courses-tab';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  const [courses, files] = await Promise.all([services.courseAuthoring.list(viewer), services.files.list(viewer)]);
+  const [courses, files] = await Promise.all([services.courseAuthoring.list(viewer), services.files.choices(viewer)]);
   return { courses, images: libraryChoices(files).images };
 }
 

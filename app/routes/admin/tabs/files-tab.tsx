@@ -18,13 +18,25 @@ import { useActionAlerts } from '../../../components/admin/use-action-alerts.ts'
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmedForm } from '../../../components/ui/confirmed-form.tsx';
 import { Input, Select } from '../../../components/ui/field.tsx';
+import { Pager } from '../../../components/ui/pager.tsx';
+import { SearchForm } from '../../../components/ui/search-form.tsx';
+import { SearchQuery } from '../../../../common/paging.ts';
 import { attempt, formErrors, orRequestFailed, readForm, unlessRequestFailed, unreadableForm } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/files-tab';
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  return { files: await services.files.list(viewer), storageName: services.files.storageName, uploadRules: services.files.uploadRules };
+  const asked = new URL(request.url).searchParams;
+  const query = SearchQuery.safeParse({ before: asked.get('before') ?? undefined, search: asked.get('search') ?? undefined });
+  const page = await services.files.list(viewer, query.success ? query.data : {});
+  return {
+    files: page.items,
+    next: page.next_cursor,
+    search: query.success ? (query.data.search ?? '') : '',
+    storageName: services.files.storageName,
+    uploadRules: services.files.uploadRules,
+  };
 }
 
 const VisibilityChange = z.object({ fileId: FileParams.shape.id, visibility: FileVisibility });
@@ -127,7 +139,7 @@ function FileActions({ file }: { file: { id: string; filename: string } }) {
 }
 
 export default function FilesTab({ loaderData }: Route.ComponentProps) {
-  const { files, storageName, uploadRules } = loaderData;
+  const { files, next, search, storageName, uploadRules } = loaderData;
   const fetcher = useFetcher<typeof action>();
   // The server's reason for refusing an upload (a type it does not take, a file too large) shows by the form.
   const refused = fetcher.state === 'idle' && fetcher.data && !fetcher.data.ok ? fetcher.data.formError : null;
@@ -205,6 +217,9 @@ export default function FilesTab({ loaderData }: Route.ComponentProps) {
         </div>
       </fetcher.Form>
       <h3 className="mt-8 font-semibold text-gray-900">Uploaded Files</h3>
+      <div className="mt-3">
+        <SearchForm id="file-search" name="search" label="Search the library by name" defaultValue={search} />
+      </div>
       <ul className="mt-3 max-h-72 divide-y divide-gray-100 overflow-y-auto rounded-xl border border-gray-200" data-testid="uploaded-files">
         {files.map((item) => (
           <li key={item.id} className="flex flex-wrap items-center justify-between gap-x-2 gap-y-2 px-4 py-3 text-sm">
@@ -222,6 +237,7 @@ export default function FilesTab({ loaderData }: Route.ComponentProps) {
         ))}
         {files.length === 0 && <li className="px-4 py-3 text-sm text-gray-500">No files uploaded yet.</li>}
       </ul>
+      <Pager param="before" next={next} label="Older files" />
     </section>
   );
 }

@@ -8,23 +8,27 @@ import { Tier, TIER_LABEL, TIERS } from '../../../../common/tiers.ts';
 import { BarChart } from '../../../components/admin/bar-chart.tsx';
 import { TierBadge } from '../../../components/catalogue/tier-badge.tsx';
 import { controlClass } from '../../../components/ui/field.tsx';
+import { Pager } from '../../../components/ui/pager.tsx';
 import { attempt, invalid, parseForm } from '../../../lib/forms.ts';
 import { orFallback, staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/members-tab';
 
-// The search is in the URL (?search=), so a reload or a shared link shows the same list.
+// The search and the page are in the URL (?search=, ?before=), so a reload or a shared link shows the same list.
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  const query = MembersQuery.safeParse({ search: new URL(request.url).searchParams.get('search') ?? undefined });
+  const asked = new URL(request.url).searchParams;
+  const query = MembersQuery.safeParse({ search: asked.get('search') ?? undefined, before: asked.get('before') ?? undefined });
   const search = query.success ? query.data.search : undefined;
   // Members and billing are the owners' (an editor who opens the address is told so).
-  const members = await attempt(() => services.members.search(viewer, search));
-  if (!members.ok) return { search: search ?? '', members: [], revenue: null, overview: null, refusal: members.message };
+  const members = await attempt(() => services.members.search(viewer, query.success ? query.data : {}));
+  if (!members.ok) {
+    return { search: search ?? '', members: [], next: null, revenue: null, overview: null, refusal: members.message };
+  }
   const [revenue, overview] = await Promise.all([
     services.billing.enabled ? orFallback(services.billing.revenue(viewer), null, 'the revenue') : null,
     orFallback(services.members.overview(viewer), null, 'the members overview'),
   ]);
-  return { search: search ?? '', members: members.value, revenue, overview, refusal: null };
+  return { search: search ?? '', members: members.value.items, next: members.value.next_cursor, revenue, overview, refusal: null };
 }
 
 const MemberAction = z.discriminatedUnion('intent', [
@@ -173,7 +177,7 @@ function Overview({ overview }: { overview: MembersOverview }) {
 }
 
 export default function MembersTab({ loaderData }: Route.ComponentProps) {
-  const { members, search, revenue, overview, refusal } = loaderData;
+  const { members, next, search, revenue, overview, refusal } = loaderData;
   const submit = useSubmit();
   const navigating = useNavigation().state !== 'idle';
   const [typed, setTyped] = useState(search);
@@ -259,6 +263,7 @@ export default function MembersTab({ loaderData }: Route.ComponentProps) {
           </tbody>
         </table>
         {members.length === 0 && <p className="py-4 text-sm text-gray-500">No members found.</p>}
+        <Pager param="before" next={next} />
       </div>
     </section>
   );

@@ -3,12 +3,14 @@ import { z } from 'zod';
 import { MessageParams, type ContactMessageRow } from '../../../../common/admin.contract.ts';
 import { attempt, invalid, parseForm } from '../../../lib/forms.ts';
 import { formatDateTime } from '../../../../common/format.ts';
-import { staffPageServices } from '../../../lib/page-context.ts';
+import { Pager } from '../../../components/ui/pager.tsx';
+import { listPageOf, staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/messages-tab';
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  return { messages: await services.messages.list(viewer) };
+  const page = await services.messages.list(viewer, listPageOf(request));
+  return { messages: page.items, next: page.next_cursor };
 }
 
 const MarkHandled = z.object({ messageId: MessageParams.shape.id });
@@ -51,7 +53,7 @@ function MessageItem({ message }: { message: ContactMessageRow }) {
 }
 
 export default function MessagesTab({ loaderData }: Route.ComponentProps) {
-  const { messages } = loaderData;
+  const { messages, next } = loaderData;
   return (
     <section>
       <h2 className="text-xl font-bold text-gray-900">Messages</h2>
@@ -61,6 +63,7 @@ export default function MessagesTab({ loaderData }: Route.ComponentProps) {
         ))}
         {messages.length === 0 && <li className="text-sm text-gray-500">No messages yet.</li>}
       </ul>
+      <Pager param="before" next={next} label="Older messages" />
     </section>
   );
 }

@@ -18,7 +18,7 @@ import type { Route } from './+types/podcasts-tab';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  const [episodes, files] = await Promise.all([services.podcast.adminList(viewer), services.files.list(viewer)]);
+  const [episodes, files] = await Promise.all([services.podcast.adminList(viewer), services.files.choices(viewer)]);
   return { episodes, images: libraryChoices(files).images };
 }
 

@@ -21,7 +21,7 @@ import type { Route } from './+types/resources-tab';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  const [resources, files] = await Promise.all([services.resources.staffList(viewer), services.files.list(viewer)]);
+  const [resources, files] = await Promise.all([services.resources.staffList(viewer), services.files.choices(viewer)]);
   return { resources, files: libraryChoices(files).attachments };
 }
 

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { POST_NOT_FOUND, REPLY_NOT_FOUND, type CommunityModerationService } from '../../common/community.contract.ts';
+import { conflict, notFound } from '../../common/errors.ts';
+import { PAGE_SIZE } from '../../common/limits.ts';
+import { requireStaff } from '../../common/viewer.ts';
+import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
+import type { DataAccess } from '../repositories.ts';
+import { excerpt } from './community-views.ts';
+
+const ReportCursor = z.tuple([TimestampKey, z.uuid()]);
+const DiscussionCursor = z.tuple([TimestampKey, z.string().min(1).max(100)]);
+
+/** Staff's side of the community: the report queue, every discussion, and moderation, each change audited. */
+export function createCommunityModerationService(data: DataAccess): CommunityModerationService {
+  return {
+    async reports(viewer, query) {
+      requireStaff(viewer);
+      const after = query.after ? decodeCursor(query.after, ReportCursor) : undefined;
+      const rows = await data.community.openReports(PAGE_SIZE.staffList + 1, after && { createdAt: after[0], id: after[1] });
+      return pageOf(
+        rows,
+        PAGE_SIZE.staffList,
+        (row) => [row.reportKey, row.report.id],
+        ({ report, post, reply, reporterName, authorSuspendedAt }) => ({
+          id: report.id,
+          post_id: post.id,
+          post_title: post.title,
+          reply_id: reply?.id ?? null,
+          text: reply ? reply.body : post.content,
+          author_name: reply ? reply.authorName : post.userName,
+          author_id: (reply ? reply.authorId : post.authorId) ?? null,
+          author_suspended: authorSuspendedAt !== null,
+          reporter_name: reporterName,
+          reason: report.reason,
+          created_at: report.createdAt.toISOString(),
+          hidden: (reply ? reply.hiddenAt : post.hiddenAt) !== null,
+          pinned: post.pinnedAt !== null,
+          locked: post.lockedAt !== null,
+        }),
+      );
+    },
+
+    async discussions(viewer, query) {
+      requireStaff(viewer);
+      const before = query.before ? decodeCursor(query.before, DiscussionCursor) : undefined;
+      const rows = await data.community.forStaff(
+        PAGE_SIZE.staffList + 1,
+        before && { createdAt: before[0], id: before[1] },
+        query.search || undefined,
+      );
+      return pageOf(
+        rows,
+        PAGE_SIZE.staffList,
+        (row) => [row.createdKey, row.id],
+        (row) => ({
+          id: row.id,
+          title: row.title,
+          author_name: row.userName,
+          space: row.space,
+          created_at: row.createdAt.toISOString(),
+          likes_count: row.likesCount,
+          replies_count: row.repliesCount,
+          hidden: row.hiddenAt !== null,
+          pinned: row.pinnedAt !== null,
+          locked: row.lockedAt !== null,
+        }),
+      );
+    },
+
+    async moderatePost(viewer, postId, action) {
+      const staff = requireStaff(viewer);
+      await data.transaction(async (tx) => {
+        const post = await tx.community.findPost(postId);
+        if (!post) throw notFound(POST_NOT_FOUND);
+        const now = new Date();
+        // Pinned discussions head the first page, all of them: a handful, or they would push the feed away.
+        if (action === 'pin' && !post.pinnedAt && (await tx.community.countPinned(post.space)) >= PAGE_SIZE.communityPinned) {
+          throw conflict(`At most ${PAGE_SIZE.communityPinned} discussions can be pinned in a space. Unpin one first.`);
+        }
+        if (action === 'delete') await tx.community.deletePost(post.id);
+        else {
+          const change = {
+            hide: { hiddenAt: now },
+            unhide: { hiddenAt: null },
+            pin: { pinnedAt: now },
+            unpin: { pinnedAt: null },
+            lock: { lockedAt: now },
+            unlock: { lockedAt: null },
+          }[action];
+          await tx.community.updatePost(post.id, change);
+        }
+        // Hiding or deleting deals with what was reported about the post.
+        if (action === 'hide' || action === 'delete') await tx.community.resolveReportsAbout({ postId: post.id }, staff.email);
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: `community.post.${action}`,
+          target: post.title,
+          oldValue: post.id,
+          newValue: post.userName,
+        });
+      });
+    },
+
+    async moderateReply(viewer, replyId, action) {
+      const staff = requireStaff(viewer);
+      await data.transaction(async (tx) => {
+        const reply = await tx.community.findReply(replyId);
+        if (!reply) throw notFound(REPLY_NOT_FOUND);
+        await tx.community.lockPost(reply.postId);
+        if (action === 'delete') await tx.community.deleteReply(reply.id);
+        else await tx.community.updateReply(reply.id, { hiddenAt: action === 'hide' ? new Date() : null });
+        await tx.community.recount(reply.postId);
+        if (action !== 'unhide') await tx.community.resolveReportsAbout({ replyId: reply.id }, staff.email);
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: `community.reply.${action}`,
+          target: reply.authorName,
+          oldValue: excerpt(reply.body),
+          newValue: reply.postId,
+        });
+      });
+    },
+
+    async resolveReport(viewer, reportId) {
+      const staff = requireStaff(viewer);
+      await data.transaction(async (tx) => {
+        if (!(await tx.community.resolveReport(reportId, staff.email))) throw notFound('Report not found, or already dealt with');
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: 'community.report.dismiss',
+          target: reportId,
+          oldValue: null,
+          newValue: null,
+        });
+      });
+    },
+
+    async suspend(viewer, memberId, suspended) {
+      const staff = requireStaff(viewer);
+      await data.transaction(async (tx) => {
+        const member = await tx.members.findAccount({ id: memberId });
+        if (!member) throw notFound('Member not found');
+        await tx.members.setCommunitySuspended(member.id, suspended ? new Date() : null);
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: suspended ? 'community.suspend' : 'community.unsuspend',
+          target: member.email,
+          oldValue: member.communitySuspendedAt !== null,
+          newValue: suspended,
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { DatabaseHandle } from '../../db/client.ts';
+import type { OutboxRepository } from '../mail/outbox.repository.ts';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/** The route a request matched, never its raw path (ids would make every URL a series of its own). */
+function routeLabel(request: FastifyRequest): string {
+  const url = request.routeOptions.url;
+  if (!url) return 'unmatched';
+  return url === '*' ? 'pages' : url;
+}
+
+function sameToken(sent: string, expected: string): boolean {
+  const a = Buffer.from(sent);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * GET /metrics in Prometheus text format: requests and their latency by route and status, the
+ * database pool, the mail outbox, the event loop and memory. Opened by `Authorization: Bearer
+ * METRICS_TOKEN`; without a token set, only from the machine itself, and only when no proxy stands
+ * in front (a proxy on the same machine would make every visitor look local).
+ */
+export function serveMetrics(
+  app: FastifyInstance,
+  deps: { token: string | undefined; behindProxy: boolean; database: DatabaseHandle; outbox: OutboxRepository },
+) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'Requests answered, by method, route and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer, by method, route and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'Database connections of this process, in use or idle.',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const stats = deps.database.poolStats();
+      this.set({ state: 'in_use' }, stats.total - stats.idle);
+      this.set({ state: 'idle' }, stats.idle);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_waiting',
+    help: 'Queries waiting for a free database connection.',
+    registers: [registry],
+    collect() {
+      this.set(deps.database.poolStats().waiting);
+    },
+  });
+  let outboxRead: Promise<{ pending: number; oldestAgeSeconds: number }> | undefined;
+  // Both outbox gauges come from one query per scrape; a database that is away leaves them unset.
+  const outboxState = () =>
+    (outboxRead ??= deps.outbox.depth().finally(() => {
+      outboxRead = undefined;
+    }));
+  new Gauge({
+    name: 'outbox_pending_messages',
+    help: 'Emails waiting to be sent.',
+    registers: [registry],
+    async collect() {
+      const state = await outboxState().catch(() => null);
+      if (state) this.set(state.pending);
+    },
+  });
+  new Gauge({
+    name: 'outbox_oldest_pending_age_seconds',
+    help: 'How long the oldest email waiting to be sent has waited.',
+    registers: [registry],
+    async collect() {
+      const state = await outboxState().catch(() => null);
+      if (state) this.set(state.oldestAgeSeconds);
+    },
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = { method: request.method, route: routeLabel(request), status: String(reply.statusCode) };
+    requests.inc(labels);
+    latency.observe(labels, reply.elapsedTime / 1000);
+  });
+
+  app.get('/metrics', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const sent = request.headers.authorization?.replace(/^Bearer\s+/i, '') ?? '';
+    const allowed = deps.token ? sameToken(sent, deps.token) : !deps.behindProxy && LOOPBACK.has(request.socket.remoteAddress ?? '');
+    if (!allowed) {
+      return reply
+        .status(deps.token ? 401 : 403)
+        .send({ detail: deps.token ? 'Metrics need the metrics token.' : 'Metrics are open to this machine only; set METRICS_TOKEN.' });
+    }
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
+}

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  call,
+  cleanupAll,
+  databaseUnavailable,
+  freeCourseIds,
+  now,
+  offenders,
+  ok,
+  pending,
+  printPhases,
+  registerMembers,
+  sleep,
+  startLoad,
+  startPostgres,
+  startRedis,
+  startServer,
+  summarizeOutput,
+  waitForReadsAndWrites,
+  withoutRequestId,
+  type Outcome,
+  type Phase,
+  type PostgresCluster,
+  type ServerProcess,
+} from './harness.ts';
+
+// Two server processes on one PostgreSQL cluster and one Redis, a mixed load on both, and
+// `pg_ctl restart -m fast` twice during it: the processes live on, clients see either their answer
+// or a 503 that says the database is away (with Retry-After), service is back within 10 s of the
+// database, and nothing acknowledged is lost.
+
+const RECOVERY_MS = 10_000;
+
+interface Restart {
+  requestedAt: number;
+  readyAt: number;
+  /** Per process: when a write and a read both answered 2xx again. */
+  recoveredAt: Record<string, number | undefined>;
+}
+
+let cluster: PostgresCluster;
+let servers: ServerProcess[] = [];
+const restarts: Restart[] = [];
+let outcomes: Outcome[] = [];
+const probes: Outcome[] = [];
+let acknowledged: { posts: string[]; replies: string[] } = { posts: [], replies: [] };
+let stored: { posts: Set<string>; replies: Set<string> } = { posts: new Set(), replies: new Set() };
+let livez: Outcome[] = [];
+let stillRunning: Record<string, boolean> = {};
+let t0 = 0;
+let phases: Phase[] = [];
+
+afterAll(cleanupAll);
+
+beforeAll(async () => {
+  cluster = await startPostgres();
+  const redis = await startRedis();
+  const options = { databaseUrl: cluster.url, redisUrl: redis.url };
+  // One after the other: both migrate under an advisory lock.
+  const a = await startServer({ name: 'A', ...options });
+  const b = await startServer({ name: 'B', ...options });
+  servers = [a, b];
+
+  const members = await registerMembers(a, cluster, 62, { label: 'restart' });
+  const probers = members.splice(0, 2);
+  const courseIds = await freeCourseIds(a);
+  // Two posts to reply to from the start; the load adds its own.
+  const postIds: string[] = [];
+  for (const title of ['First fault thread', 'Second fault thread']) {
+    const created = await call(a, 'POST', '/api/community/posts', {
+      token: probers[0]!.token,
+      address: probers[0]!.address,
+      body: { title, body: `${title}, for replies` },
+    });
+    if (created.status !== 201) throw new Error(`could not create a post to reply to: ${created.status} ${created.detail}`);
+    postIds.push((created.json as { id: string }).id);
+  }
+
+  const load = startLoad({
+    targets: servers,
+    loopsPerTarget: 6,
+    members,
+    courseIds,
+    postIds,
+    thinkMs: 20,
+    mix: { post: 4 },
+  });
+  t0 = now();
+  await sleep(2500);
+
+  for (let round = 0; round < 2; round++) {
+    const { requestedAt, readyAt } = await cluster.restart('fast');
+    const recovered = await Promise.all(
+      servers.map((server, index) =>
+        waitForReadsAndWrites(server, probers[index]!, courseIds[0]!, { timeoutMs: RECOVERY_MS + 2000, sink: probes }),
+      ),
+    );
+    restarts.push({ requestedAt, readyAt, recoveredAt: Object.fromEntries(servers.map((server, i) => [server.name, recovered[i]])) });
+    await sleep(1500);
+  }
+  await sleep(500);
+  outcomes = await load.stop();
+  const end = now();
+  acknowledged = { posts: load.posts, replies: load.replies };
+
+  livez = await Promise.all(servers.map((server) => call(server, 'GET', '/livez', { timeoutMs: 5000 })));
+  stillRunning = Object.fromEntries(await Promise.all(servers.map(async (server) => [server.name, await pending(server.exited)])));
+  const [posts, replies] = await Promise.all([
+    cluster.query<{ id: string }>('select id from community_posts where id = any($1)', [acknowledged.posts]),
+    cluster.query<{ id: string }>('select id::text as id from community_replies where id::text = any($1)', [acknowledged.replies]),
+  ]);
+  stored = { posts: new Set(posts.map((row) => row.id)), replies: new Set(replies.map((row) => row.id)) };
+
+  const [first, second] = restarts as [Restart, Restart];
+  phases = [
+    { name: 'before the first restart', from: t0, to: first.requestedAt },
+    { name: 'restart 1: PostgreSQL down', from: first.requestedAt, to: first.readyAt },
+    { name: 'restart 1: PostgreSQL up again', from: first.readyAt, to: second.requestedAt },
+    { name: 'restart 2: PostgreSQL down', from: second.requestedAt, to: second.readyAt },
+    { name: 'restart 2: PostgreSQL up again', from: second.readyAt, to: end + 1 },
+  ];
+  printPhases('PostgreSQL restarts under load (answers by when they arrived)', [...outcomes, ...probes], phases, t0);
+  console.log(
+    restarts
+      .map(
+        (restart, i) =>
+          `restart ${i + 1}: pg_ctl took ${Math.round(restart.readyAt - restart.requestedAt)} ms; 2xx again ` +
+          Object.entries(restart.recoveredAt)
+            .map(([name, at]) => `${name}: ${at === undefined ? 'never' : `${Math.round(at - restart.readyAt)} ms after`}`)
+            .join(', '),
+      )
+      .join('\n'),
+  );
+  console.log(
+    `acknowledged: ${acknowledged.posts.length} posts (${stored.posts.size} stored), ${acknowledged.replies.length} replies (${stored.replies.size} stored)`,
+  );
+  for (const server of servers) console.log(`server ${server.name} output:\n${summarizeOutput(server.output())}`);
+});
+
+describe('PostgreSQL restarted twice under load, two processes', () => {
+  it('no server process exits, and both still answer /livez', () => {
+    for (const server of servers) {
+      expect(stillRunning[server.name], `server ${server.name} exited (${server.howExited()}):\n${server.output().slice(-3000)}`).toBe(
+        true,
+      );
+    }
+    expect(livez.map((answer) => `${answer.process} ${answer.status ?? answer.error}`)).toEqual(['A 200', 'B 200']);
+  });
+
+  it('answers everything with 2xx before the first restart (the harness and the load are sound)', () => {
+    const before = [...outcomes, ...probes].filter((outcome) => outcome.at < restarts[0]!.requestedAt);
+    expect(before.length).toBeGreaterThan(100);
+    expect(offenders(before, ok, t0)).toEqual([]);
+  });
+
+  it('answers every request with 2xx or a 503 DATABASE_UNAVAILABLE with Retry-After: no 500, reset, network error or timeout', () => {
+    const bad = offenders([...outcomes, ...probes], (outcome) => ok(outcome) || databaseUnavailable(outcome), t0);
+    expect(bad.slice(0, 40), `${bad.length} answers were neither 2xx nor a proper 503`).toEqual([]);
+  });
+
+  it('answers 2xx again, reads and writes on both processes, within 10 s of PostgreSQL accepting connections', () => {
+    for (const [i, restart] of restarts.entries()) {
+      for (const server of servers) {
+        const at = restart.recoveredAt[server.name];
+        const took = at === undefined ? Infinity : at - restart.readyAt;
+        expect(took, `restart ${i + 1}, server ${server.name}: ms until reads and writes were 2xx again`).toBeLessThanOrEqual(RECOVERY_MS);
+      }
+    }
+    // And the load agrees: once the 10 s are over, nothing but 2xx until the next restart.
+    const settled = restarts.flatMap((restart, i) =>
+      outcomes.filter(
+        (outcome) => outcome.startedAt >= restart.readyAt + RECOVERY_MS && outcome.at < (restarts[i + 1]?.requestedAt ?? Infinity),
+      ),
+    );
+    expect(offenders(settled, ok, t0)).toEqual([]);
+  });
+
+  it('loses no acknowledged write: every post and reply answered 201 is in the database', () => {
+    expect(acknowledged.posts.length).toBeGreaterThan(10);
+    expect(acknowledged.posts.filter((id) => !stored.posts.has(id))).toEqual([]);
+    expect(acknowledged.replies.filter((id) => !stored.replies.has(id))).toEqual([]);
+  });
+
+  it('gives every answer an X-Request-Id (a UUID)', () => {
+    const missing = withoutRequestId([...outcomes, ...probes, ...livez]);
+    expect(missing.slice(0, 10), `${missing.length} answers without a UUID X-Request-Id`).toEqual([]);
+  });
+});
