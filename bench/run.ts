@@ -1,23 +1,34 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import {
+  CONNECTIONS,
+  SECONDS,
+  freePort,
+  load,
+  rawGet,
+  requireBuild,
+  root,
+  sessionCookie,
+  startSite,
+  stopProcess,
+  waitUntil,
+  type Site,
+} from './lib.ts';
+import { scaleSection } from './scale.ts';
 
 // `npm run build && npm run bench`: the production build on a fresh embedded database with the demo
 // catalogue, against a bare node:http server that sends the same bytes (bench/bare-server.ts), back
 // to back, for each row of the targets table; then the home page's JavaScript as transferred and
 // Lighthouse (mobile) on three pages. Prints the ratios and writes bench/results/latest.json.
+// Then the scale section (bench/scale.ts): the same requests on PostgreSQL, demo catalogue against
+// the scale data set. `BENCH_ONLY=site` or `BENCH_ONLY=scale` runs one of the two.
 // Timings are noisy on a shared machine: compare ratios, not absolute numbers.
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const root = path.resolve(import.meta.dirname, '..');
 const BROWSER_ENCODINGS = 'br, gzip, deflate';
 
 interface LoadTarget {
@@ -38,56 +49,6 @@ const LIGHTHOUSE_PAGES = ['/', '/courses', '/pricing'];
 const LIGHTHOUSE_MIN = { performance: 95, accessibility: 95, 'best-practices': 95, seo: 95 };
 const HOME_JS_MAX_BYTES = 105 * 1024;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-async function waitUntil(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited`);
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-/** One answer exactly as sent: compressed bytes stay compressed (fetch would decode them). */
-function rawGet(
-  url: string,
-  headers: Record<string, string>,
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-        response.on('error', reject);
-      })
-      .on('error', reject);
-  });
-}
-
-async function load(url: string, headers: Record<string, string>) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
-  return {
-    requests_per_second: Math.round(result.requests.average),
-    latency_p50_ms: result.latency.p50,
-    latency_p99_ms: result.latency.p99,
-    non_2xx: result.non2xx,
-    errors: result.errors,
-  };
-}
-
 /** A member with a session, for the signed-in rows: the Cookie header a browser would send. */
 async function memberCookie(baseUrl: string): Promise<string> {
   const response = await fetch(`${baseUrl}/api/auth/register`, {
@@ -96,10 +57,7 @@ async function memberCookie(baseUrl: string): Promise<string> {
     body: JSON.stringify({ name: 'Bench Member', email: `bench-${Date.now()}@example.com`, password: 'bench-password' }),
   });
   if (response.status !== 201) throw new Error(`Could not register the bench member: ${response.status}`);
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(';')[0])
-    .join('; ');
+  return sessionCookie(response);
 }
 
 /** The JavaScript a page makes the browser download, in bytes as transferred (brotli when the server sends it). */
@@ -155,101 +113,95 @@ async function runLighthouse(baseUrl: string) {
   return scores;
 }
 
-if (!fs.existsSync(path.join(root, 'build/server/index.js'))) {
-  console.error('No production build: run `npm run build` first.');
+/** The site against the bare server, the home page's JavaScript and Lighthouse: bench/results/latest.json. */
+async function siteSection(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-bench-'));
+  let app: Site | undefined;
+  let bare: ChildProcess | undefined;
+  try {
+    app = await startSite({
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      ADMIN_EMAIL: 'bench@example.com',
+      ADMIN_PASSWORD: 'bench-password',
+    });
+    const appUrl = app.url;
+    const cookie = await memberCookie(appUrl);
+    const headersOf = (target: LoadTarget) => ({ 'accept-encoding': BROWSER_ENCODINGS, ...(target.signedIn ? { cookie } : {}) });
+
+    // What the bare server sends: each path's answer as the site sent it (the same bytes, encoding and type).
+    const recorded: Record<string, unknown> = {};
+    for (const target of LOAD_TARGETS) {
+      const answer = await rawGet(`${appUrl}${target.path}`, headersOf(target));
+      if (answer.status !== 200) throw new Error(`${target.name} answered ${answer.status}`);
+      const keep = ['content-type', 'content-encoding', 'cache-control', 'vary'].filter((name) => answer.headers[name] !== undefined);
+      recorded[target.path] = {
+        status: answer.status,
+        headers: Object.fromEntries(keep.map((name) => [name, String(answer.headers[name])])),
+        bodyBase64: answer.body.toString('base64'),
+      };
+    }
+    const answersFile = path.join(dataDir, 'bare-answers.json');
+    fs.writeFileSync(answersFile, JSON.stringify(recorded));
+    const barePort = await freePort();
+    const bareUrl = `http://127.0.0.1:${barePort}`;
+    bare = spawn(process.execPath, [path.join(root, 'bench/bare-server.ts'), answersFile, String(barePort)], { stdio: 'inherit' });
+    await waitUntil(`${bareUrl}/`, bare);
+
+    const rows: Record<string, unknown>[] = [];
+    for (const target of LOAD_TARGETS) {
+      const site = await load(`${appUrl}${target.path}`, headersOf(target));
+      const yardstick = await load(`${bareUrl}${target.path}`, headersOf(target));
+      const share = site.requests_per_second / Math.max(1, yardstick.requests_per_second);
+      const met = share >= target.minShareOfBare && (target.maxP99Ms === undefined || site.latency_p99_ms <= target.maxP99Ms);
+      const row = {
+        target: target.name,
+        site,
+        bare: yardstick,
+        share_of_bare: Math.round(share * 1000) / 1000,
+        wanted: `>= ${target.minShareOfBare * 100}% of bare${target.maxP99Ms ? `, p99 <= ${target.maxP99Ms} ms` : ''}`,
+        met,
+      };
+      rows.push(row);
+      console.log(
+        `${met ? 'MET ' : 'MISS'} ${target.name}: ${site.requests_per_second} req/s = ${(share * 100).toFixed(1)}% of bare (${yardstick.requests_per_second} req/s), p99 ${site.latency_p99_ms} ms; wanted ${row.wanted}`,
+      );
+    }
+
+    const homeJs = await pageJavaScriptBytes(appUrl, '/');
+    const homeJsMet = homeJs <= HOME_JS_MAX_BYTES;
+    console.log(`${homeJsMet ? 'MET ' : 'MISS'} home page JavaScript: ${(homeJs / 1024).toFixed(1)} KB as transferred; wanted <= 105 KB`);
+
+    const lighthouseScores = await runLighthouse(appUrl);
+    const lighthouseMet = Object.values(lighthouseScores).every((page) =>
+      Object.entries(LIGHTHOUSE_MIN).every(([category, min]) => (page[category] ?? 0) >= min),
+    );
+    console.log(`${lighthouseMet ? 'MET ' : 'MISS'} Lighthouse mobile: every category at least 95 on ${LIGHTHOUSE_PAGES.join(', ')}`);
+
+    const report = {
+      measured_at: new Date().toISOString(),
+      machine: `${os.cpus().length} cores`,
+      seconds_per_run: SECONDS,
+      connections: CONNECTIONS,
+      load: rows,
+      home_javascript_bytes: { transferred: homeJs, wanted_at_most: HOME_JS_MAX_BYTES, met: homeJsMet },
+      lighthouse: { pages: lighthouseScores, wanted_at_least: LIGHTHOUSE_MIN, met: lighthouseMet },
+    };
+    fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    console.log('Written bench/results/latest.json');
+  } finally {
+    bare?.kill('SIGTERM');
+    await stopProcess(app?.process);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const only = process.env.BENCH_ONLY;
+if (only !== undefined && only !== 'site' && only !== 'scale') {
+  console.error(`BENCH_ONLY must be site or scale, not ${only}`);
   process.exit(1);
 }
-
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-bench-'));
-const [appPort, barePort] = [await freePort(), await freePort()];
-const app = spawn(process.execPath, ['server/main.ts'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(appPort),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    SMTP_URL: '',
-    STRIPE_SECRET_KEY: '',
-    STRIPE_WEBHOOK_SECRET: '',
-    LOG_LEVEL: 'warn',
-    ADMIN_EMAIL: 'bench@example.com',
-    ADMIN_PASSWORD: 'bench-password',
-  },
-  stdio: 'inherit',
-});
-let bare: ChildProcess | undefined;
-const appUrl = `http://127.0.0.1:${appPort}`;
-const bareUrl = `http://127.0.0.1:${barePort}`;
-try {
-  await waitUntil(`${appUrl}/healthz`, app);
-  const cookie = await memberCookie(appUrl);
-  const headersOf = (target: LoadTarget) => ({ 'accept-encoding': BROWSER_ENCODINGS, ...(target.signedIn ? { cookie } : {}) });
-
-  // What the bare server sends: each path's answer as the site sent it (the same bytes, encoding and type).
-  const recorded: Record<string, unknown> = {};
-  for (const target of LOAD_TARGETS) {
-    const answer = await rawGet(`${appUrl}${target.path}`, headersOf(target));
-    if (answer.status !== 200) throw new Error(`${target.name} answered ${answer.status}`);
-    const keep = ['content-type', 'content-encoding', 'cache-control', 'vary'].filter((name) => answer.headers[name] !== undefined);
-    recorded[target.path] = {
-      status: answer.status,
-      headers: Object.fromEntries(keep.map((name) => [name, String(answer.headers[name])])),
-      bodyBase64: answer.body.toString('base64'),
-    };
-  }
-  const answersFile = path.join(dataDir, 'bare-answers.json');
-  fs.writeFileSync(answersFile, JSON.stringify(recorded));
-  bare = spawn(process.execPath, [path.join(root, 'bench/bare-server.ts'), answersFile, String(barePort)], { stdio: 'inherit' });
-  await waitUntil(`${bareUrl}/`, bare);
-
-  const rows: Record<string, unknown>[] = [];
-  for (const target of LOAD_TARGETS) {
-    const site = await load(`${appUrl}${target.path}`, headersOf(target));
-    const yardstick = await load(`${bareUrl}${target.path}`, headersOf(target));
-    const share = site.requests_per_second / Math.max(1, yardstick.requests_per_second);
-    const met = share >= target.minShareOfBare && (target.maxP99Ms === undefined || site.latency_p99_ms <= target.maxP99Ms);
-    const row = {
-      target: target.name,
-      site,
-      bare: yardstick,
-      share_of_bare: Math.round(share * 1000) / 1000,
-      wanted: `>= ${target.minShareOfBare * 100}% of bare${target.maxP99Ms ? `, p99 <= ${target.maxP99Ms} ms` : ''}`,
-      met,
-    };
-    rows.push(row);
-    console.log(
-      `${met ? 'MET ' : 'MISS'} ${target.name}: ${site.requests_per_second} req/s = ${(share * 100).toFixed(1)}% of bare (${yardstick.requests_per_second} req/s), p99 ${site.latency_p99_ms} ms; wanted ${row.wanted}`,
-    );
-  }
-
-  const homeJs = await pageJavaScriptBytes(appUrl, '/');
-  const homeJsMet = homeJs <= HOME_JS_MAX_BYTES;
-  console.log(`${homeJsMet ? 'MET ' : 'MISS'} home page JavaScript: ${(homeJs / 1024).toFixed(1)} KB as transferred; wanted <= 105 KB`);
-
-  const lighthouseScores = await runLighthouse(appUrl);
-  const lighthouseMet = Object.values(lighthouseScores).every((page) =>
-    Object.entries(LIGHTHOUSE_MIN).every(([category, min]) => (page[category] ?? 0) >= min),
-  );
-  console.log(`${lighthouseMet ? 'MET ' : 'MISS'} Lighthouse mobile: every category at least 95 on ${LIGHTHOUSE_PAGES.join(', ')}`);
-
-  const report = {
-    measured_at: new Date().toISOString(),
-    machine: `${os.cpus().length} cores`,
-    seconds_per_run: SECONDS,
-    connections: CONNECTIONS,
-    load: rows,
-    home_javascript_bytes: { transferred: homeJs, wanted_at_most: HOME_JS_MAX_BYTES, met: homeJsMet },
-    lighthouse: { pages: lighthouseScores, wanted_at_least: LIGHTHOUSE_MIN, met: lighthouseMet },
-  };
-  fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  console.log('Written bench/results/latest.json');
-} finally {
-  bare?.kill('SIGTERM');
-  app.kill('SIGTERM');
-  if (app.exitCode === null) await new Promise((resolve) => app.once('exit', resolve));
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}
+requireBuild();
+if (only !== 'scale') await siteSection();
+if (only !== 'site') await scaleSection();

@@ -165,7 +165,7 @@ export const ReportView = z.object({
   post_id: z.string(),
   post_title: z.string(),
   reply_id: z.string().nullable(),
-  /** The reported text, as its author wrote it. */
+  /** The reported text, as its author wrote it (its first 600 characters). */
   text: z.string(),
   author_name: z.string(),
   author_id: z.string().nullable(),

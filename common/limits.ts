@@ -38,6 +38,22 @@ export const PAGE_SIZE = {
   communityReplies: 50,
   /** A member's own lists: replies to their posts, enrolments, certificates. */
   memberList: 20,
-  /** Staff lists: members, staff, audit log, files, reports, discussions, messages, learners. */
+  /** Staff lists: members, audit log, files, messages. */
   staffList: 50,
+  /** The moderation page's two lists (reports and discussions), whose rows carry their buttons. */
+  moderation: 20,
 } as const;
+
+// Every check of a secret is limited, and cheap when wrong (docs/decisions/014).
+/** Reset and invitation links tried: every try per client address, and per link (guessed at from many places). */
+export const RESET_CONFIRM_LIMITS = {
+  perAddress: { max: 10, windowMs: FIFTEEN_MINUTES, growing: true },
+  perLink: { max: 5, windowMs: FIFTEEN_MINUTES, growing: true },
+} as const;
+/** Wrong current passwords (changing the password or the email, deleting the account): like sign-in. */
+export const CURRENT_PASSWORD_LIMITS = {
+  perMember: { max: 8, windowMs: FIFTEEN_MINUTES, growing: true },
+  perAddress: { max: 20, windowMs: FIFTEEN_MINUTES, growing: true },
+} as const;
+/** Answers that an address is taken (sign-up, email change), per client address: a few, then 429. */
+export const TAKEN_ADDRESS_LIMIT = { max: 5, windowMs: FIFTEEN_MINUTES } as const;

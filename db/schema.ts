@@ -57,17 +57,12 @@ export const members = pgTable(
     emailVerifiedAt: timestamp({ withTimezone: true }),
     /** The member asked for no email beyond what their account needs (one-click unsubscribe). */
     emailOptOut: boolean().notNull().default(false),
-    /** Identifies the member in unsubscribe links without revealing anything else. */
-    unsubscribeToken: text()
-      .notNull()
-      .default(sql`gen_random_uuid()::text`),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },
   (t) => [
     // Emails are unique regardless of case.
     uniqueIndex('members_email_lower_idx').on(sql`lower(${t.email})`),
-    uniqueIndex('members_unsubscribe_token_idx').on(t.unsubscribeToken),
     uniqueIndex('members_stripe_customer_idx').on(t.stripeCustomerId),
     // Staff's member list, newest first, a page at a time; staff search by any part of a name or email (pg_trgm).
     index('members_created_idx').on(t.createdAt, t.id),
@@ -197,6 +192,8 @@ export const enrolments = pgTable(
       .notNull()
       .references(() => courses.id, { onDelete: 'cascade' }),
     enrolledAt: createdAt(),
+    /** Lessons of the course the member completed, kept by a trigger on lesson_progress (migration 0014). */
+    completedLessons: integer().notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.memberId, t.courseId] }),
@@ -390,6 +387,16 @@ export const communityLikes = pgTable(
   (t) => [primaryKey({ columns: [t.postId, t.memberId] }), index('community_likes_member_idx').on(t.memberId)],
 );
 
+/** How many visible discussions each space holds, kept by a trigger with every change (migration 0014). */
+export const communityCounts = pgTable(
+  'community_counts',
+  {
+    space: text({ enum: COMMUNITY_SPACES }).primaryKey(),
+    discussions: integer().notNull().default(0),
+  },
+  () => [check('community_counts_space_check', oneOf('space', COMMUNITY_SPACES))],
+);
+
 /** A member's report of a post or reply for staff to look at; one per member and item. */
 export const communityReports = pgTable(
   'community_reports',
@@ -503,7 +510,39 @@ export const accountTokens = pgTable(
   ],
 );
 
+/** One-click unsubscribe links, one per message sent, by the SHA-256 of their token; they keep working. */
+export const unsubscribeLinks = pgTable(
+  'unsubscribe_links',
+  {
+    tokenHash: text().primaryKey(),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('unsubscribe_links_member_idx').on(t.memberId)],
+);
+
 export const OUTBOX_STATUSES = ['pending', 'sent', 'failed'] as const;
+
+/**
+ * The link a queued message carries, minted by the mail worker as it sends the message (the outbox
+ * never holds a token that works, docs/decisions/014): a single-use account link, an unsubscribe
+ * link, or a password reset for whatever account has the address typed (decided when sent, so a
+ * request looks the same for any address).
+ */
+export type OutboxLinkGrant =
+  | {
+      kind: 'account-token';
+      purpose: (typeof ACCOUNT_TOKEN_PURPOSES)[number];
+      memberId?: string;
+      staffId?: string;
+      /** How long the link works, counted from sending. */
+      ttlMs: number;
+      newEmail?: string;
+    }
+  | { kind: 'unsubscribe'; memberId: string }
+  | { kind: 'password-reset'; account: 'member' | 'staff' };
 
 // Every message the site sends, written in the same transaction as the change it reports, then
 // delivered by the mail worker (server/mail/mail-worker.ts), with retries, once.
@@ -519,6 +558,8 @@ export const outboxMessages = pgTable(
     text: text().notNull(),
     /** One-click unsubscribe address (RFC 8058) for mail that is not needed to run the account. */
     unsubscribeUrl: text(),
+    /** The link minted at sending; the stored text holds a placeholder in its place, before and after. */
+    linkGrant: jsonb().$type<OutboxLinkGrant>(),
     status: text({ enum: OUTBOX_STATUSES }).notNull().default('pending'),
     attempts: integer().notNull().default(0),
     nextAttemptAt: createdAt(),

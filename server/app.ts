@@ -32,6 +32,7 @@ import { paymentFormTargets, securityHeaders } from './http/security-headers.ts'
 import { useZodContracts } from './http/zod.ts';
 import { learningRoutes } from './learning/learning.routes.ts';
 import { startMailWorker, type MailWorkerTiming } from './mail/mail-worker.ts';
+import { createLinkMinting } from './mail/link-minting.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createOutboxRepository } from './mail/outbox.repository.ts';
 import { createMailTransport } from './mail/transport.ts';
@@ -39,6 +40,7 @@ import { membersRoutes } from './members/members.routes.ts';
 import { pagesPlugin } from './pages/pages.plugin.ts';
 import { podcastRoutes } from './podcast/podcast.routes.ts';
 import { resourcesRoutes } from './resources/resources.routes.ts';
+import { createDataAccess } from './repositories.ts';
 import { createServices, type ServerServices } from './services.ts';
 import { scheduleSessionPurge } from './sessions/session-purge.ts';
 import { SessionService } from './sessions/session.service.ts';
@@ -178,8 +180,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     log: app.log,
     timeoutMs: config.outboundTimeoutMs,
   });
-  const worker = startMailWorker(app, createOutboxRepository(deps.database.db), transport, { ...DEFAULT_MAIL_TIMING, ...deps.mailTiming });
-  const mailer = createMailer({ publicUrl: config.publicUrl, nudge: worker.nudge });
+  const mailer = createMailer({ publicUrl: config.publicUrl, nudge: () => worker.nudge() });
+  const worker = startMailWorker(
+    app,
+    createOutboxRepository(deps.database.db),
+    transport,
+    { ...DEFAULT_MAIL_TIMING, ...deps.mailTiming },
+    createLinkMinting({ data: createDataAccess(deps.database.db), tokenLink: mailer.tokenLink }),
+  );
   await app.register(viewerPlugin, { sessions, cookies: new SiteCookies({ production: config.isProduction }) });
   refuseCrossSiteWrites(app, config.publicUrl);
   keepAnswersPrivate(app);

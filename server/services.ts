@@ -16,10 +16,8 @@ import { createCoursesService } from './courses/courses.service.ts';
 import type { DataVersion } from './cache/data-version.ts';
 import {
   CATALOGUE_MEMO,
-  COMMUNITY_MEMO,
   MEMBER_MEMO,
   VersionedMemo,
-  withCommunityCountsInMemory,
   withMemberReadsInMemory,
   withPublicReadsInMemory,
   withReadsAfterWritesFresh,
@@ -58,16 +56,13 @@ export function createServices(deps: {
   dataVersion: DataVersion;
   /** And each member's own reads (enrolments, certificates, subscription) while this holds. */
   memberDataVersion: DataVersion;
-  /** The community's counts while this holds (its pages are always read from the database). */
+  /** Replies to members' own posts while this holds (the community's pages are always read from the database). */
   communityDataVersion: DataVersion;
 }): ServerServices {
   const { mailer, sessions, dataVersion, memberDataVersion, communityDataVersion } = deps;
   const data = withReadsAfterWritesFresh(
     withMemberReadsInMemory(
-      withCommunityCountsInMemory(
-        withPublicReadsInMemory(createDataAccess(deps.db), new VersionedMemo([dataVersion], CATALOGUE_MEMO)),
-        new VersionedMemo([communityDataVersion], COMMUNITY_MEMO),
-      ),
+      withPublicReadsInMemory(createDataAccess(deps.db), new VersionedMemo([dataVersion], CATALOGUE_MEMO)),
       // Enrolments count the course's lessons, and replies to a member are community data: either changing makes them stale.
       new VersionedMemo([dataVersion, memberDataVersion, communityDataVersion], MEMBER_MEMO),
     ),

@@ -18,6 +18,22 @@ export function createAccountTokensRepository(db: DatabaseOrTransaction) {
       });
     },
 
+    /** The token if it could be used now (exists for this purpose, unused, not expired), without using it. */
+    async findUsable(purpose: AccountTokenPurpose, tokenHash: string) {
+      const [row] = await db
+        .select()
+        .from(accountTokens)
+        .where(
+          and(
+            eq(accountTokens.tokenHash, tokenHash),
+            eq(accountTokens.purpose, purpose),
+            isNull(accountTokens.usedAt),
+            gt(accountTokens.expiresAt, new Date()),
+          ),
+        );
+      return row ?? null;
+    },
+
     /**
      * Uses a token: marks it used and returns it, only if it exists for this purpose, is unused and
      * has not expired. One statement, so a token can be used once even by two requests at once.

@@ -7,30 +7,27 @@ import {
 } from '../../common/account.contract.ts';
 import { EMAIL_TAKEN } from '../../common/auth.contract.ts';
 import { badRequest, conflict } from '../../common/errors.ts';
+import { CURRENT_PASSWORD_LIMITS, RESET_CONFIRM_LIMITS } from '../../common/limits.ts';
 import { requireMember, type Viewer } from '../../common/viewer.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { queueEmailVerification } from './email-verification.ts';
+import { refuseTakenAddress } from './taken-address.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import { isUniqueViolation } from '../members/members.repository.ts';
 import type { DataAccess } from '../repositories.ts';
 import { hashPassword, verifyPassword } from '../sessions/passwords.ts';
 import type { SessionService } from '../sessions/session.service.ts';
-import { generateSessionToken, hashSessionToken } from '../sessions/tokens.ts';
+import { hashSessionToken } from '../sessions/tokens.ts';
 
 const HOUR = 60 * 60 * 1000;
-const RESET_LINK_MS = HOUR;
 const EMAIL_CHANGE_LINK_MS = 24 * HOUR;
+/** A reset's row until the mail worker writes the message, at sending. */
+const RESET_PENDING = { subject: 'Password reset (written when sent)', html: '', text: '' };
 
 // Reset and verification mail per client address and per account, so neither can be used to flood an inbox.
 const RESET_LIMITS = { perAddress: { max: 10, windowMs: HOUR }, perEmail: { max: 3, windowMs: HOUR } };
 const RESEND_LIMIT = { max: 3, windowMs: HOUR };
-
-/** A random single-use link token (256 bits); only its SHA-256 is stored. */
-function newToken() {
-  const token = generateSessionToken();
-  return { token, hash: hashSessionToken(token) };
-}
 
 export function createAccountService(deps: {
   data: DataAccess;
@@ -47,38 +44,53 @@ export function createAccountService(deps: {
     await limiter.check(`${scope}:email`, email, RESET_LIMITS.perEmail);
   }
 
-  async function requireCurrentPassword(memberId: string, password: string) {
+  /** The member's account if this is their password: limited like sign-in, per member and per client address. */
+  async function requireCurrentPassword(viewer: Viewer, memberId: string, password: string) {
+    const { perMember, perAddress } = CURRENT_PASSWORD_LIMITS;
+    await limiter.ensureNotBlocked('current-password:member', memberId, perMember);
+    await limiter.ensureNotBlocked('current-password:address', viewer.client.address, perAddress);
     const account = await data.members.findAccount({ id: memberId });
-    if (!account || !(await verifyPassword(account.passwordHash, password))) throw badRequest(WRONG_PASSWORD, 'current_password');
+    if (!account || !(await verifyPassword(account.passwordHash, password))) {
+      await limiter.recordFailure('current-password:member', memberId, perMember);
+      await limiter.recordFailure('current-password:address', viewer.client.address, perAddress);
+      throw badRequest(WRONG_PASSWORD, 'current_password');
+    }
     return account;
   }
 
+  /**
+   * A reset or invitation link, checked before anything costly: every try is limited per client
+   * address and per link, and only a link that works gets its new password hashed (argon2 is slow on
+   * purpose, so a loop of wrong links must never reach it).
+   */
+  async function usableResetLink(viewer: Viewer, token: string) {
+    const tokenHash = hashSessionToken(token);
+    await limiter.check('reset-confirm:address', viewer.client.address, RESET_CONFIRM_LIMITS.perAddress);
+    await limiter.check('reset-confirm:link', tokenHash, RESET_CONFIRM_LIMITS.perLink);
+    const link = await data.accountTokens.findUsable('password_reset', tokenHash);
+    if (!link) throw badRequest(RESET_LINK_INVALID);
+    return { link, tokenHash };
+  }
+
+
   return {
+    // Nothing here depends on whether the address has an account: the same row is queued either
+    // way and the mail worker writes the message for whoever has it (reset-mail.ts), so neither
+    // the answer nor its timing tells who is a member.
     async requestPasswordReset(viewer, email) {
       await limitResetRequests(viewer, 'password-reset', email);
-      const account = await data.members.findAccount({ email });
-      if (account) {
-        const { token, hash } = newToken();
-        await data.transaction(async (tx) => {
-          await tx.accountTokens.revokeUnused('password_reset', { memberId: account.id });
-          await tx.accountTokens.create({
-            purpose: 'password_reset',
-            owner: { memberId: account.id },
-            tokenHash: hash,
-            expiresAt: new Date(Date.now() + RESET_LINK_MS),
-          });
-          const resetUrl = mailer.link('/reset-password', { token });
-          await mailer.queue(tx, 'password-reset', account.email, await mailTemplates.passwordReset({ name: account.name, resetUrl }));
-        });
-        mailer.nudge();
-      }
+      await mailer.queue(data, 'password-reset', email, RESET_PENDING, { grant: { kind: 'password-reset', account: 'member' } });
+      mailer.nudge();
       return { success: true as const, message: RESET_REQUESTED };
     },
 
-    async resetPassword(_viewer, input) {
+    async resetPassword(viewer, input) {
+      const { link, tokenHash } = await usableResetLink(viewer, input.token);
+      if (!link.memberId) throw badRequest(RESET_LINK_INVALID);
       const passwordHash = await hashPassword(input.password);
       const account = await data.transaction(async (tx) => {
-        const used = await tx.accountTokens.consume('password_reset', hashSessionToken(input.token));
+        // Used in one statement: two requests with one link change the password once.
+        const used = await tx.accountTokens.consume('password_reset', tokenHash);
         if (!used?.memberId) throw badRequest(RESET_LINK_INVALID);
         const member = await tx.members.findAccount({ id: used.memberId });
         if (!member) throw badRequest(RESET_LINK_INVALID);
@@ -94,29 +106,17 @@ export function createAccountService(deps: {
 
     async requestStaffPasswordReset(viewer, email) {
       await limitResetRequests(viewer, 'staff-password-reset', email);
-      const staff = await data.staff.findByEmail(email);
-      if (staff) {
-        const { token, hash } = newToken();
-        await data.transaction(async (tx) => {
-          await tx.accountTokens.revokeUnused('password_reset', { staffId: staff.id });
-          await tx.accountTokens.create({
-            purpose: 'password_reset',
-            owner: { staffId: staff.id },
-            tokenHash: hash,
-            expiresAt: new Date(Date.now() + RESET_LINK_MS),
-          });
-          const resetUrl = mailer.link('/admin/reset-password', { token });
-          await mailer.queue(tx, 'staff-password-reset', staff.email, await mailTemplates.passwordReset({ name: staff.email, resetUrl }));
-        });
-        mailer.nudge();
-      }
+      await mailer.queue(data, 'staff-password-reset', email, RESET_PENDING, { grant: { kind: 'password-reset', account: 'staff' } });
+      mailer.nudge();
       return { success: true as const, message: RESET_REQUESTED };
     },
 
-    async resetStaffPassword(_viewer, input) {
+    async resetStaffPassword(viewer, input) {
+      const { link, tokenHash } = await usableResetLink(viewer, input.token);
+      if (!link.staffId) throw badRequest(RESET_LINK_INVALID);
       const passwordHash = await hashPassword(input.password);
       const staffId = await data.transaction(async (tx) => {
-        const used = await tx.accountTokens.consume('password_reset', hashSessionToken(input.token));
+        const used = await tx.accountTokens.consume('password_reset', tokenHash);
         if (!used?.staffId) throw badRequest(RESET_LINK_INVALID);
         await tx.staff.setPassword(used.staffId, passwordHash);
         await tx.audit.record({
@@ -157,26 +157,28 @@ export function createAccountService(deps: {
 
     async requestEmailChange(viewer, input) {
       const member = requireMember(viewer);
-      const account = await requireCurrentPassword(member.id, input.password);
+      const account = await requireCurrentPassword(viewer, member.id, input.password);
       if (input.email.toLowerCase() === account.email.toLowerCase()) throw badRequest('That is already your email address.', 'email');
-      const taken = await data.members.findAccount({ email: input.email });
-      if (taken) throw conflict(EMAIL_TAKEN);
-      const { token, hash } = newToken();
+      if (await data.members.findAccount({ email: input.email })) await refuseTakenAddress(limiter, viewer);
       await data.transaction(async (tx) => {
-        await tx.accountTokens.revokeUnused('email_change', { memberId: member.id });
-        await tx.accountTokens.create({
-          purpose: 'email_change',
-          owner: { memberId: member.id },
-          tokenHash: hash,
-          newEmail: input.email,
-          expiresAt: new Date(Date.now() + EMAIL_CHANGE_LINK_MS),
-        });
-        const confirmUrl = mailer.link('/confirm-email', { token });
         await mailer.queue(
           tx,
           'email-change-confirm',
           input.email,
-          await mailTemplates.emailChangeConfirm({ name: account.name, newEmail: input.email, confirmUrl }),
+          await mailTemplates.emailChangeConfirm({
+            name: account.name,
+            newEmail: input.email,
+            confirmUrl: mailer.tokenLink('/confirm-email'),
+          }),
+          {
+            grant: {
+              kind: 'account-token',
+              purpose: 'email_change',
+              memberId: member.id,
+              newEmail: input.email,
+              ttlMs: EMAIL_CHANGE_LINK_MS,
+            },
+          },
         );
         await mailer.queue(
           tx,
@@ -217,7 +219,7 @@ export function createAccountService(deps: {
 
     async changePassword(viewer, input) {
       const member = requireMember(viewer);
-      const account = await requireCurrentPassword(member.id, input.current_password);
+      const account = await requireCurrentPassword(viewer, member.id, input.current_password);
       const passwordHash = await hashPassword(input.new_password);
       await data.transaction(async (tx) => {
         await tx.members.update(member.id, { passwordHash });
@@ -229,7 +231,7 @@ export function createAccountService(deps: {
 
     async deleteAccount(viewer, password) {
       const member = requireMember(viewer);
-      const account = await requireCurrentPassword(member.id, password);
+      const account = await requireCurrentPassword(viewer, member.id, password);
       await deps.billing.endSubscriptionsOf(member.id);
       await data.transaction(async (tx) => {
         // The goodbye message holds the address until it is sent; the account and what hangs on it go now.
@@ -241,7 +243,7 @@ export function createAccountService(deps: {
     },
 
     async unsubscribe(token) {
-      if (!(await data.members.optOut(token))) throw badRequest('This unsubscribe link is not valid.');
+      if (!(await data.members.optOut(hashSessionToken(token)))) throw badRequest('This unsubscribe link is not valid.');
     },
   };
 }

@@ -1,7 +1,7 @@
-import { EMAIL_TAKEN, type AuthService } from '../../common/auth.contract.ts';
-import { conflict } from '../../common/errors.ts';
+import type { AuthService } from '../../common/auth.contract.ts';
 import { MEMBER_AUTH_LIMITS, SIGNUP_LIMIT, STAFF_LOGIN_LIMITS } from '../../common/limits.ts';
 import { requireMember } from '../../common/viewer.ts';
+import { refuseTakenAddress } from '../accounts/taken-address.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import { queueEmailVerification } from '../accounts/email-verification.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -48,7 +48,7 @@ export function createAuthService(deps: {
           return created;
         });
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
+        if (isUniqueViolation(error)) await refuseTakenAddress(limiter, viewer);
         throw error;
       }
       mailer.nudge();

@@ -11,8 +11,6 @@ export interface MemoLimits {
 export const CATALOGUE_MEMO: MemoLimits = { maxEntries: 2_000, maxBytes: 16 * 1024 * 1024 };
 /** Members' own reads: the most recently used members' first pages. */
 export const MEMBER_MEMO: MemoLimits = { maxEntries: 20_000, maxBytes: 32 * 1024 * 1024 };
-/** Counts of the community (the discussions a space holds). */
-export const COMMUNITY_MEMO: MemoLimits = { maxEntries: 16, maxBytes: 64 * 1024 };
 
 /** A rough size of a value in memory: its JSON, with Maps and Sets as lists. */
 function estimateBytes(value: unknown): number {
@@ -129,23 +127,6 @@ export function withPublicReadsInMemory(data: DataAccess, memo: VersionedMemo): 
     resources: { ...resources, list: () => memo.get('resources', () => resources.list()) },
     content: { ...content, find: (key) => memo.get(`content:${key}`, () => content.find(key)) },
     members: { ...members, count: () => memo.get('members:count', () => members.count()) },
-  };
-}
-
-/**
- * The community's counts (how many discussions a space holds) answered from memory until the
- * community changes; its pages are read from the database, a page at a time, every time.
- */
-export function withCommunityCountsInMemory(data: DataAccess, memo: VersionedMemo): DataAccess {
-  const { community } = data;
-  return {
-    ...data,
-    community: {
-      ...community,
-      // A search's count depends on its words: those are read each time, not kept.
-      countVisible: (space, words) =>
-        words ? community.countVisible(space, words) : memo.get(`count:${space}`, () => community.countVisible(space)),
-    },
   };
 }
 

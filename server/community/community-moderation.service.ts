@@ -7,6 +7,7 @@ import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import type { DataAccess } from '../repositories.ts';
 import { excerpt } from './community-views.ts';
 
+const REPORTED_TEXT_SHOWN = 600;
 const ReportCursor = z.tuple([TimestampKey, z.uuid()]);
 const DiscussionCursor = z.tuple([TimestampKey, z.string().min(1).max(100)]);
 
@@ -16,17 +17,18 @@ export function createCommunityModerationService(data: DataAccess): CommunityMod
     async reports(viewer, query) {
       requireStaff(viewer);
       const after = query.after ? decodeCursor(query.after, ReportCursor) : undefined;
-      const rows = await data.community.openReports(PAGE_SIZE.staffList + 1, after && { createdAt: after[0], id: after[1] });
+      const rows = await data.community.openReports(PAGE_SIZE.moderation + 1, after && { createdAt: after[0], id: after[1] });
       return pageOf(
         rows,
-        PAGE_SIZE.staffList,
+        PAGE_SIZE.moderation,
         (row) => [row.reportKey, row.report.id],
         ({ report, post, reply, reporterName, authorSuspendedAt }) => ({
           id: report.id,
           post_id: post.id,
           post_title: post.title,
           reply_id: reply?.id ?? null,
-          text: reply ? reply.body : post.content,
+          // Enough to judge; the discussion itself is a click away (a page of long posts would weigh megabytes).
+          text: excerpt(reply ? reply.body : post.content, REPORTED_TEXT_SHOWN),
           author_name: reply ? reply.authorName : post.userName,
           author_id: (reply ? reply.authorId : post.authorId) ?? null,
           author_suspended: authorSuspendedAt !== null,
@@ -44,13 +46,13 @@ export function createCommunityModerationService(data: DataAccess): CommunityMod
       requireStaff(viewer);
       const before = query.before ? decodeCursor(query.before, DiscussionCursor) : undefined;
       const rows = await data.community.forStaff(
-        PAGE_SIZE.staffList + 1,
+        PAGE_SIZE.moderation + 1,
         before && { createdAt: before[0], id: before[1] },
         query.search || undefined,
       );
       return pageOf(
         rows,
-        PAGE_SIZE.staffList,
+        PAGE_SIZE.moderation,
         (row) => [row.createdKey, row.id],
         (row) => ({
           id: row.id,

@@ -15,8 +15,8 @@ import type { PostRow, ReplyRow } from './community.repository.ts';
 
 // What the community shows and who may take part, shared by the members' side and the moderators'.
 
-const EXCERPT = 160;
-export const excerpt = (text: string) => (text.length > EXCERPT ? `${text.slice(0, EXCERPT - 1)}…` : text);
+/** The start of a text, ending with an ellipsis when cut (notices: 160 characters; the report queue more). */
+export const excerpt = (text: string, length = 160) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 export function postView(row: PostRow, memberId: string | undefined, liked: Set<string>): PostView {

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, isNull,
 import { alias } from 'drizzle-orm/pg-core';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { communityLikes, communityPosts, communityReplies, communityReports, members } from '../../db/schema.ts';
+import { communityCounts, communityLikes, communityPosts, communityReplies, communityReports, members } from '../../db/schema.ts';
 
 // Every list here is one page read in the order of an index (db/schema.ts names one per order), and
 // continues after the key of the last row shown (server/lists/keyset.ts). Timestamps in keys are
@@ -87,29 +87,55 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
         .limit(limit);
     },
 
-    /** Visible discussions of a space matching the words, best match first (full text, GIN index). */
-    async search(space: Space, words: string, limit: number, before?: RankKey): Promise<(PostRow & { rank: number })[]> {
-      const rank = sql<number>`ts_rank_cd(${communityPosts.search}, ${matching(words)})::float8`;
-      return db
-        .select({ ...POST, rank })
+    /**
+     * Visible discussions of a space matching the words, best match first, among the newest
+     * `candidates` that match (full text): ranking every match of a common word would read tens of
+     * thousands of rows for a page of twenty. PostgreSQL finds the candidates by the GIN index for a
+     * rare word and along the newest-first index for a common one.
+     */
+    async search(
+      space: Space,
+      words: string,
+      limit: number,
+      before?: RankKey,
+      candidates = 1_000,
+    ): Promise<(PostRow & { rank: number })[]> {
+      const matches = db
+        .select({
+          id: communityPosts.id,
+          rank: sql<number>`ts_rank_cd(${communityPosts.search}, ${matching(words)})::float8`.as('rank'),
+        })
         .from(communityPosts)
-        .where(
-          and(
-            visibleIn(space),
-            sql`${communityPosts.search} @@ ${matching(words)}`,
-            before ? sql`(${rank}, ${communityPosts.id}) < (${before.rank}::float8, ${before.id})` : undefined,
-          ),
-        )
-        .orderBy(desc(rank), desc(communityPosts.id))
+        .where(and(visibleIn(space), sql`${communityPosts.search} @@ ${matching(words)}`))
+        .orderBy(desc(communityPosts.createdAt))
+        .limit(candidates)
+        .as('matches');
+      return db
+        .select({ ...POST, rank: matches.rank })
+        .from(matches)
+        .innerJoin(communityPosts, eq(communityPosts.id, matches.id))
+        .where(before ? sql`(${matches.rank}, ${matches.id}) < (${before.rank}::float8, ${before.id})` : undefined)
+        .orderBy(desc(matches.rank), desc(matches.id))
         .limit(limit);
     },
 
-    /** Visible discussions of a space (or those matching the words), counted on an index. */
-    async countVisible(space: Space, words?: string): Promise<number> {
-      const [row] = await db
-        .select({ value: count() })
+    /**
+     * Visible discussions of a space: the count kept with the rows (migration 0014). Those matching
+     * words are counted up to `cap` (one more means "more than cap"): a common word matches tens of
+     * thousands, and nobody reads that far.
+     */
+    async countVisible(space: Space, words?: string, cap = 1_000): Promise<number> {
+      if (!words) {
+        const [row] = await db.select({ value: communityCounts.discussions }).from(communityCounts).where(eq(communityCounts.space, space));
+        return row?.value ?? 0;
+      }
+      const found = db
+        .select({ one: sql`1` })
         .from(communityPosts)
-        .where(and(visibleIn(space), words ? sql`${communityPosts.search} @@ ${matching(words)}` : undefined));
+        .where(and(visibleIn(space), sql`${communityPosts.search} @@ ${matching(words)}`))
+        .limit(cap + 1)
+        .as('found');
+      const [row] = await db.select({ value: count() }).from(found);
       return row?.value ?? 0;
     },
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { loggableError } from '../http/errors.ts';
-import type { OutboxRepository } from './outbox.repository.ts';
+import type { PreparedMail } from './link-minting.ts';
+import type { OutboxRepository, OutboxRow } from './outbox.repository.ts';
 import type { MailTransport } from './transport.ts';
 
 export interface MailWorkerTiming {
@@ -40,7 +41,14 @@ export function triesLeft(error: unknown, attempt: number, createdAt: Date, now 
  * and marks each sent, or schedules another try with a growing wait. A message claimed by a process
  * that died is taken over when its lease ends, so a restart loses nothing.
  */
-export function startMailWorker(app: FastifyInstance, outbox: OutboxRepository, transport: MailTransport, timing: MailWorkerTiming) {
+export function startMailWorker(
+  app: FastifyInstance,
+  outbox: OutboxRepository,
+  transport: MailTransport,
+  timing: MailWorkerTiming,
+  /** Readies a message as it is sent: its link minted, or a reason not to send it (link-minting.ts). */
+  prepare: (message: OutboxRow) => Promise<PreparedMail>,
+) {
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
@@ -52,8 +60,13 @@ export function startMailWorker(app: FastifyInstance, outbox: OutboxRepository, 
         // Stopping: what is claimed and unsent goes back at once, for another process to send.
         if (stopped) return outbox.release(claimed.slice(index).map((each) => each.id));
         try {
-          await transport.send({ ...message, to: message.toAddress });
-          await outbox.markSent(message.id);
+          const prepared = await prepare(message);
+          if ('drop' in prepared) {
+            await outbox.markDropped(message.id, prepared.drop);
+            continue;
+          }
+          await transport.send(prepared.send);
+          await outbox.markSent(message.id, prepared.composed);
         } catch (error) {
           const attempt = message.attempts + 1;
           const next = triesLeft(error, attempt, message.createdAt) ? new Date(Date.now() + retryDelay(attempt, timing.retryBaseMs)) : null;

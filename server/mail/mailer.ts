@@ -1,31 +1,55 @@
+import type { OutboxLinkGrant } from '../../db/schema.ts';
 import type { Repositories } from '../repositories.ts';
 import type { RenderedMail } from './templates.ts';
 
+/**
+ * Stands in a queued message for the token of its link. The mail worker mints the token as it sends
+ * the message and puts it in the copy that leaves; the outbox only ever holds this stand-in, so
+ * whoever reads the database, a backup or a replica finds no working link (docs/decisions/014).
+ */
+export const LINK_TOKEN = 'minted-when-sent';
+
 /** What services need to send mail: absolute links, and a way to queue a message with their change. */
 export interface Mailer {
-  /** An absolute link on the site (PUBLIC_URL), e.g. link('/reset-password', { token }). */
+  /** An absolute link on the site (PUBLIC_URL), e.g. link('/certificates/RP-...'). */
   link(path: string, query?: Record<string, string>): string;
+  /** A link whose token the worker mints when it sends the message (`grant` says what it opens). */
+  tokenLink(path: string): string;
   /** Queues a message in the transaction's outbox: it is sent only if the transaction commits. */
   queue(
     tx: Pick<Repositories, 'outbox'>,
     kind: string,
     to: string,
     mail: RenderedMail,
-    options?: { replyTo?: string; unsubscribeUrl?: string },
+    options?: { replyTo?: string; unsubscribeUrl?: string; grant?: OutboxLinkGrant },
   ): Promise<void>;
   /** Wakes the mail worker, once the transaction has committed. */
   nudge(): void;
 }
 
+/** Absolute links on the site, from PUBLIC_URL. */
+export function siteLinks(publicUrl: string) {
+  return (path: string, query?: Record<string, string>) => {
+    const url = new URL(path, publicUrl);
+    for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
+    return url.toString();
+  };
+}
+
 export function createMailer(options: { publicUrl: string; nudge: () => void }): Mailer {
+  const link = siteLinks(options.publicUrl);
   return {
-    link(path, query) {
-      const url = new URL(path, options.publicUrl);
-      for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
-      return url.toString();
-    },
+    link,
+    tokenLink: (path) => link(path, { token: LINK_TOKEN }),
     async queue(tx, kind, to, mail, extra = {}) {
-      await tx.outbox.enqueue({ kind, to, ...mail, replyTo: extra.replyTo, unsubscribeUrl: extra.unsubscribeUrl });
+      await tx.outbox.enqueue({
+        kind,
+        to,
+        ...mail,
+        replyTo: extra.replyTo,
+        unsubscribeUrl: extra.unsubscribeUrl,
+        linkGrant: extra.grant,
+      });
     },
     nudge: options.nudge,
   };
@@ -33,19 +57,21 @@ export function createMailer(options: { publicUrl: string; nudge: () => void }):
 
 /**
  * Queues a message the account does not need (a congratulation, a reply notice), unless the member
- * unsubscribed: it carries the one-click unsubscribe link, in its footer and in its headers.
+ * unsubscribed: it carries a one-click unsubscribe link, in its footer and in its headers, minted
+ * when the message is sent.
  */
 export async function queueOptionalMail(
   tx: Pick<Repositories, 'outbox'>,
   mailer: Mailer,
-  account: { email: string; emailOptOut: boolean; unsubscribeToken: string },
+  account: { id: string; email: string; emailOptOut: boolean },
   kind: string,
   compose: (unsubscribeUrl: string) => Promise<RenderedMail>,
 ): Promise<boolean> {
   if (account.emailOptOut) return false;
-  const mail = await compose(mailer.link('/unsubscribe', { token: account.unsubscribeToken }));
+  const mail = await compose(mailer.tokenLink('/unsubscribe'));
   await mailer.queue(tx, kind, account.email, mail, {
-    unsubscribeUrl: mailer.link('/api/email/unsubscribe', { token: account.unsubscribeToken }),
+    unsubscribeUrl: mailer.tokenLink('/api/email/unsubscribe'),
+    grant: { kind: 'unsubscribe', memberId: account.id },
   });
   return true;
 }

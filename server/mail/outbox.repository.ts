@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql, type SQLWrapper } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { outboxMessages } from '../../db/schema.ts';
+import { outboxMessages, type OutboxLinkGrant } from '../../db/schema.ts';
 
 export interface OutgoingMail {
   kind: string;
@@ -10,7 +10,14 @@ export interface OutgoingMail {
   html: string;
   text: string;
   unsubscribeUrl?: string;
+  /** The link the worker mints as it sends (the text holds a stand-in for its token). */
+  linkGrant?: OutboxLinkGrant;
 }
+
+export type OutboxRow = typeof outboxMessages.$inferSelect;
+
+// Any token left in a link (a message queued before links were minted at sending) is taken out once sent.
+const withoutTokens = (text: SQLWrapper) => sql`regexp_replace(${text}, 'token=[A-Za-z0-9_%.-]+', 'token=removed', 'g')`;
 
 export function createOutboxRepository(db: DatabaseOrTransaction) {
   return {
@@ -26,6 +33,7 @@ export function createOutboxRepository(db: DatabaseOrTransaction) {
           html: mail.html,
           text: mail.text,
           unsubscribeUrl: mail.unsubscribeUrl ?? null,
+          linkGrant: mail.linkGrant ?? null,
         })
         .returning({ id: outboxMessages.id });
       return row!.id;
@@ -53,11 +61,30 @@ export function createOutboxRepository(db: DatabaseOrTransaction) {
       return db.update(outboxMessages).set({ lockedUntil: until }).where(inArray(outboxMessages.id, due)).returning();
     },
 
-    async markSent(id: string): Promise<void> {
+    /**
+     * Marks a message sent, keeping for support what was sent without any working link: `composed`
+     * is the text of a message written at sending (a password reset), with its stand-in token.
+     */
+    async markSent(id: string, composed?: { subject: string; html: string; text: string }): Promise<void> {
       await db
         .update(outboxMessages)
-        .set({ status: 'sent', sentAt: new Date(), lockedUntil: null, attempts: sql`${outboxMessages.attempts} + 1`, lastError: null })
+        .set({
+          status: 'sent',
+          sentAt: new Date(),
+          lockedUntil: null,
+          attempts: sql`${outboxMessages.attempts} + 1`,
+          lastError: null,
+          ...composed,
+          html: withoutTokens(composed ? sql`${composed.html}` : outboxMessages.html),
+          text: withoutTokens(composed ? sql`${composed.text}` : outboxMessages.text),
+          unsubscribeUrl: withoutTokens(outboxMessages.unsubscribeUrl),
+        })
         .where(eq(outboxMessages.id, id));
+    },
+
+    /** A message that is not to be sent after all (a reset for an address no account has): kept, with why. */
+    async markDropped(id: string, reason: string): Promise<void> {
+      await db.update(outboxMessages).set({ status: 'failed', lockedUntil: null, lastError: reason }).where(eq(outboxMessages.id, id));
     },
 
     /** Messages waiting to be sent, and how long the oldest has waited (metrics). */

@@ -1,8 +1,8 @@
-import { and, count, desc, eq, gte, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PaidTier } from '../../common/pricing.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { members, sessions } from '../../db/schema.ts';
+import { members, sessions, unsubscribeLinks } from '../../db/schema.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -78,14 +78,24 @@ export function createMembersRepository(db: DatabaseOrTransaction) {
         .where(eq(members.id, id));
     },
 
-    /** Opts the member with this unsubscribe token out of mail the account does not need; false for an unknown token. */
-    async optOut(unsubscribeToken: string): Promise<boolean> {
+    /** Opts out of mail the account does not need the member one of whose unsubscribe links this is; false for an unknown link. */
+    async optOut(unsubscribeTokenHash: string): Promise<boolean> {
       const rows = await db
         .update(members)
         .set({ emailOptOut: true })
-        .where(eq(members.unsubscribeToken, unsubscribeToken))
+        .where(
+          inArray(
+            members.id,
+            db.select({ id: unsubscribeLinks.memberId }).from(unsubscribeLinks).where(eq(unsubscribeLinks.tokenHash, unsubscribeTokenHash)),
+          ),
+        )
         .returning({ id: members.id });
       return rows.length > 0;
+    },
+
+    /** A new unsubscribe link of the member's, by its token's hash (minted as a message is sent). */
+    async addUnsubscribeLink(memberId: string, tokenHash: string): Promise<void> {
+      await db.insert(unsubscribeLinks).values({ memberId, tokenHash });
     },
 
     /** Deletes the member; their sessions, tokens, enrolments, progress and certificates go with them. */

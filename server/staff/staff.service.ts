@@ -8,7 +8,6 @@ import { mailTemplates } from '../mail/templates.ts';
 import { isUniqueViolation } from '../members/members.repository.ts';
 import type { DataAccess } from '../repositories.ts';
 import { hashPassword } from '../sessions/passwords.ts';
-import { generateSessionToken, hashSessionToken } from '../sessions/tokens.ts';
 
 /** An invitation's link to choose a password: long enough for someone away for the weekend. */
 const INVITATION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -46,24 +45,18 @@ export function createStaffService(deps: { storageName: string; data: DataAccess
     async invite(viewer, invitation) {
       const owner = requireOwner(viewer);
       if (await data.staff.findByEmail(invitation.email)) throw conflict(STAFF_EXISTS);
-      const token = generateSessionToken();
       // Nobody knows this password: the invited person chooses theirs through the link.
       const passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
       try {
         await data.transaction(async (tx) => {
           const staffId = await tx.staff.createWithRole({ email: invitation.email, passwordHash, role: invitation.role });
-          await tx.accountTokens.create({
-            purpose: 'password_reset',
-            owner: { staffId },
-            tokenHash: hashSessionToken(token),
-            expiresAt: new Date(Date.now() + INVITATION_MS),
-          });
-          const setPasswordUrl = mailer.link('/admin/reset-password', { token });
+          const setPasswordUrl = mailer.tokenLink('/admin/reset-password');
           await mailer.queue(
             tx,
             'staff-invitation',
             invitation.email,
             await mailTemplates.staffInvitation({ role: ROLE_NAME[invitation.role], inviter: owner.email, setPasswordUrl }),
+            { grant: { kind: 'account-token', purpose: 'password_reset', staffId, ttlMs: INVITATION_MS } },
           );
           await tx.audit.record({
             actorEmail: owner.email,
