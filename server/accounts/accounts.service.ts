@@ -72,7 +72,6 @@ export function createAccountService(deps: {
     return { link, tokenHash };
   }
 
-
   return {
     // Nothing here depends on whether the address has an account: the same row is queued either
     // way and the mail worker writes the message for whoever has it (reset-mail.ts), so neither
