@@ -3,7 +3,7 @@ import { mailTemplates, type RenderedMail } from '../mail/templates.ts';
 import type { Repositories } from '../repositories.ts';
 
 /** A reset link works this long after it is sent. */
-export const RESET_LINK_MS = 60 * 60 * 1000;
+const RESET_LINK_MS = 60 * 60 * 1000;
 
 /**
  * The password reset asked for with this address, written as it is sent: to the member (or staff

@@ -28,7 +28,7 @@ export interface Mailer {
 }
 
 /** Absolute links on the site, from PUBLIC_URL. */
-export function siteLinks(publicUrl: string) {
+function siteLinks(publicUrl: string) {
   return (path: string, query?: Record<string, string>) => {
     const url = new URL(path, publicUrl);
     for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
