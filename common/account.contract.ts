@@ -44,7 +44,8 @@ export interface AccountService {
   changeName(viewer: Viewer, name: string): Promise<void>;
   /** Mails a confirmation link to the new address and tells the old one; the change happens on confirmation. */
   requestEmailChange(viewer: Viewer, input: { email: string; password: string }): Promise<MessageResponse>;
-  confirmEmailChange(token: string): Promise<void>;
+  /** Moves the account to the new address, signs out every other session (the viewer's own stays) and tells the old address. */
+  confirmEmailChange(viewer: Viewer, token: string): Promise<void>;
   /** Needs the current password; ends every other session and mails a notice. Returns how many sessions ended. */
   changePassword(viewer: Viewer, input: { current_password: string; new_password: string }): Promise<number>;
   /** Needs the password; deletes the member and their personal data, and tells them by email. */

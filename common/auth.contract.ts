@@ -52,6 +52,19 @@ interface NewSession {
   expiresAt: Date;
 }
 
+/** One of the member's devices: a session that still works, where and when it was used. */
+export const DeviceView = z.object({
+  id: z.string(),
+  device: z.string(),
+  address: z.string(),
+  signed_in_at: z.string(),
+  last_used_at: z.string(),
+  /** The device this request comes from. */
+  current: z.boolean(),
+});
+export type DeviceView = z.infer<typeof DeviceView>;
+export const DeviceList = z.array(DeviceView);
+
 export interface AuthService {
   /** Creates a free member and signs them in; an email already taken (in any letter case) is a 409. */
   register(viewer: Viewer, input: RegisterInput): Promise<NewSession>;
@@ -61,6 +74,10 @@ export interface AuthService {
   signOut(viewer: Viewer): Promise<void>;
   /** Ends every other session of the member (a lost phone, a shared computer); returns how many. */
   revokeOtherSessions(viewer: Viewer): Promise<number>;
+  /** The member's devices, the most recently used first. */
+  devices(viewer: Viewer): Promise<DeviceView[]>;
+  /** Signs one of the member's own devices out; a 404 for any other session. */
+  signOutDevice(viewer: Viewer, sessionId: string): Promise<void>;
   me(viewer: Viewer): MeResponse;
   /** Staff sign-in: the same machinery, stricter limits with a growing wait. */
   staffSignIn(viewer: Viewer, input: LoginInput): Promise<NewSession & { email: string }>;

@@ -24,6 +24,7 @@ import { healthRoutes } from './health/health.routes.ts';
 import { keepAnswersPrivate, refuseCrossSiteWrites } from './http/browser-guards.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { closeConnectionsWhileDraining } from './http/lifecycle.ts';
+import { recordRouteAccess } from './http/route-access.ts';
 import { serveMetrics } from './http/metrics.ts';
 import { answerWithRequestId, requestIdGenerator } from './http/request-id.ts';
 import { httpServerFactory } from './http/http-server.ts';
@@ -139,6 +140,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('database', deps.database.db);
   app.decorate('storage', deps.storage);
   registerErrorHandling(app);
+  recordRouteAccess(app);
   answerWithRequestId(app);
   closeConnectionsWhileDraining(app);
   serveMetrics(app, {

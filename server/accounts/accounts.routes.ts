@@ -75,7 +75,7 @@ export async function accountsRoutes(app: ZodApp) {
     '/api/account/email/confirm',
     { schema: { body: TokenInput, response: withErrors({ 200: SuccessResponse }) } },
     async (request) => {
-      await account.confirmEmailChange(request.body.token);
+      await account.confirmEmailChange(await request.viewer(), request.body.token);
       return ok;
     },
   );

@@ -190,7 +190,7 @@ export function createAccountService(deps: {
       return { success: true as const, message: `We sent a confirmation link to ${input.email}. Your email changes once you open it.` };
     },
 
-    async confirmEmailChange(token) {
+    async confirmEmailChange(viewer, token) {
       let changed: { memberId: string; email: string } | undefined;
       try {
         await data.transaction(async (tx) => {
@@ -213,7 +213,11 @@ export function createAccountService(deps: {
         throw error;
       }
       mailer.nudge();
-      if (changed) await deps.billing.emailChanged(changed.memberId, changed.email);
+      if (!changed) return;
+      // Whoever holds a stolen session loses it as the owner takes the account back; the device confirming keeps its own.
+      const keep = viewer.member?.id === changed.memberId ? viewer.member.sessionId : undefined;
+      await sessions.revokeOtherMemberSessions(changed.memberId, keep);
+      await deps.billing.emailChanged(changed.memberId, changed.email);
     },
 
     async changePassword(viewer, input) {

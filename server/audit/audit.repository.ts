@@ -1,4 +1,4 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 
@@ -27,12 +27,20 @@ export function createAuditRepository(db: DatabaseOrTransaction) {
       return db.select().from(auditLog).where(eq(auditLog.target, target)).orderBy(desc(auditLog.id)).limit(limit);
     },
 
-    /** The log, newest first, before the entry `beforeId` (a page, read on the primary key). */
-    async latest(limit: number, beforeId?: number) {
+    /**
+     * The log, newest first, before the entry `beforeId` (a page, read on the primary key); only the
+     * entries whose action starts with one of `kinds` (`course`: course.create, course.update...), when given.
+     */
+    async latest(limit: number, beforeId?: number, kinds?: readonly string[]) {
       return db
         .select()
         .from(auditLog)
-        .where(and(beforeId === undefined ? undefined : lt(auditLog.id, beforeId)))
+        .where(
+          and(
+            beforeId === undefined ? undefined : lt(auditLog.id, beforeId),
+            kinds ? inArray(sql`split_part(${auditLog.action}, '.', 1)`, [...kinds]) : undefined,
+          ),
+        )
         .orderBy(desc(auditLog.id))
         .limit(limit);
     },

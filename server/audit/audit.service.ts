@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AuditEntry, AuditService } from '../../common/admin.contract.ts';
 import { PAGE_SIZE } from '../../common/limits.ts';
-import { requireStaff } from '../../common/viewer.ts';
+import { auditScopeOf, CONTENT_AUDIT_ACTIONS } from '../../common/policies.ts';
 import { decodeCursor, pageOf } from '../lists/keyset.ts';
 import type { AuditRepository } from './audit.repository.ts';
 
@@ -23,9 +23,9 @@ export const auditEntryView = (row: AuditRow): AuditEntry => ({
 export function createAuditService(audit: AuditRepository): AuditService {
   return {
     async list(viewer, query = {}) {
-      requireStaff(viewer);
+      const scope = auditScopeOf(viewer);
       const before = query.before ? decodeCursor(query.before, AuditCursor)[0] : undefined;
-      const rows = await audit.latest(PAGE_SIZE.staffList + 1, before);
+      const rows = await audit.latest(PAGE_SIZE.staffList + 1, before, scope === 'content' ? CONTENT_AUDIT_ACTIONS : undefined);
       return pageOf(rows, PAGE_SIZE.staffList, (row) => [row.id], auditEntryView);
     },
   };

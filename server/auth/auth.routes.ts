@@ -1,5 +1,6 @@
-import { LoginInput, MeResponse, RegisterInput, RevokeOthersResponse, TokenResponse } from '../../common/auth.contract.ts';
-import { SuccessResponse } from '../../common/fields.ts';
+import { z } from 'zod';
+import { DeviceList, LoginInput, MeResponse, RegisterInput, RevokeOthersResponse, TokenResponse } from '../../common/auth.contract.ts';
+import { SuccessResponse, uuidParam } from '../../common/fields.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function authRoutes(app: ZodApp) {
@@ -32,6 +33,24 @@ export async function authRoutes(app: ZodApp) {
     cookies.clearSession(request, reply, 'member');
     return { success: true as const };
   });
+
+  // The member's devices (sessions that still work), and signing one of them out.
+  app.get(
+    '/api/account/sessions',
+    { config: { access: 'member' }, schema: { response: withErrors({ 200: DeviceList }) } },
+    async (request) => auth.devices(await request.viewer()),
+  );
+  app.delete(
+    '/api/account/sessions/:id',
+    {
+      config: { access: 'member' },
+      schema: { params: z.object({ id: uuidParam('Device') }), response: withErrors({ 200: SuccessResponse }) },
+    },
+    async (request) => {
+      await auth.signOutDevice(await request.viewer(), request.params.id);
+      return { success: true as const };
+    },
+  );
 
   app.post(
     '/api/auth/sessions/revoke-others',

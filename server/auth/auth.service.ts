@@ -1,8 +1,10 @@
 import type { AuthService } from '../../common/auth.contract.ts';
 import { MEMBER_AUTH_LIMITS, SIGNUP_LIMIT, STAFF_LOGIN_LIMITS } from '../../common/limits.ts';
+import { notFound } from '../../common/errors.ts';
 import { requireMember } from '../../common/viewer.ts';
 import { refuseTakenAddress } from '../accounts/taken-address.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
+import { deviceName } from '../sessions/device-name.ts';
 import { queueEmailVerification } from '../accounts/email-verification.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { isUniqueViolation } from '../members/members.repository.ts';
@@ -65,6 +67,24 @@ export function createAuthService(deps: {
 
     async signOut(viewer) {
       if (viewer.member) await sessions.revoke(viewer.member.sessionId);
+    },
+
+    async devices(viewer) {
+      const member = requireMember(viewer);
+      const rows = await sessions.devicesOf(member.id);
+      return rows.map((row) => ({
+        id: row.id,
+        device: deviceName(row.userAgent),
+        address: row.ipAddress ?? '',
+        signed_in_at: row.createdAt.toISOString(),
+        last_used_at: row.lastSeenAt.toISOString(),
+        current: row.id === member.sessionId,
+      }));
+    },
+
+    async signOutDevice(viewer, sessionId) {
+      const member = requireMember(viewer);
+      if (!(await sessions.revokeMemberSession(member.id, sessionId))) throw notFound('That device is not signed in.');
     },
 
     async revokeOtherSessions(viewer) {

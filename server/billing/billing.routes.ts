@@ -16,7 +16,7 @@ const WebhookAnswer = z.object({ received: z.literal(true), duplicate: z.boolean
 export async function billingRoutes(app: ZodApp) {
   const { billing } = app.services;
   const member = { access: 'member' } as const;
-  const staff = { access: 'staff' } as const;
+  const staff = { access: { area: 'billing' } } as const;
 
   app.post(
     '/api/billing/checkout',

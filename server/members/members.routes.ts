@@ -13,7 +13,8 @@ import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function membersRoutes(app: ZodApp) {
   const { members } = app.services;
-  const staff = { access: 'staff' } as const;
+  // The members and what they pay are the owners' (common/policies.ts).
+  const staff = { access: { area: 'members' } } as const;
 
   app.get(
     '/api/admin/members',

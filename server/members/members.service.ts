@@ -10,6 +10,7 @@ import { applyMembershipTier } from '../billing/membership-tier.ts';
 import type { LearningService } from '../../common/learning.contract.ts';
 import { auditEntryView } from '../audit/audit.service.ts';
 import type { DataAccess } from '../repositories.ts';
+import { deviceName } from '../sessions/device-name.ts';
 import type { MemberCursor, MembersRepository } from './members.repository.ts';
 
 const EXPORT_PAGE = 500;
@@ -42,32 +43,6 @@ const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 function lastWeeks(count: number, now = new Date()): string[] {
   const monday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - ((now.getUTCDay() + 6) % 7)));
   return Array.from({ length: count }, (_, index) => new Date(monday.getTime() - (count - 1 - index) * WEEK_MS).toISOString().slice(0, 10));
-}
-
-/** A short name for a browser's user agent ('Chrome on Android'), for the sign-in history. */
-function deviceName(userAgent: string | null): string {
-  if (!userAgent) return 'Unknown device';
-  const browser = /Edg\//.test(userAgent)
-    ? 'Edge'
-    : /Chrome\//.test(userAgent)
-      ? 'Chrome'
-      : /Firefox\//.test(userAgent)
-        ? 'Firefox'
-        : /Safari\//.test(userAgent)
-          ? 'Safari'
-          : 'A browser';
-  const system = /Android/.test(userAgent)
-    ? 'Android'
-    : /iPhone|iPad/.test(userAgent)
-      ? 'iOS'
-      : /Windows/.test(userAgent)
-        ? 'Windows'
-        : /Mac OS X/.test(userAgent)
-          ? 'macOS'
-          : /Linux/.test(userAgent)
-            ? 'Linux'
-            : 'another system';
-  return `${browser} on ${system}`;
 }
 
 export function createMembersService(data: DataAccess, learning: LearningService): MembersService {

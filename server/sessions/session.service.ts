@@ -136,6 +136,18 @@ export class SessionService {
     return ended;
   }
 
+  /** The member's devices: each session that still works, with where and when it was used. */
+  devicesOf(memberId: string) {
+    return this.repository.liveOf(memberId, MAX_LIVE_SESSIONS);
+  }
+
+  /** Signs out one of the member's own devices; false when it is not theirs or already ended. */
+  async revokeMemberSession(memberId: string, sessionId: string): Promise<boolean> {
+    const ended = await this.repository.revokeOfMember(memberId, sessionId);
+    this.kept.clear();
+    return ended;
+  }
+
   async revokeStaffSessions(staffId: string): Promise<void> {
     await this.repository.revokeStaffSessions(staffId);
     this.kept.clear();

@@ -88,6 +88,32 @@ export function createSessionsRepository(db: DatabaseOrTransaction) {
         .where(and(eq(sessions.staffId, staffId), isNull(sessions.revokedAt)));
     },
 
+    /** The member's sessions that still work, the most recently used first (at most `limit`: a member keeps ten). */
+    async liveOf(memberId: string, limit: number) {
+      return db
+        .select({
+          id: sessions.id,
+          createdAt: sessions.createdAt,
+          lastSeenAt: sessions.lastSeenAt,
+          userAgent: sessions.userAgent,
+          ipAddress: sessions.ipAddress,
+        })
+        .from(sessions)
+        .where(and(eq(sessions.memberId, memberId), isNull(sessions.revokedAt), sql`${sessions.expiresAt} > now()`))
+        .orderBy(desc(sessions.lastSeenAt))
+        .limit(limit);
+    },
+
+    /** Ends one session of this member's (none of anyone else's); false when there was none. */
+    async revokeOfMember(memberId: string, sessionId: string): Promise<boolean> {
+      const ended = await db
+        .update(sessions)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(sessions.id, sessionId), eq(sessions.memberId, memberId), isNull(sessions.revokedAt)))
+        .returning({ id: sessions.id });
+      return ended.length > 0;
+    },
+
     /** Ends the member's live sessions beyond the newest `keep`; returns how many ended. */
     async revokeOldest(memberId: string, keep: number): Promise<number> {
       const newest = db

@@ -1,11 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { requireStaffArea, type StaffArea } from '../../common/policies.ts';
 import { requireMember, requireStaff, type Viewer } from '../../common/viewer.ts';
 import type { SiteCookies } from './session-cookies.ts';
 import type { SessionService } from './session.service.ts';
 
-/** Who may call a route: declared in its options (`config: { access: 'member' }`), checked before anything else runs. */
-type RouteAccess = 'member' | 'staff';
+/**
+ * Who may call a route: declared in its options (`config: { access: 'member' }`, or an admin area
+ * for staff whose role includes it, `{ area: 'members' }`), checked before anything else runs, so a
+ * refused request never starts an answer (a streamed export included).
+ */
+type RouteAccess = 'member' | 'staff' | { area: StaffArea };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -92,6 +97,7 @@ async function viewerPlugin(app: FastifyInstance, options: { sessions: SessionSe
     const access = request.routeOptions.config.access;
     if (access === 'member') requireMember(await request.viewer());
     else if (access === 'staff') requireStaff(await request.viewer());
+    else if (access) requireStaffArea(await request.viewer(), access.area);
   });
 }
 

@@ -37,7 +37,7 @@ export async function staffRoutes(app: ZodApp) {
   );
 
   // Owners only (the service checks the role).
-  const staffOnly = { access: 'staff' } as const;
+  const staffOnly = { access: { area: 'staff' } } as const;
   app.get('/api/admin/staff', { config: staffOnly, schema: { response: withErrors({ 200: StaffAccountList }) } }, async (request) =>
     staff.list(await request.viewer()),
   );

@@ -146,3 +146,48 @@ describe('nothing tells who is a member', () => {
     expect((await signUp(taken[0]!.email)).json().detail).not.toBe(EMAIL_TAKEN);
   });
 });
+
+describe('sessions follow the account', () => {
+  it('signs the other devices out when the email changes, keeps the one that confirms, and tells the old address', async () => {
+    const member = await t.loginAs('gold', { name: 'Moving Mona' });
+    const phone = await t.app.sessions.create(
+      { kind: 'member', memberId: member.memberId },
+      { userAgent: 'Mozilla/5.0 (iPhone) Safari/604.1' },
+    );
+    const newAddress = uniqueEmail('moved');
+    await post('/api/account/email', { email: newAddress, password: member.password }, { headers: member.headers });
+    const [confirm] = await smtp.waitFor(newAddress);
+    const token = tokenOf(linkIn(confirm!, `${PUBLIC_URL}/confirm-email?token=`));
+    expect((await post('/api/account/email/confirm', { token }, { headers: member.headers })).json()).toEqual({ success: true });
+    const me = (headers: Record<string, string>) => t.app.inject({ url: '/api/auth/me', headers });
+    expect((await me(member.headers)).json().email).toBe(newAddress);
+    expect((await me({ authorization: `Bearer ${phone.token}` })).statusCode).toBe(401);
+    const told = await smtp.waitFor(member.email, 2);
+    expect(told.map((mail) => mail.subject)).toContain('Your email address was changed');
+  });
+
+  it('lists the devices with where and when, and signs out one of them, but never another member’s', async () => {
+    const member = await t.loginAs('bronze');
+    const laptop = await t.app.sessions.create(
+      { kind: 'member', memberId: member.memberId },
+      { userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/130.0 Safari/537.36', ipAddress: '203.0.113.5' },
+    );
+    const devices = (await t.app.inject({ url: '/api/account/sessions', headers: member.headers })).json() as {
+      id: string;
+      device: string;
+      address: string;
+      current: boolean;
+    }[];
+    expect(devices).toHaveLength(2);
+    const other = devices.find((device) => !device.current)!;
+    expect(other).toMatchObject({ device: 'Chrome on Windows', address: '203.0.113.5' });
+    const stranger = await t.loginAs('free');
+    const refused = await t.app.inject({ method: 'DELETE', url: `/api/account/sessions/${other.id}`, headers: stranger.headers });
+    expect(refused.statusCode).toBe(404);
+    expect((await t.app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${laptop.token}` } })).statusCode).toBe(200);
+    const ended = await t.app.inject({ method: 'DELETE', url: `/api/account/sessions/${other.id}`, headers: member.headers });
+    expect(ended.json()).toEqual({ success: true });
+    expect((await t.app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${laptop.token}` } })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/api/auth/me', headers: member.headers })).statusCode).toBe(200);
+  });
+});

@@ -7,6 +7,7 @@ import { LAST_OWNER, STAFF_EXISTS } from '../../common/admin.contract.ts';
 import { OWNER_ONLY } from '../../common/viewer.ts';
 import { auditLog, members, outboxMessages, staffAccounts } from '../../db/schema.ts';
 import { createTestApp, uniqueEmail, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
+import { mayEnterStaffArea } from '../../common/policies.ts';
 
 // Owners invite staff with a role; editors author content but cannot manage staff, members or billing.
 let t: TestApp;
@@ -36,6 +37,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Headers = { authorization: string } | Record<string, never>;
+// An editor as the policies see one (only the role matters to them).
+const editorViewer = {
+  member: null,
+  staff: { id: '', email: '', role: 'editor', sessionId: '' },
+  client: { address: '', userAgent: undefined },
+} as const;
 const request = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, headers: Headers = {}, payload?: object) =>
   t.app.inject({ method, url, headers, payload });
 
@@ -160,5 +167,59 @@ describe('learners', () => {
       silver: byTier.silver ?? 0,
       gold: byTier.gold ?? 0,
     });
+  });
+});
+
+describe('every admin route, by role', () => {
+  // The admin routes anyone may call: signing in and out, the reset of a forgotten password, and the
+  // counts the public home page reads (SPEC 7 calls them under /admin).
+  const PUBLIC_ADMIN_ROUTES = new Set([
+    'GET /api/admin/analytics/content',
+    'POST /api/admin/login',
+    'POST /api/admin/logout',
+    'POST /api/admin/password-reset',
+    'POST /api/admin/password-reset/confirm',
+  ]);
+  const someId = '00000000-0000-4000-8000-000000000000';
+  const filled = (url: string) => url.replace(/:([A-Za-z]+)/g, (_match, name: string) => (name === 'section' ? 'homepage_hero' : someId));
+
+  it('declares who may call each one, and answers visitors 401, members 403, and editors 403 outside their areas', async () => {
+    const adminRoutes = t.app.routeAccess.filter((route) => route.url.startsWith('/api/admin/'));
+    expect(adminRoutes.length).toBeGreaterThan(30);
+    for (const route of adminRoutes) {
+      const name = `${route.method} ${route.url}`;
+      if (PUBLIC_ADMIN_ROUTES.has(name)) continue;
+      expect(route.access, `${name} declares no access`).toBeDefined();
+      const call = (headers: Headers) =>
+        request(route.method as 'GET', filled(route.url), headers, route.method === 'GET' ? undefined : {});
+      expect((await call({})).statusCode, name).toBe(401);
+      expect((await call(member.headers)).statusCode, name).toBe(403);
+      const asEditor = await call(editor);
+      const editorsArea =
+        route.access === 'staff' || (typeof route.access === 'object' && mayEnterStaffArea(editorViewer, route.access.area));
+      if (editorsArea) expect(asEditor.statusCode, name).not.toBe(403);
+      else expect(asEditor.json(), name).toEqual({ detail: OWNER_ONLY });
+      expect([401, 403], name).not.toContain((await call(owner)).statusCode);
+    }
+  });
+
+  it('refuses an editor the members export before any of it is sent', async () => {
+    const refused = await request('GET', '/api/admin/members/export.csv', editor);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.headers['content-type']).toMatch(/^application\/json/);
+    expect(refused.json()).toEqual({ detail: OWNER_ONLY });
+  });
+
+  it('shows editors the content changes of the activity log only: no member, billing or staff entry', async () => {
+    await request('POST', `/api/admin/members/${member.memberId}/tier`, owner, { membership_tier: 'silver' });
+    const hero = { headline: 'Edited by an editor', subheadline: 'Still the same promise', cta_text: 'Start now' };
+    const saved = await request('POST', '/api/admin/content/homepage_hero', editor, hero);
+    expect(saved.statusCode, saved.body).toBe(200);
+    const ownerSees = (await request('GET', '/api/admin/activity', owner)).json() as { action: string; target: string }[];
+    const editorSees = (await request('GET', '/api/admin/activity', editor)).json() as { action: string; target: string }[];
+    expect(ownerSees.map((entry) => entry.action)).toEqual(expect.arrayContaining(['member.tier', 'content.update']));
+    expect(editorSees.map((entry) => entry.action)).toContain('content.update');
+    expect(editorSees.every((entry) => /^(content|course|lesson|file|podcast|resource)\./.test(entry.action))).toBe(true);
+    expect(JSON.stringify(editorSees)).not.toContain(member.email);
   });
 });

@@ -8,16 +8,18 @@ import { Card } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/field.tsx';
 import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { pageServices, pageSession } from '../../lib/page-context.ts';
+import { orFallback, pageServices, pageSession } from '../../lib/page-context.ts';
+import { formatDateTime } from '../../../common/format.ts';
+import type { DeviceView } from '../../../common/auth.contract.ts';
 import type { Route } from './+types/account';
 
 export const meta = () =>
   pageMeta({ title: 'Account settings', description: 'Your RealtyPocket account: name, email, password and devices.' });
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { services, viewer } = pageServices(context);
   if (!viewer.member) throw redirect('/login');
-  return { me: services.auth.me(viewer) };
+  return { me: services.auth.me(viewer), devices: await orFallback(services.auth.devices(viewer), [], 'your devices') };
 }
 
 const AccountForm = z.discriminatedUnion('intent', [
@@ -25,6 +27,7 @@ const AccountForm = z.discriminatedUnion('intent', [
   EmailChangeRequest.extend({ intent: z.literal('email') }),
   PasswordChange.extend({ intent: z.literal('password') }),
   z.object({ intent: z.literal('sign-out-others') }),
+  z.object({ intent: z.literal('sign-out-device'), sessionId: z.uuid('Choose a device') }),
   AccountDeletion.extend({ intent: z.literal('delete') }),
 ]);
 
@@ -53,6 +56,10 @@ export async function action({ request, context }: Route.ActionArgs) {
         ok: true as const,
         message: done.value === 1 ? 'Signed out of 1 other device' : `Signed out of ${done.value} other devices`,
       };
+    }
+    case 'sign-out-device': {
+      const done = await attempt(() => services.auth.signOutDevice(viewer, input.sessionId));
+      return done.ok ? { ok: true as const, message: 'That device is signed out.' } : done.refusal;
     }
     case 'delete': {
       const done = await attempt(() => services.account.deleteAccount(viewer, input.password));
@@ -85,8 +92,36 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
+/** One signed-in device: what it is, from where and when, and a way to sign it out (not this one: Logout does that). */
+function DeviceRow({ device }: { device: DeviceView }) {
+  const fetcher = useSettingsForm(`device-${device.id}`);
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm">
+      <div>
+        <p className="font-semibold text-gray-900">
+          {device.device}
+          {device.current && <span className="ml-2 text-xs font-normal text-green-800">This device</span>}
+        </p>
+        <p className="text-xs text-gray-600">
+          {device.address ? `${device.address} · ` : ''}last used {formatDateTime(device.last_used_at)} · signed in{' '}
+          {formatDateTime(device.signed_in_at)}
+        </p>
+      </div>
+      {!device.current && (
+        <fetcher.Form method="post">
+          <input type="hidden" name="intent" value="sign-out-device" />
+          <input type="hidden" name="sessionId" value={device.id} />
+          <Button type="submit" size="sm" variant="outline" disabled={fetcher.state !== 'idle'}>
+            Sign out
+          </Button>
+        </fetcher.Form>
+      )}
+    </li>
+  );
+}
+
 export default function AccountPage({ loaderData }: Route.ComponentProps) {
-  const { me } = loaderData;
+  const { me, devices: signedIn } = loaderData;
   const name = useSettingsForm('account-name');
   const email = useSettingsForm('account-email');
   const password = useSettingsForm('account-password');
@@ -164,7 +199,14 @@ export default function AccountPage({ loaderData }: Route.ComponentProps) {
       </Section>
 
       <Section title="Devices">
-        <p className="text-sm text-gray-700">Lost a phone, or signed in on a shared computer? End every session but this one.</p>
+        <p className="text-sm text-gray-700">
+          Where your account is signed in now. Lost a phone, or signed in on a shared computer? Sign it out.
+        </p>
+        <ul className="mt-4 divide-y divide-gray-100 rounded-xl border border-gray-200" data-testid="devices">
+          {signedIn.map((device) => (
+            <DeviceRow key={device.id} device={device} />
+          ))}
+        </ul>
         <devices.Form method="post" className="mt-4">
           <input type="hidden" name="intent" value="sign-out-others" />
           <Button type="submit" size="sm" variant="outline" disabled={devices.state !== 'idle'}>
