@@ -5,8 +5,7 @@ import { OWNER_ONLY, requireStaff, type SignedInStaff, type Viewer } from './vie
 // services, routes and pages alike, on every read (a changed role or tier counts at once).
 
 /** The parts of the admin area, each for the roles whose work it is. */
-export const STAFF_AREAS = ['content', 'community', 'messages', 'activity', 'members', 'billing', 'staff'] as const;
-export type StaffArea = (typeof STAFF_AREAS)[number];
+export type StaffArea = 'content' | 'community' | 'messages' | 'activity' | 'members' | 'billing' | 'staff';
 
 // Editors author content and moderate; members, billing and staff are the owners' alone.
 const EDITOR_AREAS: ReadonlySet<StaffArea> = new Set(['content', 'community', 'messages', 'activity']);
