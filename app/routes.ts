@@ -54,5 +54,6 @@ export default [
     route('community', 'routes/admin/tabs/community-tab.tsx'),
     route('messages', 'routes/admin/tabs/messages-tab.tsx'),
     route('activity', 'routes/admin/tabs/activity-tab.tsx'),
+    route('security', 'routes/admin/tabs/security-tab.tsx'),
   ]),
 ] satisfies RouteConfig;

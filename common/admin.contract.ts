@@ -9,7 +9,12 @@ import type { Viewer } from './viewer.ts';
 
 // Shapes of the admin calls beyond the spec's (members, messages, audit log, session).
 
-export const StaffSessionResponse = z.object({ email: z.string(), storage_name: z.string(), role: StaffRole });
+export const StaffSessionResponse = z.object({
+  email: z.string(),
+  storage_name: z.string(),
+  role: StaffRole,
+  two_factor_setup_needed: z.boolean(),
+});
 export type StaffSessionResponse = z.infer<typeof StaffSessionResponse>;
 
 export const AdminMember = z.object({

@@ -11,6 +11,20 @@ const password = z.string({ error: 'Password is required' }).min(1, 'Password is
 export const LoginInput = z.object({ email: emailField(), password });
 export type LoginInput = z.infer<typeof LoginInput>;
 
+export const TWO_FACTOR_CODE_NEEDED = 'Enter the 6-digit code from your authenticator app (or a recovery code).';
+export const TWO_FACTOR_CODE_WRONG = 'That code is not right, or was used already. Enter the code your app shows now.';
+
+/** A staff member's second factor: six digits from the authenticator app, or a recovery code (`abcde-fghij`). */
+export const TwoFactorCode = z
+  .string({ error: 'Enter the code' })
+  .trim()
+  .toLowerCase()
+  .regex(/^(\d{6}|[a-z2-7]{5}-[a-z2-7]{5})$/, 'Enter the 6 digits your app shows, or a recovery code');
+
+/** Staff sign-in: the password, and the code when the account uses two-factor sign-in. */
+export const StaffLoginInput = LoginInput.extend({ code: z.union([TwoFactorCode, z.literal('')]).optional() });
+export type StaffLoginInput = z.infer<typeof StaffLoginInput>;
+
 export const RegisterInput = z.object({
   name: requiredText('Name', 100),
   email: emailField(),
@@ -80,6 +94,7 @@ export interface AuthService {
   signOutDevice(viewer: Viewer, sessionId: string): Promise<void>;
   me(viewer: Viewer): MeResponse;
   /** Staff sign-in: the same machinery, stricter limits with a growing wait. */
-  staffSignIn(viewer: Viewer, input: LoginInput): Promise<NewSession & { email: string }>;
+  /** With two-factor sign-in on, the code too (a 401 that asks for it when it is missing). */
+  staffSignIn(viewer: Viewer, input: StaffLoginInput): Promise<NewSession & { email: string }>;
   staffSignOut(viewer: Viewer): Promise<void>;
 }

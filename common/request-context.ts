@@ -1,9 +1,10 @@
 import { createContext } from 'react-router';
 import type { AccountService } from './account.contract.ts';
 import type { AuditService, MembersService, MessagesService, StaffService } from './admin.contract.ts';
-import type { AuthService, LoginInput, RegisterInput } from './auth.contract.ts';
+import type { AuthService, LoginInput, RegisterInput, StaffLoginInput } from './auth.contract.ts';
 import type { BillingService } from './billing.contract.ts';
 import type { CommunityModerationService, CommunityService } from './community.contract.ts';
+import type { TwoFactorService } from './two-factor.contract.ts';
 import type { ContactService } from './contact.contract.ts';
 import type { ContentService } from './content.contract.ts';
 import type { CourseAuthoringService, CoursesService } from './courses.contract.ts';
@@ -31,6 +32,7 @@ export interface Services {
   resources: ResourcesService;
   community: CommunityService;
   communityModeration: CommunityModerationService;
+  twoFactor: TwoFactorService;
   contact: ContactService;
   stats: StatsService;
   files: FilesService;
@@ -51,7 +53,7 @@ export interface PageSession {
   signUp(input: RegisterInput): Promise<SignedInMember>;
   signIn(input: LoginInput): Promise<SignedInMember>;
   signOut(): Promise<void>;
-  staffSignIn(input: LoginInput): Promise<void>;
+  staffSignIn(input: StaffLoginInput): Promise<void>;
   staffSignOut(): Promise<void>;
   /** A message for the next page this browser renders (a toast after a redirect). */
   flash(message: FlashMessage): void;

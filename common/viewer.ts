@@ -20,6 +20,10 @@ export interface StaffIdentity {
   id: string;
   email: string;
   role: StaffRole;
+  /** The staff member signs in with a code from an authenticator app too. */
+  twoFactorEnabled: boolean;
+  /** Owners require every staff member to: until they set it up, they may only do that. */
+  twoFactorRequired: boolean;
 }
 
 export type SignedInMember = MemberIdentity & { sessionId: string };
@@ -43,11 +47,20 @@ export function requireMember(viewer: Viewer): SignedInMember {
   return viewer.member;
 }
 
-/** The signed-in staff account; 401 without a session, 403 for a member's session. */
-export function requireStaff(viewer: Viewer): SignedInStaff {
+export const TWO_FACTOR_SETUP_FIRST = 'Owners require two-factor sign-in for staff: set it up under Security first.';
+
+/** The signed-in staff account, whatever it may do yet; 401 without a session, 403 for a member's session. */
+export function requireStaffSignIn(viewer: Viewer): SignedInStaff {
   if (viewer.staff) return viewer.staff;
   if (viewer.member) throw forbidden('This needs an administrator account.');
   throw unauthorized('Please sign in as an administrator.');
+}
+
+/** The signed-in staff account, ready to work: with two-factor sign-in set up where owners require it. */
+export function requireStaff(viewer: Viewer): SignedInStaff {
+  const staff = requireStaffSignIn(viewer);
+  if (staff.twoFactorRequired && !staff.twoFactorEnabled) throw forbidden(TWO_FACTOR_SETUP_FIRST);
+  return staff;
 }
 
 export const OWNER_ONLY = 'Only an owner can do this: editors author content, owners manage staff, members and billing.';

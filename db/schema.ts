@@ -81,6 +81,12 @@ export const staffAccounts = pgTable(
     passwordHash: text().notNull(),
     /** 'owner' manages staff, members' tiers and billing; 'editor' authors content only. */
     role: text({ enum: STAFF_ROLES }).notNull().default('owner'),
+    /** The authenticator app's secret (base32), once the staff member set up two-factor sign-in. */
+    totpSecret: text(),
+    /** When two-factor sign-in was turned on; null while it is off (a secret may be waiting for its first code). */
+    totpEnabledAt: timestamp({ withTimezone: true }),
+    /** The last 30-second step whose code was used: a code works once. */
+    totpLastStep: bigint({ mode: 'number' }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -88,6 +94,27 @@ export const staffAccounts = pgTable(
     check('staff_accounts_role_check', oneOf('role', STAFF_ROLES)),
   ],
 );
+
+/** Single-use codes that stand in for the authenticator app (a lost phone), by their SHA-256. */
+export const staffRecoveryCodes = pgTable(
+  'staff_recovery_codes',
+  {
+    staffId: uuid()
+      .notNull()
+      .references(() => staffAccounts.id, { onDelete: 'cascade' }),
+    codeHash: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.staffId, t.codeHash] })],
+);
+
+/** Settings the owners choose for the whole site (whether every staff member must use two-factor sign-in). */
+export const siteSettings = pgTable('site_settings', {
+  key: text().primaryKey(),
+  value: jsonb().notNull(),
+  updatedAt: createdAt(),
+  updatedBy: text(),
+});
 
 export const sessions = pgTable(
   'sessions',

@@ -12,6 +12,7 @@ import { createOutboxRepository } from './mail/outbox.repository.ts';
 import { createMembersRepository } from './members/members.repository.ts';
 import { createPodcastRepository } from './podcast/podcast.repository.ts';
 import { createResourcesRepository } from './resources/resources.repository.ts';
+import { createSiteSettingsRepository } from './staff/site-settings.repository.ts';
 import { createStaffRepository } from './staff/staff.repository.ts';
 
 /** Every feature's repository, bound to the database or to one transaction. */
@@ -30,6 +31,7 @@ function createRepositories(db: DatabaseOrTransaction) {
     outbox: createOutboxRepository(db),
     podcast: createPodcastRepository(db),
     resources: createResourcesRepository(db),
+    siteSettings: createSiteSettingsRepository(db),
     staff: createStaffRepository(db),
   };
 }

@@ -26,15 +26,18 @@ export async function prepareServer(
   try {
     const { staff, seeded } = await database.withStartupLock(async () => {
       await database.migrate();
-      const created = await ensureFirstStaffAccount(database.db, config.admin);
+      const created = await ensureFirstStaffAccount(database.db, config.admin, config.publicUrl);
       const seeded = config.seedDemo && (await seedDemoCatalogue(database.db, storage));
       // Earlier versions linked the demo videos and downloads as public files.
       await moveDemoMediaIntoFileStore(database.db, storage);
       return { staff: created, seeded };
     });
-    if (staff?.generatedPassword) {
-      // Printed once, on the very first start; only its hash is stored.
-      announce(`First staff account created: ${staff.email} / ${staff.generatedPassword}  (shown once: write it down)`);
+    if (staff?.setupLink) {
+      // A link, never a password: it works once, for a day, and is dead once used.
+      announce(
+        `First staff account created: ${staff.email}. Choose its password within 24 hours at ${staff.setupLink} ` +
+          '(the link works once; later, `npm run staff:reset-password` gives a new way in).',
+      );
     } else if (staff) {
       announce(`First staff account created: ${staff.email}`);
     }

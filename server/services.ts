@@ -33,6 +33,7 @@ import { createDataAccess } from './repositories.ts';
 import { createResourcesService } from './resources/resources.service.ts';
 import type { SessionService } from './sessions/session.service.ts';
 import { createStaffService } from './staff/staff.service.ts';
+import { createTwoFactorService } from './staff/two-factor.service.ts';
 import { createStatsService } from './stats/stats.service.ts';
 
 /** The services the API routes call; pages get the same objects through the React Router context. */
@@ -92,5 +93,6 @@ export function createServices(deps: {
     messages: createMessagesService(data),
     audit: createAuditService(data.audit),
     staff: createStaffService({ storageName: deps.storage.displayName, data, mailer }),
+    twoFactor: createTwoFactorService(data),
   };
 }

@@ -5,6 +5,7 @@ import { requireMember } from '../../common/viewer.ts';
 import { refuseTakenAddress } from '../accounts/taken-address.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import { deviceName } from '../sessions/device-name.ts';
+import { checkSecondFactor } from '../staff/two-factor.service.ts';
 import { queueEmailVerification } from '../accounts/email-verification.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { isUniqueViolation } from '../members/members.repository.ts';
@@ -30,7 +31,8 @@ export function createAuthService(deps: {
   });
   const staffSignIn = createPasswordSignIn({
     kind: 'staff',
-    findCredentials: (email) => data.staff.findCredentials(email),
+    findCredentials: (email: string) => data.staff.findCredentials(email),
+    secondFactor: checkSecondFactor(data),
     sessions,
     limiter,
     limits: STAFF_LOGIN_LIMITS,

@@ -1,4 +1,4 @@
-import { INVALID_CREDENTIALS, type LoginInput } from '../../common/auth.contract.ts';
+import { INVALID_CREDENTIALS, TWO_FACTOR_CODE_NEEDED, TWO_FACTOR_CODE_WRONG, type StaffLoginInput } from '../../common/auth.contract.ts';
 import { unauthorized } from '../../common/errors.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import type { AttemptLimit, AttemptLimiter } from '../http/attempt-limiter.ts';
@@ -25,15 +25,20 @@ export interface SignInLimits {
  * from elsewhere; the same answer and timing for an unknown email and a wrong password; a fresh
  * session at every success.
  */
-export function createPasswordSignIn(options: {
+export function createPasswordSignIn<C extends Credentials>(options: {
   kind: SessionKind;
-  findCredentials(email: string): Promise<Credentials | null>;
+  findCredentials(email: string): Promise<C | null>;
+  /**
+   * A second factor after the right password (staff with two-factor sign-in): 'missing' asks for it,
+   * 'wrong' counts as a failed attempt, like a wrong password.
+   */
+  secondFactor?: (account: NoInfer<C>, code: string | undefined) => Promise<'ok' | 'missing' | 'wrong'>;
   sessions: SessionService;
   limiter: AttemptLimiter;
   limits: SignInLimits;
 }) {
   const { kind, limiter, limits } = options;
-  return async function signIn(viewer: Viewer, input: LoginInput) {
+  return async function signIn(viewer: Viewer, input: StaffLoginInput) {
     const pair = `${input.email.toLowerCase()}|${viewer.client.address}`;
     await limiter.check(`${kind}-login:address`, viewer.client.address, limits.perAddress);
     await limiter.ensureNotBlocked(`${kind}-login:account-address`, pair, limits.perAccountAndAddress);
@@ -42,6 +47,12 @@ export function createPasswordSignIn(options: {
     if (!account || !valid) {
       await limiter.recordFailure(`${kind}-login:account-address`, pair, limits.perAccountAndAddress);
       throw unauthorized(INVALID_CREDENTIALS);
+    }
+    const second = options.secondFactor ? await options.secondFactor(account, input.code || undefined) : 'ok';
+    if (second === 'missing') throw unauthorized(TWO_FACTOR_CODE_NEEDED);
+    if (second === 'wrong') {
+      await limiter.recordFailure(`${kind}-login:account-address`, pair, limits.perAccountAndAddress);
+      throw unauthorized(TWO_FACTOR_CODE_WRONG);
     }
     const owner = kind === 'member' ? { kind, memberId: account.id } : { kind, staffId: account.id };
     const session = await options.sessions.create(owner, { userAgent: viewer.client.userAgent, ipAddress: viewer.client.address });

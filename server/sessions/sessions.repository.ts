@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { members, sessions, staffAccounts } from '../../db/schema.ts';
+import { members, sessions, siteSettings, staffAccounts } from '../../db/schema.ts';
+import { STAFF_TWO_FACTOR_SETTING } from '../staff/site-settings.repository.ts';
 
 export type SessionOwner = { kind: 'member'; memberId: string } | { kind: 'staff'; staffId: string };
 
@@ -50,7 +51,14 @@ export function createSessionsRepository(db: DatabaseOrTransaction) {
             emailVerifiedAt: members.emailVerifiedAt,
             communitySuspendedAt: members.communitySuspendedAt,
           },
-          staff: { id: staffAccounts.id, email: staffAccounts.email, role: staffAccounts.role },
+          staff: {
+            id: staffAccounts.id,
+            email: staffAccounts.email,
+            role: staffAccounts.role,
+            twoFactorEnabled: sql<boolean>`${staffAccounts.totpEnabledAt} is not null`,
+            // Read with the session, so owners requiring two-factor sign-in applies at the next request.
+            twoFactorRequired: sql<boolean>`coalesce((select ${siteSettings.value} = 'true'::jsonb from ${siteSettings} where ${siteSettings.key} = ${STAFF_TWO_FACTOR_SETTING}), false)`,
+          },
         })
         .from(sessions)
         .leftJoin(members, eq(members.id, sessions.memberId))

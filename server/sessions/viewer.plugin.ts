@@ -1,16 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { requireStaffArea, type StaffArea } from '../../common/policies.ts';
-import { requireMember, requireStaff, type Viewer } from '../../common/viewer.ts';
+import { requireMember, requireStaff, requireStaffSignIn, type Viewer } from '../../common/viewer.ts';
 import type { SiteCookies } from './session-cookies.ts';
 import type { SessionService } from './session.service.ts';
 
 /**
  * Who may call a route: declared in its options (`config: { access: 'member' }`, or an admin area
  * for staff whose role includes it, `{ area: 'members' }`), checked before anything else runs, so a
- * refused request never starts an answer (a streamed export included).
+ * refused request never starts an answer (a streamed export included). 'staff-sign-in' is any staff
+ * session, before the two-factor sign-in that owners require is set up (the setup itself).
  */
-type RouteAccess = 'member' | 'staff' | { area: StaffArea };
+type RouteAccess = 'member' | 'staff' | 'staff-sign-in' | { area: StaffArea };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -97,6 +98,7 @@ async function viewerPlugin(app: FastifyInstance, options: { sessions: SessionSe
     const access = request.routeOptions.config.access;
     if (access === 'member') requireMember(await request.viewer());
     else if (access === 'staff') requireStaff(await request.viewer());
+    else if (access === 'staff-sign-in') requireStaffSignIn(await request.viewer());
     else if (access) requireStaffArea(await request.viewer(), access.area);
   });
 }

@@ -1,23 +1,41 @@
-import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/client.ts';
+import { createAccountTokensRepository } from '../accounts/account-tokens.repository.ts';
 import { hashPassword } from '../sessions/passwords.ts';
+import { generateSessionToken, hashSessionToken } from '../sessions/tokens.ts';
 import { createStaffRepository } from './staff.repository.ts';
 
 const DEFAULT_ADMIN_EMAIL = 'admin@realtypocket.local';
+const SETUP_LINK_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Creates the first staff account when none exists. Without ADMIN_EMAIL/ADMIN_PASSWORD a random
- * password is generated; it is returned once so the caller can print it, and never stored in clear.
+ * Creates the first staff account when none exists. With ADMIN_EMAIL/ADMIN_PASSWORD it signs in with
+ * those; without them nobody knows its password: a link valid for 24 hours, single use, lets the
+ * owner choose one. The link is returned once for the start to print; a password never is (logs are
+ * shipped and kept, and a password in them stays good).
  */
 export async function ensureFirstStaffAccount(
   db: Database,
   configured: { email: string; password: string } | undefined,
-): Promise<{ email: string; generatedPassword?: string } | null> {
+  publicUrl: string,
+): Promise<{ email: string; setupLink?: string } | null> {
   const staff = createStaffRepository(db);
   if ((await staff.count()) > 0) return null;
-  const email = configured?.email ?? DEFAULT_ADMIN_EMAIL;
-  const generatedPassword = configured ? undefined : randomBytes(12).toString('base64url');
-  const password = configured?.password ?? generatedPassword!;
-  await staff.create({ email: email.toLowerCase(), passwordHash: await hashPassword(password) });
-  return { email, generatedPassword };
+  if (configured) {
+    await staff.create({ email: configured.email.toLowerCase(), passwordHash: await hashPassword(configured.password) });
+    return { email: configured.email };
+  }
+  const unknownPassword = await hashPassword(generateSessionToken());
+  const token = generateSessionToken();
+  await db.transaction(async (tx) => {
+    const id = await createStaffRepository(tx).createWithRole({ email: DEFAULT_ADMIN_EMAIL, passwordHash: unknownPassword, role: 'owner' });
+    await createAccountTokensRepository(tx).create({
+      purpose: 'password_reset',
+      owner: { staffId: id },
+      tokenHash: hashSessionToken(token),
+      expiresAt: new Date(Date.now() + SETUP_LINK_MS),
+    });
+  });
+  const link = new URL('/admin/reset-password', publicUrl);
+  link.searchParams.set('token', token);
+  return { email: DEFAULT_ADMIN_EMAIL, setupLink: link.toString() };
 }

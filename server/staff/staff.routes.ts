@@ -6,17 +6,18 @@ import {
   StaffRoleInput,
   StaffSessionResponse,
 } from '../../common/admin.contract.ts';
-import { LoginInput, StaffTokenResponse } from '../../common/auth.contract.ts';
+import { StaffLoginInput, StaffTokenResponse } from '../../common/auth.contract.ts';
+import { RecoveryCodes, TwoFactorCodeInput, TwoFactorRequiredInput, TwoFactorSetup, TwoFactorStatus } from '../../common/two-factor.contract.ts';
 import { SuccessResponse } from '../../common/fields.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function staffRoutes(app: ZodApp) {
-  const { auth, staff } = app.services;
+  const { auth, staff, twoFactor } = app.services;
   const cookies = app.siteCookies;
 
   app.post(
     '/api/admin/login',
-    { schema: { body: LoginInput, response: withErrors({ 200: StaffTokenResponse }) } },
+    { schema: { body: StaffLoginInput, response: withErrors({ 200: StaffTokenResponse }) } },
     async (request, reply) => {
       const session = await auth.staffSignIn(await request.viewer(), request.body);
       cookies.setSession(request, reply, 'staff', session.token, session.expiresAt);
@@ -30,10 +31,41 @@ export async function staffRoutes(app: ZodApp) {
     return { success: true as const };
   });
 
+  // Any staff session, even one that must set up two-factor sign-in first: the admin pages read it to know.
   app.get(
     '/api/admin/session',
-    { config: { access: 'staff' }, schema: { response: withErrors({ 200: StaffSessionResponse }) } },
+    { config: { access: 'staff-sign-in' }, schema: { response: withErrors({ 200: StaffSessionResponse }) } },
     async (request) => staff.session(await request.viewer()),
+  );
+
+  // Two-factor sign-in: each staff member's own, set up from any staff session; owners may require it.
+  const setup = { access: 'staff-sign-in' } as const;
+  app.get('/api/admin/two-factor', { config: setup, schema: { response: withErrors({ 200: TwoFactorStatus }) } }, async (request) =>
+    twoFactor.status(await request.viewer()),
+  );
+  app.post('/api/admin/two-factor/setup', { config: setup, schema: { response: withErrors({ 200: TwoFactorSetup }) } }, async (request) =>
+    twoFactor.begin(await request.viewer()),
+  );
+  app.post(
+    '/api/admin/two-factor/enable',
+    { config: setup, schema: { body: TwoFactorCodeInput, response: withErrors({ 200: RecoveryCodes }) } },
+    async (request) => twoFactor.enable(await request.viewer(), request.body.code),
+  );
+  app.post(
+    '/api/admin/two-factor/disable',
+    { config: { access: 'staff' }, schema: { body: TwoFactorCodeInput, response: withErrors({ 200: SuccessResponse }) } },
+    async (request) => {
+      await twoFactor.disable(await request.viewer(), request.body.code);
+      return { success: true as const };
+    },
+  );
+  app.post(
+    '/api/admin/two-factor/required',
+    { config: { access: { area: 'staff' } }, schema: { body: TwoFactorRequiredInput, response: withErrors({ 200: SuccessResponse }) } },
+    async (request) => {
+      await twoFactor.setRequired(await request.viewer(), request.body.required);
+      return { success: true as const };
+    },
   );
 
   // Owners only (the service checks the role).

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { LAST_OWNER, STAFF_EXISTS, type StaffAccount, type StaffService } from '../../common/admin.contract.ts';
 import { conflict, forbidden, notFound } from '../../common/errors.ts';
 import type { StaffRole } from '../../common/staff-roles.ts';
-import { requireOwner, requireStaff } from '../../common/viewer.ts';
+import { requireOwner, requireStaffSignIn } from '../../common/viewer.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import { isUniqueViolation } from '../members/members.repository.ts';
@@ -33,8 +33,14 @@ export function createStaffService(deps: { storageName: string; data: DataAccess
   return {
     // Who the current staff session belongs to, their role, and where uploads go.
     session(viewer) {
-      const staff = requireStaff(viewer);
-      return { email: staff.email, storage_name: deps.storageName, role: staff.role };
+      const staff = requireStaffSignIn(viewer);
+      return {
+        email: staff.email,
+        storage_name: deps.storageName,
+        role: staff.role,
+        // The admin pages send a staff member who must set up two-factor sign-in to do that first.
+        two_factor_setup_needed: staff.twoFactorRequired && !staff.twoFactorEnabled,
+      };
     },
 
     async list(viewer) {

@@ -72,7 +72,7 @@ describe('session guards', () => {
   it('accepts a staff session from a Bearer header or the staff cookie', async () => {
     const staff = await t.loginAsStaff();
     const bearer = await t.app.inject({ url: '/api/admin/session', headers: { authorization: `Bearer ${staff.token}` } });
-    expect(bearer.json()).toEqual({ email: staff.email, storage_name: 'Local Storage', role: 'owner' });
+    expect(bearer.json()).toEqual({ email: staff.email, storage_name: 'Local Storage', role: 'owner', two_factor_setup_needed: false });
     const cookie = await t.app.inject({ url: '/api/admin/session', cookies: { rp_staff: staff.token } });
     expect(cookie.statusCode).toBe(200);
   });

@@ -50,12 +50,25 @@ describe('server process', () => {
     expect(server.output()).toContain('PORT must be a whole number between 1 and 65535');
   });
 
-  it('prints a generated first staff password once, refuses a second server on the same data, and stops cleanly on SIGTERM', async () => {
+  it('prints a one-time link to choose the first staff password (never a password), refuses a second server on the same data, and stops cleanly on SIGTERM', async () => {
     const dataDir = tempDataDir();
     const port = await freePort();
-    const first = startServer({ PORT: String(port), DATA_DIR: dataDir, ADMIN_EMAIL: '', ADMIN_PASSWORD: '' });
-    expect(await waitHealthy(`http://127.0.0.1:${port}`, first.exited)).toBe(true);
-    expect(first.output()).toMatch(/First staff account created: admin@realtypocket\.local \/ \S{12,}/);
+    const base = `http://127.0.0.1:${port}`;
+    const first = startServer({ PORT: String(port), DATA_DIR: dataDir, ADMIN_EMAIL: '', ADMIN_PASSWORD: '', PUBLIC_URL: base });
+    expect(await waitHealthy(base, first.exited)).toBe(true);
+    const setup = /First staff account created: admin@realtypocket\.local\. Choose its password within 24 hours at (\S+) /.exec(
+      first.output(),
+    );
+    expect(setup).not.toBeNull();
+    expect(first.output()).not.toMatch(/admin@realtypocket\.local \/ /);
+    const token = new URL(setup![1]!).searchParams.get('token')!;
+    expect(setup![1]).toBe(`${base}/admin/reset-password?token=${token}`);
+    const post = (url: string, body: object) =>
+      fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    // Nobody can sign in until the owner chooses a password through the link, which then works no more.
+    expect((await post('/api/admin/password-reset/confirm', { token, password: 'owner chose this' })).status).toBe(200);
+    expect((await post('/api/admin/password-reset/confirm', { token, password: 'someone else' })).status).toBe(400);
+    expect((await post('/api/admin/login', { email: 'admin@realtypocket.local', password: 'owner chose this' })).status).toBe(200);
     expect(fs.existsSync(path.join(dataDir, 'database.lock'))).toBe(true);
 
     const second = startServer({ PORT: String(await freePort()), DATA_DIR: dataDir });
@@ -66,7 +79,7 @@ describe('server process', () => {
     expect(await first.exited).toBe(0);
     expect(fs.existsSync(path.join(dataDir, 'database.lock'))).toBe(false);
 
-    // A restart on the same data keeps the staff account and prints no new password.
+    // A restart on the same data keeps the staff account and prints no new link.
     const again = startServer({ PORT: String(port), DATA_DIR: dataDir });
     expect(await waitHealthy(`http://127.0.0.1:${port}`, again.exited)).toBe(true);
     const courses = (await (await fetch(`http://127.0.0.1:${port}/api/courses`)).json()) as unknown[];

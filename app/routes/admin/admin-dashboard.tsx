@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Form, Link, Outlet } from 'react-router';
+import { Form, Link, Outlet, redirect } from 'react-router';
 import { BRAND_NAME } from '../../../common/brand.ts';
 import { buttonClass } from '../../components/ui/button.tsx';
 import { pageMeta } from '../../lib/meta.ts';
@@ -13,10 +13,15 @@ export const meta = () => pageMeta({ title: 'Admin Dashboard', description: `${B
 // A page whose form request failed keeps its data (see unlessRequestFailed).
 export const shouldRevalidate = unlessRequestFailed;
 
-export function loader({ context }: Route.LoaderArgs) {
+export function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  return services.staff.session(viewer);
+  const session = services.staff.session(viewer);
+  // Owners require two-factor sign-in and this account has not set it up: that comes first.
+  if (session.two_factor_setup_needed && new URL(request.url).pathname !== SECURITY_TAB) throw redirect(SECURITY_TAB);
+  return session;
 }
+
+const SECURITY_TAB = '/admin/dashboard/security';
 
 // SPEC 2: Podcasts (the default), File Upload and Content come first; then the staff-only extras.
 const TABS = [
@@ -30,6 +35,7 @@ const TABS = [
   { to: '/admin/dashboard/community', label: 'Community' },
   { to: '/admin/dashboard/messages', label: 'Messages' },
   { to: '/admin/dashboard/activity', label: 'Activity' },
+  { to: '/admin/dashboard/security', label: 'Security' },
 ] as const;
 
 /** SPEC 3: the admin email is kept in local storage for display; the session itself is an HttpOnly cookie. */

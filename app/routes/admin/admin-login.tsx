@@ -1,5 +1,5 @@
 import { Form, Link, redirect, useActionData } from 'react-router';
-import { LoginInput } from '../../../common/auth.contract.ts';
+import { StaffLoginInput, TWO_FACTOR_CODE_NEEDED, TWO_FACTOR_CODE_WRONG } from '../../../common/auth.contract.ts';
 import { BRAND_NAME } from '../../../common/brand.ts';
 import { AdminCard } from '../../components/admin/admin-card.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -20,11 +20,17 @@ export function loader({ context }: Route.LoaderArgs) {
 // SPEC 8: any failure shows the same inline message.
 const LOGIN_FAILED = 'Invalid email or password';
 
+// With two-factor sign-in on, the right password is followed by a second step: the app's code.
+const CODE_STEP = new Set([TWO_FACTOR_CODE_NEEDED, TWO_FACTOR_CODE_WRONG]);
+
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await parseForm(LoginInput, request);
+  const form = await parseForm(StaffLoginInput, request);
   if (!form.ok) return formErrors(LOGIN_FAILED);
   const signedIn = await attempt(() => pageSession(context).staffSignIn(form.data));
-  if (!signedIn.ok) return formErrors(LOGIN_FAILED, signedIn.refusal.init?.status ?? 401);
+  if (!signedIn.ok) {
+    if (CODE_STEP.has(signedIn.message)) return formErrors(signedIn.message, 401, { code: signedIn.message });
+    return formErrors(LOGIN_FAILED, signedIn.refusal.init?.status ?? 401);
+  }
   return redirect('/admin/dashboard');
 }
 
@@ -36,6 +42,16 @@ export default function AdminLoginPage() {
       <Form method="post" className="space-y-5">
         <Input label="Email" name="email" type="email" required autoComplete="username" />
         <Input label="Password" name="password" type="password" required autoComplete="current-password" />
+        {result && !result.ok && result.fieldErrors.code !== undefined && (
+          <Input
+            label="Code from your authenticator app"
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            required
+            maxLength={11}
+          />
+        )}
         {result && !result.ok && !busy && (
           <p role="alert" className="text-sm font-medium text-red-600">
             {result.formError}
