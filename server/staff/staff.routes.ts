@@ -7,7 +7,13 @@ import {
   StaffSessionResponse,
 } from '../../common/admin.contract.ts';
 import { StaffLoginInput, StaffTokenResponse } from '../../common/auth.contract.ts';
-import { RecoveryCodes, TwoFactorCodeInput, TwoFactorRequiredInput, TwoFactorSetup, TwoFactorStatus } from '../../common/two-factor.contract.ts';
+import {
+  RecoveryCodes,
+  TwoFactorCodeInput,
+  TwoFactorRequiredInput,
+  TwoFactorSetup,
+  TwoFactorStatus,
+} from '../../common/two-factor.contract.ts';
 import { SuccessResponse } from '../../common/fields.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 

@@ -2,11 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { BRAND_NAME } from '../../common/brand.ts';
 import { conflict, forbidden } from '../../common/errors.ts';
 import { requireStaffArea } from '../../common/policies.ts';
-import {
-  TWO_FACTOR_OWN_FIRST,
-  TWO_FACTOR_REQUIRED_FOR_STAFF,
-  type TwoFactorService,
-} from '../../common/two-factor.contract.ts';
+import { TWO_FACTOR_OWN_FIRST, TWO_FACTOR_REQUIRED_FOR_STAFF, type TwoFactorService } from '../../common/two-factor.contract.ts';
 import { badRequest } from '../../common/errors.ts';
 import { TWO_FACTOR_CODE_WRONG } from '../../common/auth.contract.ts';
 import { requireStaffSignIn } from '../../common/viewer.ts';
@@ -78,7 +74,13 @@ export function createTwoFactorService(data: DataAccess): TwoFactorService {
       const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
       await data.transaction(async (tx) => {
         await tx.staff.enableTotp(staff.id, step, codes.map(hashCode));
-        await tx.audit.record({ actorEmail: staff.email, action: 'staff.two-factor', target: staff.email, oldValue: 'off', newValue: 'on' });
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: 'staff.two-factor',
+          target: staff.email,
+          oldValue: 'off',
+          newValue: 'on',
+        });
       });
       return { recovery_codes: codes };
     },
@@ -91,7 +93,13 @@ export function createTwoFactorService(data: DataAccess): TwoFactorService {
       await proven(staff.id, state.secret, code);
       await data.transaction(async (tx) => {
         await tx.staff.disableTotp(staff.id);
-        await tx.audit.record({ actorEmail: staff.email, action: 'staff.two-factor', target: staff.email, oldValue: 'on', newValue: 'off' });
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: 'staff.two-factor',
+          target: staff.email,
+          oldValue: 'on',
+          newValue: 'off',
+        });
       });
     },
 
