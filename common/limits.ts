@@ -57,3 +57,6 @@ export const CURRENT_PASSWORD_LIMITS = {
 } as const;
 /** Answers that an address is taken (sign-up, email change), per client address: a few, then 429. */
 export const TAKEN_ADDRESS_LIMIT = { max: 5, windowMs: FIFTEEN_MINUTES } as const;
+
+/** SPEC 9: a cancelled member's data is kept this long after their plan ends, then removed. */
+export const DATA_KEPT_AFTER_CANCELLATION_DAYS = 90;

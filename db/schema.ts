@@ -508,9 +508,15 @@ export const auditLog = pgTable(
     target: text().notNull(),
     oldValue: jsonb(),
     newValue: jsonb(),
+    /** The member the entry is about, when it is about one: their entries forget them with their account. */
+    subjectMemberId: uuid(),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_log_created_idx').on(t.createdAt), index('audit_log_target_idx').on(t.target, t.id)],
+  (t) => [
+    index('audit_log_created_idx').on(t.createdAt),
+    index('audit_log_target_idx').on(t.target, t.id),
+    index('audit_log_subject_idx').on(t.subjectMemberId),
+  ],
 );
 
 export const ACCOUNT_TOKEN_PURPOSES = ['password_reset', 'email_verification', 'email_change'] as const;

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import type { ViteDevServer } from 'vite';
 import type { Database, DatabaseHandle } from '../db/client.ts';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
+import { scheduleDataRetention } from './accounts/data-retention.ts';
 import { auditRoutes } from './audit/audit.routes.ts';
 import { DataVersion } from './cache/data-version.ts';
 import { shareVisitorAnswers } from './cache/shared-api-answers.ts';
@@ -194,6 +195,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   refuseCrossSiteWrites(app, config.publicUrl);
   keepAnswersPrivate(app);
   scheduleSessionPurge(app, sessions, deps.database);
+  scheduleDataRetention(app, deps.database, createDataAccess(deps.database.db));
   const stripe = config.stripe ? new StripeGateway({ ...config.stripe, timeoutMs: config.outboundTimeoutMs }, app.log) : undefined;
   app.decorate(
     'services',

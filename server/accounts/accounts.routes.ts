@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import {
   AccountDeletion,
@@ -57,6 +58,16 @@ export async function accountsRoutes(app: ZodApp) {
     { config: member, schema: { response: withErrors({ 200: MessageResponse }) } },
     async (request) => account.resendVerification(await request.viewer()),
   );
+
+  // The member's own data, as one JSON file to keep (streamed: however much they wrote).
+  app.get('/api/account/export', { config: member }, async (request, reply) => {
+    const viewer = await request.viewer();
+    const day = new Date().toISOString().slice(0, 10);
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="realtypocket-my-data-${day}.json"`)
+      .send(Readable.from(account.exportData(viewer)));
+  });
 
   app.post(
     '/api/account/name',

@@ -6,12 +6,14 @@ import {
   type AccountService,
 } from '../../common/account.contract.ts';
 import { EMAIL_TAKEN } from '../../common/auth.contract.ts';
+import type { InvoiceView } from '../../common/billing.contract.ts';
 import { badRequest, conflict } from '../../common/errors.ts';
 import { CURRENT_PASSWORD_LIMITS, RESET_CONFIRM_LIMITS } from '../../common/limits.ts';
 import { requireMember, type Viewer } from '../../common/viewer.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { queueEmailVerification } from './email-verification.ts';
+import { createMemberExport } from './member-export.ts';
 import { refuseTakenAddress } from './taken-address.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import { isUniqueViolation } from '../members/members.repository.ts';
@@ -34,10 +36,16 @@ export function createAccountService(deps: {
   sessions: SessionService;
   limiter: AttemptLimiter;
   mailer: Mailer;
-  /** Ends a member's subscriptions before their account goes, so they are never charged again. */
-  billing: { endSubscriptionsOf(memberId: string): Promise<void>; emailChanged(memberId: string, email: string): Promise<void> };
+  /** Ends a member's subscriptions before their account goes, so they are never charged again; their invoices, for the export. */
+  billing: {
+    enabled: boolean;
+    endSubscriptionsOf(memberId: string): Promise<void>;
+    emailChanged(memberId: string, email: string): Promise<void>;
+    invoices(viewer: Viewer): Promise<InvoiceView[]>;
+  };
 }): AccountService {
   const { data, sessions, limiter, mailer } = deps;
+  const exportOf = createMemberExport({ data, invoices: (viewer) => deps.billing.invoices(viewer), billingOn: deps.billing.enabled });
 
   async function limitResetRequests(viewer: Viewer, scope: string, email: string) {
     await limiter.check(`${scope}:address`, viewer.client.address, RESET_LIMITS.perAddress);
@@ -240,10 +248,12 @@ export function createAccountService(deps: {
         // The goodbye message holds the address until it is sent; the account and what hangs on it go now.
         await mailer.queue(tx, 'account-deleted', account.email, await mailTemplates.accountDeleted({ name: account.name }));
         await tx.members.delete(member.id);
-        await tx.audit.forgetTarget(account.email);
+        await tx.audit.forgetMember(account);
       });
       mailer.nudge();
     },
+
+    exportData: (viewer) => exportOf(viewer),
 
     async unsubscribe(token) {
       if (!(await data.members.optOut(hashSessionToken(token)))) throw badRequest('This unsubscribe link is not valid.');

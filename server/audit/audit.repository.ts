@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 
@@ -8,6 +8,8 @@ export interface AuditRecord {
   target: string;
   oldValue: unknown;
   newValue: unknown;
+  /** The member the change is about (their post, their reply), so the entry can forget them. */
+  subjectMemberId?: string | null;
 }
 
 export function createAuditRepository(db: DatabaseOrTransaction) {
@@ -17,9 +19,26 @@ export function createAuditRepository(db: DatabaseOrTransaction) {
       await db.insert(auditLog).values({ ...entry, oldValue: entry.oldValue ?? null, newValue: entry.newValue ?? null });
     },
 
-    /** A deleted member's email no longer names them in the log (the entries stay, anonymised). */
-    async forgetTarget(target: string): Promise<void> {
-      await db.update(auditLog).set({ target: 'deleted member' }).where(eq(auditLog.target, target));
+    /**
+     * A deleted member's entries keep what happened, not who the person was: their email and name
+     * give way to 'deleted member' wherever they appear, and entries about what they wrote lose the
+     * text and names they held (a reply's excerpt, a discussion's title).
+     */
+    async forgetMember(member: { id: string; email: string; name: string }): Promise<void> {
+      const about = sql`(${auditLog.subjectMemberId} = ${member.id}
+        or (${auditLog.action} like 'community.post.%' and ${auditLog.newValue} = to_jsonb(${member.name}::text))
+        or (${auditLog.action} like 'community.reply.%' and ${auditLog.target} = ${member.name}))`;
+      const community = sql`${auditLog.action} like 'community.%'`;
+      await db
+        .update(auditLog)
+        .set({
+          target: sql`case when ${about} or ${auditLog.target} = ${member.email} then 'deleted member' else ${auditLog.target} end`,
+          actorEmail: sql`case when ${auditLog.actorEmail} = ${member.email} then 'deleted member' else ${auditLog.actorEmail} end`,
+          oldValue: sql`case when ${about} and ${community} then null else ${auditLog.oldValue} end`,
+          newValue: sql`case when ${about} and ${community} then null else ${auditLog.newValue} end`,
+          subjectMemberId: null,
+        })
+        .where(or(about, eq(auditLog.target, member.email), eq(auditLog.actorEmail, member.email)));
     },
 
     /** The entries about one target (a member's email), newest first (ids grow with time). */

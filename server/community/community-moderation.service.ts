@@ -99,6 +99,7 @@ export function createCommunityModerationService(data: DataAccess): CommunityMod
           target: post.title,
           oldValue: post.id,
           newValue: post.userName,
+          subjectMemberId: post.authorId,
         });
       });
     },
@@ -119,6 +120,7 @@ export function createCommunityModerationService(data: DataAccess): CommunityMod
           target: reply.authorName,
           oldValue: excerpt(reply.body),
           newValue: reply.postId,
+          subjectMemberId: reply.authorId,
         });
       });
     },
@@ -147,6 +149,7 @@ export function createCommunityModerationService(data: DataAccess): CommunityMod
           actorEmail: staff.email,
           action: suspended ? 'community.suspend' : 'community.unsuspend',
           target: member.email,
+          subjectMemberId: member.id,
           oldValue: member.communitySuspendedAt !== null,
           newValue: suspended,
         });

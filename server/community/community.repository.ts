@@ -149,6 +149,46 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
         .limit(limit);
     },
 
+    /** Everything a member wrote or liked, oldest first, a page at a time (the export of their own data). */
+    async writtenBy(memberId: string, limit: number, after?: NewestKey) {
+      return db
+        .select(POST)
+        .from(communityPosts)
+        .where(
+          and(
+            eq(communityPosts.authorId, memberId),
+            after ? sql`(${communityPosts.createdAt}, ${communityPosts.id}) > (${after.createdAt}::timestamptz, ${after.id})` : undefined,
+          ),
+        )
+        .orderBy(asc(communityPosts.createdAt), asc(communityPosts.id))
+        .limit(limit);
+    },
+
+    async repliedBy(memberId: string, limit: number, after?: NewestKey) {
+      return db
+        .select(REPLY)
+        .from(communityReplies)
+        .where(
+          and(
+            eq(communityReplies.authorId, memberId),
+            after
+              ? sql`(${communityReplies.createdAt}, ${communityReplies.id}) > (${after.createdAt}::timestamptz, ${after.id}::uuid)`
+              : undefined,
+          ),
+        )
+        .orderBy(asc(communityReplies.createdAt), asc(communityReplies.id))
+        .limit(limit);
+    },
+
+    async likedBy(memberId: string, limit: number, afterPostId?: string) {
+      return db
+        .select({ postId: communityLikes.postId, createdAt: communityLikes.createdAt })
+        .from(communityLikes)
+        .where(and(eq(communityLikes.memberId, memberId), afterPostId ? sql`${communityLikes.postId} > ${afterPostId}` : undefined))
+        .orderBy(asc(communityLikes.postId))
+        .limit(limit);
+    },
+
     /** Every discussion, hidden ones and both spaces included, newest first (staff); optionally matching words. */
     async forStaff(limit: number, before?: NewestKey, words?: string): Promise<PostRow[]> {
       return db

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   GOLD_SPACE_ONLY,
+  GOLD_SPACE_TIER,
   POST_NOT_FOUND,
   REPLY_NOT_FOUND,
   THREAD_LOCKED,
@@ -71,11 +72,15 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
         )
       : Promise.resolve(new Set<string>());
 
-  /** Tells the author of the post about a reply, unless they wrote it or unsubscribed. */
+  /**
+   * Tells the author of the post about a reply, unless they wrote it or unsubscribed, or may no longer
+   * read it (a Gold Lounge post of an author who is Gold no more: what they read is decided now).
+   */
   async function noticeReply(tx: Repositories, post: PostRow, reply: ReplyRow) {
     if (!post.authorId || post.authorId === reply.authorId) return;
     const author = await tx.members.findAccount({ id: post.authorId });
     if (!author) return;
+    if (post.space === 'gold' && !isEntitled(author.membershipTier, GOLD_SPACE_TIER)) return;
     await queueOptionalMail(tx, mailer, author, 'community-reply', (unsubscribeUrl) =>
       mailTemplates.communityReply({
         name: author.name,

@@ -131,6 +131,16 @@ export function createLearningRepository(db: DatabaseOrTransaction) {
         .limit(limit);
     },
 
+    /** Every lesson the member completed, with its course (a member's own export; as many as the catalogue's lessons). */
+    async progressOf(memberId: string) {
+      return db
+        .select({ lessonId: lessonProgress.lessonId, courseId: lessons.courseId, completedAt: lessonProgress.completedAt })
+        .from(lessonProgress)
+        .innerJoin(lessons, eq(lessons.id, lessonProgress.lessonId))
+        .where(eq(lessonProgress.memberId, memberId))
+        .orderBy(asc(lessonProgress.completedAt));
+    },
+
     /** How many courses the member is enrolled in and certificates they earned (counted on their indexes). */
     async countsOf(memberId: string): Promise<{ enrolments: number; certificates: number }> {
       const [row] = await db

@@ -2,7 +2,7 @@ import { and, count, desc, eq, gte, inArray, isNull, or, sql, type SQL } from 'd
 import type { PaidTier } from '../../common/pricing.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { members, sessions, unsubscribeLinks } from '../../db/schema.ts';
+import { members, sessions, subscriptions, unsubscribeLinks } from '../../db/schema.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -96,6 +96,25 @@ export function createMembersRepository(db: DatabaseOrTransaction) {
     /** A new unsubscribe link of the member's, by its token's hash (minted as a message is sent). */
     async addUnsubscribeLink(memberId: string, tokenHash: string): Promise<void> {
       await db.insert(unsubscribeLinks).values({ memberId, tokenHash });
+    },
+
+    /**
+     * Members whose paid plan ended more than `days` ago and who have none since (nor a tier staff
+     * gave them): the privacy policy removes their data then. A batch at a time.
+     */
+    async lapsedSince(days: number, limit: number) {
+      return db
+        .select({ id: members.id, email: members.email, name: members.name })
+        .from(members)
+        .where(
+          and(
+            isNull(members.complimentaryTier),
+            sql`exists (select 1 from ${subscriptions} s where s.member_id = ${members.id})`,
+            sql`not exists (select 1 from ${subscriptions} s where s.member_id = ${members.id}
+              and (s.ended_at is null or s.ended_at > now() - make_interval(days => ${days})))`,
+          ),
+        )
+        .limit(limit);
     },
 
     /** Deletes the member; their sessions, tokens, enrolments, progress and certificates go with them. */

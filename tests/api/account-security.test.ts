@@ -2,7 +2,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESET_REQUESTED } from '../../common/account.contract.ts';
 import { EMAIL_TAKEN } from '../../common/auth.contract.ts';
-import { outboxMessages } from '../../db/schema.ts';
+import { auditLog, members, outboxMessages, subscriptions } from '../../db/schema.ts';
+import { removeLapsedMembers } from '../../server/accounts/data-retention.ts';
+import { createDataAccess } from '../../server/repositories.ts';
 import { linkIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server.ts';
 import { createTestApp, uniqueEmail, type TestApp } from '../helpers/test-app.ts';
 
@@ -189,5 +191,125 @@ describe('sessions follow the account', () => {
     expect(ended.json()).toEqual({ success: true });
     expect((await t.app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${laptop.token}` } })).statusCode).toBe(401);
     expect((await t.app.inject({ url: '/api/auth/me', headers: member.headers })).statusCode).toBe(200);
+  });
+});
+
+describe("members' data is theirs", () => {
+  const request = (method: 'GET' | 'POST' | 'PUT', url: string, headers: Record<string, string>, payload?: object) =>
+    t.app.inject({ method, url, headers, payload });
+
+  it('gives the member every piece of their own data in one file, and nothing of anyone else', async () => {
+    const member = await t.loginAs('gold', { name: 'Export Erin' });
+    const other = await t.loginAs('silver', { name: 'Other Oscar' });
+    const post = (await request('POST', '/api/community/posts', member.headers, { title: 'My own question', body: 'Only mine.' })).json();
+    await request('POST', `/api/community/posts/${post.id}/replies`, other.headers, { body: 'Oscar answers, privately his.' });
+    const theirs = (await request('POST', '/api/community/posts', other.headers, { title: 'Oscar asks', body: 'His text.' })).json();
+    await request('POST', `/api/community/posts/${theirs.id}/replies`, member.headers, { body: 'Erin answers Oscar.' });
+    await request('PUT', `/api/community/posts/${theirs.id}/like`, member.headers);
+
+    const exported = await t.app.inject({ url: '/api/account/export', headers: member.headers });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-disposition']).toMatch(/^attachment; filename="realtypocket-my-data-\d{4}-\d{2}-\d{2}\.json"$/);
+    const data = exported.json();
+    expect(data.profile).toMatchObject({ name: 'Export Erin', email: member.email, membership_tier: 'gold' });
+    expect(data.consents).toMatchObject({ optional_email: true });
+    expect(data.discussions).toEqual([expect.objectContaining({ id: post.id, title: 'My own question', text: 'Only mine.' })]);
+    expect(data.replies).toEqual([expect.objectContaining({ discussion_id: theirs.id, text: 'Erin answers Oscar.' })]);
+    expect(data.likes).toEqual([expect.objectContaining({ discussion_id: theirs.id })]);
+    expect(data.sign_ins.length).toBeGreaterThan(0);
+    // Nothing of another member, and no secret.
+    const text = exported.body;
+    for (const foreign of ['Oscar answers', 'His text.', 'Other Oscar', other.email, '$argon2', 'password'])
+      expect(text).not.toContain(foreign);
+    expect((await t.app.inject({ url: '/api/account/export' })).statusCode).toBe(401);
+  });
+
+  it('keeps what happened in the activity log when a member deletes their account, but not who they were', async () => {
+    const member = await t.loginAs('bronze', { name: 'Gone Gwen' });
+    const staff = { authorization: `Bearer ${(await t.loginAsStaff()).token}` };
+    const post = (await request('POST', '/api/community/posts', member.headers, { title: 'Gwen discusses', body: 'Gwen text.' })).json();
+    const reply = (await request('POST', `/api/community/posts/${post.id}/replies`, member.headers, { body: 'Gwen replies here.' })).json();
+    await request('POST', `/api/admin/community/replies/${reply.id}`, staff, { action: 'hide' });
+    await request('POST', `/api/admin/community/posts/${post.id}`, staff, { action: 'lock' });
+    await request('POST', `/api/admin/members/${member.memberId}/community-suspension`, staff, { suspended: true });
+    const before = await t.db.select().from(auditLog);
+
+    expect((await request('POST', '/api/account/delete', member.headers, { password: member.password })).statusCode).toBe(200);
+    const after = await t.db.select().from(auditLog);
+    expect(after).toHaveLength(before.length);
+    const kept = JSON.stringify(after);
+    for (const trace of [member.email, 'Gone Gwen', 'Gwen replies here', 'Gwen discusses']) expect(kept).not.toContain(trace);
+    expect(after.filter((entry) => entry.target === 'deleted member').map((entry) => entry.action)).toEqual(
+      expect.arrayContaining(['community.reply.hide', 'community.post.lock', 'community.suspend']),
+    );
+  });
+
+  it('removes a cancelled member’s data 90 days after the plan ended, once, and keeps everyone else', async () => {
+    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
+    const withPlan = async (endedDaysAgo: number | null, complimentary = false) => {
+      const member = await t.loginAs(complimentary ? 'silver' : 'free');
+      await t.db.insert(subscriptions).values({
+        id: `sub_${member.memberId.slice(0, 8)}`,
+        memberId: member.memberId,
+        customerId: `cus_${member.memberId.slice(0, 8)}`,
+        status: endedDaysAgo === null ? 'active' : 'canceled',
+        tier: 'silver',
+        period: 'monthly',
+        priceId: 'price_silver_monthly',
+        amountCents: 7900,
+        currency: 'usd',
+        currentPeriodEnd: endedDaysAgo === null ? daysAgo(-20) : daysAgo(endedDaysAgo),
+        startedAt: daysAgo(400),
+        endedAt: endedDaysAgo === null ? null : daysAgo(endedDaysAgo),
+      });
+      return member;
+    };
+    const lapsed = await withPlan(91);
+    const recent = await withPlan(89);
+    const paying = await withPlan(null);
+    const given = await withPlan(200, true);
+    const neverPaid = await t.loginAs('free');
+
+    // Two processes at once: the removal happens, once, and neither fails.
+    const data = createDataAccess(t.db);
+    const removed = await Promise.all([removeLapsedMembers(data), removeLapsedMembers(data)]);
+    expect(Math.max(...removed)).toBeGreaterThanOrEqual(1);
+    const remaining = new Set((await t.db.select({ id: members.id }).from(members)).map((row) => row.id));
+    expect(remaining.has(lapsed.memberId)).toBe(false);
+    for (const kept of [recent, paying, given, neverPaid]) expect(remaining.has(kept.memberId)).toBe(true);
+    expect(await removeLapsedMembers(data)).toBe(0);
+  });
+});
+
+describe('what a member may read is decided when it is read', () => {
+  it('shows a member moved from Gold to Silver no Gold Lounge text anywhere: feed, discussion, search, replies, preview or mail', async () => {
+    const author = await t.loginAs('gold', { name: 'Former Gold' });
+    const friend = await t.loginAs('gold');
+    const owner = { authorization: `Bearer ${(await t.loginAsStaff()).token}` };
+    const headers = author.headers;
+    const lounge = (
+      await post('/api/community/posts', { title: 'Lounge secret strategy', body: 'Only for Gold eyes.', space: 'gold' }, { headers })
+    ).json();
+    await post(`/api/community/posts/${lounge.id}/replies`, { body: 'A Gold answer, private.' }, { headers: friend.headers });
+    expect((await t.app.inject({ url: '/api/me/community/replies', headers })).json()).toHaveLength(1);
+
+    await post(`/api/admin/members/${author.memberId}/tier`, { membership_tier: 'silver' }, { headers: owner });
+    await post(`/api/community/posts/${lounge.id}/replies`, { body: 'Another Gold answer, after the move.' }, { headers: friend.headers });
+
+    const get = (url: string) => t.app.inject({ url, headers });
+    expect((await get('/api/community/feed?space=gold')).statusCode).toBe(403);
+    expect((await get(`/api/community/posts/${lounge.id}`)).statusCode).toBe(403);
+    const seen = [
+      (await get('/api/community/feed')).body,
+      (await get('/api/community/feed?q=lounge%20secret%20strategy')).body,
+      (await get('/api/community/posts')).body,
+      (await get('/api/me/community/replies')).body,
+    ].join('\n');
+    for (const text of ['Lounge secret strategy', 'Only for Gold eyes', 'A Gold answer', 'Another Gold answer'])
+      expect(seen).not.toContain(text);
+    // Nor by mail: the reply after the move was not mailed to them.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const mailed = smtp.to(author.email).map((mail) => `${mail.subject} ${mail.text}`);
+    expect(mailed.join('\n')).not.toContain('Another Gold answer');
   });
 });

@@ -215,6 +215,20 @@ export default function AccountPage({ loaderData }: Route.ComponentProps) {
         </devices.Form>
       </Section>
 
+      <Section title="Your data">
+        <p className="text-sm text-gray-700">
+          Everything we hold of yours (your profile, plan and invoices, courses and progress, certificates, discussions, replies and likes,
+          sign-ins and choices) in one file.
+        </p>
+        <a
+          href="/api/account/export"
+          download
+          className="mt-4 inline-block rounded-lg border border-brand-800 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50"
+        >
+          Download my data
+        </a>
+      </Section>
+
       <Section title="Delete account">
         <p className="text-sm text-gray-700">
           This deletes your account and personal data, with your progress and certificates, for good. We email you to confirm.

@@ -1,0 +1,147 @@
+import type { InvoiceView } from '../../common/billing.contract.ts';
+import { requireMember, type Viewer } from '../../common/viewer.ts';
+import type { DataAccess } from '../repositories.ts';
+import { deviceName } from '../sessions/device-name.ts';
+
+// A page of the member's own rows at a time: the export holds every one of them without holding them all.
+const PAGE = 500;
+const SIGN_INS = 100;
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** Rows read page after page, each page continuing after the last row of the one before. */
+async function* pages<T, K>(read: (after: K | undefined) => Promise<T[]>, keyOf: (row: T) => K): AsyncGenerator<T> {
+  let after: K | undefined;
+  for (;;) {
+    const rows = await read(after);
+    yield* rows;
+    const last = rows.at(-1);
+    if (!last || rows.length < PAGE) return;
+    after = keyOf(last);
+  }
+}
+
+/** A JSON array of every row, written as the rows come. */
+async function* jsonArray<T>(rows: AsyncIterable<T>, view: (row: T) => unknown): AsyncGenerator<string> {
+  yield '[';
+  let first = true;
+  for await (const row of rows) {
+    yield `${first ? '' : ','}${JSON.stringify(view(row))}`;
+    first = false;
+  }
+  yield ']';
+}
+
+/**
+ * 'Download my data' (the privacy policy's right to one's data): the member's profile, plan and
+ * invoices, courses and progress, certificates, discussions, replies and likes, sign-ins and consents,
+ * as one JSON document written page by page. Nothing of another member (a reply names the
+ * discussion it answers by id only), and no secret (no password hash, no token).
+ */
+export function createMemberExport(deps: { data: DataAccess; invoices: (viewer: Viewer) => Promise<InvoiceView[]>; billingOn: boolean }) {
+  const { data } = deps;
+  return async function* exportOf(viewer: Viewer): AsyncGenerator<string> {
+    const member = requireMember(viewer);
+    const account = await data.members.findAccount({ id: member.id });
+    if (!account) return;
+    const [subscriptions, progress, signIns] = await Promise.all([
+      data.billing.subscriptionsOf(member.id),
+      data.learning.progressOf(member.id),
+      data.members.signIns(member.id, SIGN_INS),
+    ]);
+    const invoices = deps.billingOn ? await deps.invoices(viewer).catch(() => null) : [];
+    const head = {
+      format: 'realtypocket-member-data/1',
+      exported_at: new Date().toISOString(),
+      profile: {
+        name: account.name,
+        email: account.email,
+        membership_tier: account.membershipTier,
+        complimentary_tier: account.complimentaryTier,
+        joined_at: iso(account.createdAt),
+        email_confirmed_at: iso(account.emailVerifiedAt),
+        community_suspended_at: iso(account.communitySuspendedAt),
+      },
+      consents: {
+        // The terms and the age of 18 are accepted at sign-up; marketing mail until one unsubscribes.
+        terms_accepted_at: iso(account.createdAt),
+        optional_email: !account.emailOptOut,
+      },
+      plan: subscriptions.map((row) => ({
+        status: row.status,
+        tier: row.tier,
+        period: row.period,
+        amount_cents: row.amountCents,
+        currency: row.currency,
+        started_at: iso(row.startedAt),
+        current_period_end: iso(row.currentPeriodEnd),
+        cancel_at_period_end: row.cancelAtPeriodEnd,
+        ended_at: iso(row.endedAt),
+        refunded_cents: row.refundedCents,
+      })),
+      invoices: invoices ?? 'Stripe could not be reached: ask us for your invoices, or download this again later.',
+      lessons_completed: progress.map((row) => ({ lesson_id: row.lessonId, course_id: row.courseId, completed_at: iso(row.completedAt) })),
+      sign_ins: signIns.map((row) => ({
+        signed_in_at: iso(row.createdAt),
+        last_used_at: iso(row.lastSeenAt),
+        device: deviceName(row.userAgent),
+        address: row.ipAddress,
+      })),
+    };
+    const text = JSON.stringify(head);
+    yield text.slice(0, -1);
+
+    yield ',"courses":';
+    yield* jsonArray(
+      pages(
+        (after: { enrolledAt: string; courseId: string } | undefined) => data.learning.listEnrolments(member.id, PAGE, after),
+        (row) => ({ enrolledAt: row.enrolledKey, courseId: row.course.id }),
+      ),
+      (row) => ({
+        course_id: row.course.id,
+        title: row.course.title,
+        enrolled_at: iso(row.enrolledAt),
+        lessons_completed: row.completedCount,
+      }),
+    );
+    yield ',"certificates":';
+    yield* jsonArray(
+      pages(
+        (after: { issuedAt: string; id: string } | undefined) => data.learning.listCertificates(member.id, PAGE, after),
+        (row) => ({ issuedAt: row.issuedKey, id: row.id }),
+      ),
+      (row) => ({ code: row.code, course_id: row.courseId, course_title: row.courseTitle, issued_at: iso(row.issuedAt) }),
+    );
+    yield ',"discussions":';
+    yield* jsonArray(
+      pages(
+        (after: { createdAt: string; id: string } | undefined) => data.community.writtenBy(member.id, PAGE, after),
+        (row) => ({ createdAt: row.createdKey, id: row.id }),
+      ),
+      (row) => ({
+        id: row.id,
+        space: row.space,
+        title: row.title,
+        text: row.content,
+        created_at: iso(row.createdAt),
+        edited_at: iso(row.editedAt),
+      }),
+    );
+    yield ',"replies":';
+    yield* jsonArray(
+      pages(
+        (after: { createdAt: string; id: string } | undefined) => data.community.repliedBy(member.id, PAGE, after),
+        (row) => ({ createdAt: row.createdKey, id: row.id }),
+      ),
+      (row) => ({ id: row.id, discussion_id: row.postId, text: row.body, created_at: iso(row.createdAt), edited_at: iso(row.editedAt) }),
+    );
+    yield ',"likes":';
+    yield* jsonArray(
+      pages(
+        (after: string | undefined) => data.community.likedBy(member.id, PAGE, after),
+        (row) => row.postId,
+      ),
+      (row) => ({ discussion_id: row.postId, liked_at: iso(row.createdAt) }),
+    );
+    yield '}\n';
+  };
+}
