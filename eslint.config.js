@@ -4,6 +4,13 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+const ROUTES_CALL_SERVICES =
+  'A route calls its feature service (app.services), never a repository or the database: the rules live in the service.';
+const SERVICES_HOLD_RULES =
+  'A service holds rules: it reaches the database through the DataAccess it is given (server/repositories.ts) and never imports routes, plugins or the HTTP layer.';
+const REPOSITORIES_HOLD_QUERIES =
+  'A repository holds queries over db/ and common/: it imports nothing above it (services, caches, routes, plugins, the HTTP layer).';
+
 export default tseslint.config(
   { ignores: ['build/**', 'data/**', 'node_modules/**', '.react-router/**', 'coverage/**', 'public/**', 'bench/results/**'] },
   js.configs.recommended,
@@ -45,6 +52,54 @@ export default tseslint.config(
               except: ['./**/+types/**'],
               message: 'A route does not import another route: move what they share to app/components or app/lib.',
             },
+            // Inside server/ (docs/architecture.md): routes -> services -> repositories -> db/. A zone's
+            // `from` is either all globs or all plain paths, hence two zones for some layers.
+            { target: './server/**/*.routes.ts', from: ['./server/**/*.repository.ts', './db/**'], message: ROUTES_CALL_SERVICES },
+            { target: './server/**/*.routes.ts', from: './server/repositories.ts', message: ROUTES_CALL_SERVICES },
+            {
+              target: './server/**/*.service.ts',
+              from: ['./server/**/*.routes.ts', './server/**/*.plugin.ts', './server/http/**', './server/pages/**', './db/**'],
+              // The attempt limiter counts attempts for a rule; services are handed it like the DataAccess.
+              except: ['**/server/http/attempt-limiter.ts'],
+              message: SERVICES_HOLD_RULES,
+            },
+            { target: './server/**/*.service.ts', from: ['./server/app.ts', './server/services.ts'], message: SERVICES_HOLD_RULES },
+            {
+              target: './server/**/*.repository.ts',
+              from: [
+                './server/**/*.service.ts',
+                './server/**/*.routes.ts',
+                './server/**/*.plugin.ts',
+                './server/http/**',
+                './server/pages/**',
+                './server/cache/**',
+              ],
+              message: REPOSITORIES_HOLD_QUERIES,
+            },
+            {
+              target: './server/**/*.repository.ts',
+              from: ['./server/app.ts', './server/services.ts', './server/repositories.ts'],
+              message: REPOSITORIES_HOLD_QUERIES,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Services get repositories as DataAccess (server/services.ts builds them): a service may import a
+    // repository's types, never its values (a factory, a helper, a constant).
+    files: ['server/**/*.service.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(\\.repository|/repositories)(\\.ts)?$',
+              allowTypeImports: true,
+              message: 'A service uses the DataAccess it is given: import only types from a repository (`import type`).',
+            },
           ],
         },
       ],
@@ -53,6 +108,25 @@ export default tseslint.config(
   {
     files: ['app/**/*.tsx'],
     ...jsxA11y.flatConfigs.recommended,
+  },
+  {
+    // An action's or loader's answer is typed by the route's generated types; a cast would hide an
+    // answer the action no longer gives, or a new one it gives.
+    files: ['app/**/*.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `TSAsExpression:matches(${[
+            "[expression.type='MemberExpression'][expression.property.name='data']", // fetcher.data as ...
+            '[expression.callee.name=/^use(ActionData|LoaderData|RouteLoaderData|Fetcher)$/]', // useActionData() as ...
+            ':has(TSTypeReference[typeName.name=/^(Answer|FormErrors|RequestFailed)$/])', // ... as Answer
+          ].join(', ')})`,
+          message:
+            "Read action and loader answers through the route's generated types (Route.ComponentProps, useFetcher<typeof action>(), useActionData<typeof action>()), not a cast; a shared component types its prop so the answer fits (Answer in components/admin/outcome.tsx).",
+        },
+      ],
+    },
   },
   {
     files: ['app/**/*.{ts,tsx}'],

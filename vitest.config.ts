@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Four lanes (scripts/test-all.sh runs them all):
+// The lanes (scripts/test-all.sh runs them all):
 //   unit     pure code beside it, in seconds;
+//   service  each service's rules beside it (*.service.test.ts), in process on the embedded database;
 //   api      the API and services through app.inject, on the embedded database and, when
 //            TEST_DATABASE_URL is set, again on PostgreSQL (api-postgres);
 //   process  the real entry point, the database lock and the embedded database on disk;
@@ -14,7 +15,26 @@ const apiTests = ['tests/api/**/*.test.ts'];
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['common/**/*.test.ts', 'server/**/*.test.ts', 'app/**/*.test.ts'], setupFiles } },
+      {
+        test: {
+          name: 'unit',
+          include: ['common/**/*.test.ts', 'server/**/*.test.ts', 'app/**/*.test.ts'],
+          exclude: ['server/**/*.service.test.ts'],
+          setupFiles,
+        },
+      },
+      {
+        // Each service's rules, called in process (no HTTP) on the worker's embedded database.
+        test: {
+          name: 'service',
+          include: ['server/**/*.service.test.ts'],
+          setupFiles,
+          env: { TEST_DB: 'embedded' },
+          isolate: false,
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
       {
         test: {
           name: 'api',

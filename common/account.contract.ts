@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { emailField, requiredText } from './fields.ts';
-import { PASSWORD_MIN_LENGTH } from './limits.ts';
+import { PASSWORD_MIN_LENGTH, TEXT_MAX } from './limits.ts';
 import type { Viewer } from './viewer.ts';
 
 // The member's account beyond signing in: password reset, email verification and settings.
@@ -9,16 +9,16 @@ import type { Viewer } from './viewer.ts';
 const NewPassword = z
   .string({ error: 'Password is required' })
   .min(PASSWORD_MIN_LENGTH, `Must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(200, 'Password must be at most 200 characters')
+  .max(TEXT_MAX.password, `Password must be at most ${TEXT_MAX.password} characters`)
   .refine((value) => value.trim().length > 0, 'Password cannot be only spaces');
 
 const token = z.string({ error: 'The link is missing its token' }).regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is not valid.');
-const currentPassword = z.string({ error: 'Enter your current password' }).min(1, 'Enter your current password').max(200);
+const currentPassword = z.string({ error: 'Enter your current password' }).min(1, 'Enter your current password').max(TEXT_MAX.password);
 
 export const PasswordResetRequest = z.object({ email: emailField() });
 export const PasswordResetConfirm = z.object({ token, password: NewPassword });
 export const TokenInput = z.object({ token });
-export const NameChange = z.object({ name: requiredText('Name', 100) });
+export const NameChange = z.object({ name: requiredText('Name', TEXT_MAX.name) });
 export const EmailChangeRequest = z.object({ email: emailField('New email'), password: currentPassword });
 export const PasswordChange = z.object({ current_password: currentPassword, new_password: NewPassword });
 export const AccountDeletion = z.object({ password: currentPassword });

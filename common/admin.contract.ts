@@ -6,6 +6,7 @@ import { StaffRole } from './staff-roles.ts';
 import { Tier } from './tiers.ts';
 import type { BeforeQuery, Paged } from './paging.ts';
 import type { Viewer } from './viewer.ts';
+import { TEXT_MAX } from './limits.ts';
 
 // Shapes of the admin calls beyond the spec's (members, messages, audit log, session).
 
@@ -33,7 +34,10 @@ export type AdminMember = z.infer<typeof AdminMember>;
 export const AdminMemberList = z.array(AdminMember);
 
 /** A search of the members (any part of a name or an email) and the page to read. */
-export const MembersQuery = z.object({ search: singleQueryText('search', 200).optional(), before: cursorParam().optional() });
+export const MembersQuery = z.object({
+  search: singleQueryText('search', TEXT_MAX.memberSearch).optional(),
+  before: cursorParam().optional(),
+});
 export type MembersQuery = z.infer<typeof MembersQuery>;
 export const MemberParams = z.object({ id: uuidParam('Member id') });
 /** Staff give a complimentary tier ('free' takes it away); the member keeps any higher tier they pay for. */

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { emailField, requiredText } from './fields.ts';
-import { PASSWORD_MIN_LENGTH } from './limits.ts';
+import { PASSWORD_MIN_LENGTH, TEXT_MAX, TOTP_DIGITS } from './limits.ts';
 import { Tier } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
 
 // SPEC 5 / 7: sign-in and sign-up, one schema per form, used by the page action and the API route.
 
-const password = z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password is too long');
+const password = z.string({ error: 'Password is required' }).min(1, 'Password is required').max(TEXT_MAX.password, 'Password is too long');
 
 export const LoginInput = z.object({ email: emailField(), password });
 export type LoginInput = z.infer<typeof LoginInput>;
@@ -19,19 +19,22 @@ export const TwoFactorCode = z
   .string({ error: 'Enter the code' })
   .trim()
   .toLowerCase()
-  .regex(/^(\d{6}|[a-z2-7]{5}-[a-z2-7]{5})$/, 'Enter the 6 digits your app shows, or a recovery code');
+  .regex(
+    new RegExp(`^(\\d{${TOTP_DIGITS}}|[a-z2-7]{5}-[a-z2-7]{5})$`),
+    `Enter the ${TOTP_DIGITS} digits your app shows, or a recovery code`,
+  );
 
 /** Staff sign-in: the password, and the code when the account uses two-factor sign-in. */
 export const StaffLoginInput = LoginInput.extend({ code: z.union([TwoFactorCode, z.literal('')]).optional() });
 export type StaffLoginInput = z.infer<typeof StaffLoginInput>;
 
 export const RegisterInput = z.object({
-  name: requiredText('Name', 100),
+  name: requiredText('Name', TEXT_MAX.name),
   email: emailField(),
   password: z
     .string({ error: 'Password is required' })
     .min(PASSWORD_MIN_LENGTH, `Must be at least ${PASSWORD_MIN_LENGTH} characters`)
-    .max(200, 'Password must be at most 200 characters')
+    .max(TEXT_MAX.password, `Password must be at most ${TEXT_MAX.password} characters`)
     .refine((value) => value.trim().length > 0, 'Password cannot be only spaces'),
 });
 export type RegisterInput = z.infer<typeof RegisterInput>;

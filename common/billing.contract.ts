@@ -33,9 +33,6 @@ export function priceCents({ tier, period }: Plan): number {
 
 export const planName = ({ tier, period }: Plan) => `${TIER_LABEL[tier]} (${period})`;
 
-/** SPEC 9: a first-time subscriber may ask for their money back within 30 days. */
-export const MONEY_BACK_DAYS = 30;
-
 export const BILLING_OFF = 'Online payment is not enabled on this site yet. Please contact us and we will set up your membership.';
 
 export const SUBSCRIPTION_STATUSES = [
@@ -137,7 +134,11 @@ export interface BillingService {
   /** SPEC 9: cancel anytime, effective at the end of the billing period. */
   cancelAtPeriodEnd(viewer: Viewer): Promise<SubscriptionView>;
   resume(viewer: Viewer): Promise<SubscriptionView>;
-  /** Staff: the money-back guarantee for a first-time subscriber within 30 days: refund and cancel now. */
+}
+
+/** The owners' side of billing. */
+export interface BillingAdminService {
+  /** The money-back guarantee for a first-time subscriber within MONEY_BACK_DAYS: refund and cancel now. */
   refundFirstSubscription(viewer: Viewer, memberId: string): Promise<RefundResponse>;
   revenue(viewer: Viewer): Promise<Revenue>;
 }

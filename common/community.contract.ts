@@ -3,6 +3,7 @@ import { cursorParam, requiredText, searchParam, slugParam, uuidParam } from './
 import { Tier } from './tiers.ts';
 import type { AfterQuery, BeforeQuery, Paged, SearchQuery } from './paging.ts';
 import type { Viewer } from './viewer.ts';
+import { TEXT_MAX } from './limits.ts';
 
 // The community: visitors see the spec's preview; members read; Bronze and above take part; Gold
 // members have a space of their own; staff moderate.
@@ -23,14 +24,10 @@ export const CommunityPostList = z.array(CommunityPost);
 export const PreviewQuery = z.object({ before: cursorParam().optional() });
 export type PreviewQuery = z.infer<typeof PreviewQuery>;
 
-export const COMMUNITY_LIMITS = { title: 150, body: 5000, reply: 3000, reason: 500 } as const;
 export const COMMUNITY_SPACES = ['general', 'gold'] as const;
 const FEED_SORTS = ['newest', 'top'] as const;
 
-/** Who may take part: Bronze and above (SPEC 9, 'full community'); the Gold space is Gold's alone. */
-export const PARTICIPATION_TIER = 'bronze';
-export const GOLD_SPACE_TIER = 'gold';
-
+// Who may take part (Bronze and above) and read the Gold Lounge (Gold) is decided in policies.ts.
 export const UPGRADE_TO_PARTICIPATE = 'Upgrade to Bronze or above to post, reply and like in the community.';
 export const GOLD_SPACE_ONLY = 'The Gold Lounge is for Gold members.';
 export const SUSPENDED = 'Your account is suspended from posting in the community. Contact us if you think this is a mistake.';
@@ -120,21 +117,21 @@ export const PostParams = z.object({ id: slugParam('Discussion id') });
 export const ReplyParams = z.object({ id: uuidParam('Reply id') });
 
 export const NewPostInput = z.object({
-  title: requiredText('Title', COMMUNITY_LIMITS.title),
-  body: requiredText('Message', COMMUNITY_LIMITS.body),
+  title: requiredText('Title', TEXT_MAX.postTitle),
+  body: requiredText('Message', TEXT_MAX.postBody),
   space: CommunitySpace.default('general'),
 });
 export type NewPostInput = z.infer<typeof NewPostInput>;
 export const EditPostInput = NewPostInput.pick({ title: true, body: true });
 export type EditPostInput = z.infer<typeof EditPostInput>;
-export const ReplyInput = z.object({ body: requiredText('Reply', COMMUNITY_LIMITS.reply) });
+export const ReplyInput = z.object({ body: requiredText('Reply', TEXT_MAX.reply) });
 export type ReplyInput = z.infer<typeof ReplyInput>;
 export const LikeResponse = z.object({ liked: z.boolean(), likes_count: z.number().int() });
 export type LikeResponse = z.infer<typeof LikeResponse>;
 export const ReportInput = z.object({
   post_id: slugParam('Discussion id'),
   reply_id: uuidParam('Reply id').optional(),
-  reason: requiredText('Reason', COMMUNITY_LIMITS.reason),
+  reason: requiredText('Reason', TEXT_MAX.reportReason),
 });
 export type ReportInput = z.infer<typeof ReportInput>;
 

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { emailField, requiredText } from './fields.ts';
 import type { Viewer } from './viewer.ts';
+import { TEXT_MAX } from './limits.ts';
 
 // SPEC 5: all four fields required, email of email type; sane length limits.
-export const CONTACT_LIMITS = { name: 100, email: 254, subject: 200, message: 5000 } as const;
 
 export const ContactInput = z.object({
-  name: requiredText('Your name', CONTACT_LIMITS.name),
+  name: requiredText('Your name', TEXT_MAX.name),
   email: emailField('Email address'),
-  subject: requiredText('Subject', CONTACT_LIMITS.subject),
-  message: requiredText('Message', CONTACT_LIMITS.message),
+  subject: requiredText('Subject', TEXT_MAX.contactSubject),
+  message: requiredText('Message', TEXT_MAX.contactMessage),
 });
 export type ContactInput = z.infer<typeof ContactInput>;
 

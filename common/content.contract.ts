@@ -2,10 +2,9 @@ import { z } from 'zod';
 import { badRequest } from './errors.ts';
 import { CONTENT_SECTIONS, type ContentData, type ContentSectionKey } from './content-sections.ts';
 import type { Viewer } from './viewer.ts';
+import { TEXT_MAX } from './limits.ts';
 
 // SPEC 3 / 7: editable content, one object of text fields per section.
-
-const CONTENT_VALUE_MAX = 5000;
 
 export const SectionParams = z.object({
   section: z.string().regex(/^[a-z0-9_]{1,64}$/, 'A content section is named with lowercase letters, digits and underscores'),
@@ -33,8 +32,8 @@ export function parseContentSection(section: ContentSectionKey, body: unknown): 
   for (const [field, value] of Object.entries(body)) {
     if (!fields.includes(field)) throw badRequest(`"${field}" is not a field of ${section}. Its fields are: ${fields.join(', ')}.`, field);
     if (typeof value !== 'string') throw badRequest(`The value of "${field}" must be text.`, field);
-    if (value.length > CONTENT_VALUE_MAX)
-      throw badRequest(`The value of "${field}" must be at most ${CONTENT_VALUE_MAX} characters.`, field);
+    if (value.length > TEXT_MAX.siteText)
+      throw badRequest(`The value of "${field}" must be at most ${TEXT_MAX.siteText} characters.`, field);
     if (value.includes('\u0000')) throw badRequest(`The value of "${field}" must not contain control characters.`, field);
     data[field] = value;
   }
@@ -51,7 +50,7 @@ export function parseContentSection(section: ContentSectionKey, body: unknown): 
 export const InPlaceEditInput = z.object({
   section: SectionParams.shape.section,
   field: z.string().regex(/^[a-z0-9_]{1,64}$/, 'A field is named with lowercase letters, digits and underscores'),
-  value: z.string().max(CONTENT_VALUE_MAX, `A text may be at most ${CONTENT_VALUE_MAX} characters`),
+  value: z.string().max(TEXT_MAX.siteText, `A text may be at most ${TEXT_MAX.siteText} characters`),
 });
 export type InPlaceEditInput = z.infer<typeof InPlaceEditInput>;
 

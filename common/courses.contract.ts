@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { optionalText, requiredText, slugParam, uuidParam } from './fields.ts';
 import { Tier } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
+import { LESSON_ATTACHMENTS_MAX, TEXT_MAX } from './limits.ts';
 
 // SPEC 2 / 3: the course catalogue and its lessons.
 export const COURSE_CATEGORIES = ['sales', 'marketing', 'negotiation', 'specialization', 'business'] as const;
@@ -68,20 +69,19 @@ export interface CoursesService {
 }
 
 // Staff authoring (issue: 'Staff run the catalogue').
-const LIMITS = { title: 150, description: 4000, instructor: 100, duration: 40, lessonDescription: 4000, attachments: 10 } as const;
-const videoUrl = optionalText('Video URL', 500).refine(
+const videoUrl = optionalText('Video URL', TEXT_MAX.link).refine(
   (value) => value === '' || /^https:\/\/[^\s]+$/.test(value),
   'Video URL must start with https://',
 );
 
 const courseFields = {
-  title: requiredText('Title', LIMITS.title),
-  description: requiredText('Description', LIMITS.description),
+  title: requiredText('Title', TEXT_MAX.courseTitle),
+  description: requiredText('Description', TEXT_MAX.courseDescription),
   category: CourseCategory,
   tier: Tier,
-  instructor: requiredText('Instructor', LIMITS.instructor),
+  instructor: requiredText('Instructor', TEXT_MAX.instructor),
   level: CourseLevel,
-  duration: requiredText('Duration', LIMITS.duration),
+  duration: requiredText('Duration', TEXT_MAX.duration),
   certificate: z.boolean({ error: 'Certificate must be true or false' }),
   /** A public image from the file library; null for the generated artwork. */
   thumbnail_file_id: uuidParam('Thumbnail').nullable(),
@@ -100,12 +100,12 @@ export const CourseStatusInput = z.object({ status: CourseStatus });
 
 export const LessonInput = z
   .object({
-    title: requiredText('Title', LIMITS.title),
-    duration: requiredText('Duration', LIMITS.duration),
+    title: requiredText('Title', TEXT_MAX.courseTitle),
+    duration: requiredText('Duration', TEXT_MAX.duration),
     description: z
       .string()
       .trim()
-      .max(LIMITS.lessonDescription, `Description must be at most ${LIMITS.lessonDescription} characters`)
+      .max(TEXT_MAX.lessonDescription, `Description must be at most ${TEXT_MAX.lessonDescription} characters`)
       .default(''),
     free_preview: z.boolean({ error: 'Free preview must be true or false' }).default(false),
     /** An outside video (YouTube, Vimeo...): the site cannot protect it. */
@@ -114,7 +114,7 @@ export const LessonInput = z
     video_file_id: uuidParam('Video').nullable().default(null),
     attachment_file_ids: z
       .array(uuidParam('Attachment'))
-      .max(LIMITS.attachments, `A lesson can have at most ${LIMITS.attachments} attachments`)
+      .max(LESSON_ATTACHMENTS_MAX, `A lesson can have at most ${LESSON_ATTACHMENTS_MAX} attachments`)
       .refine((ids) => new Set(ids).size === ids.length, 'Choose each attachment once')
       .default([]),
   })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TEXT_MAX } from './limits.ts';
 
 // Reusable field schemas with human messages, shared by forms, page actions and API routes.
 
@@ -27,7 +28,7 @@ export const emailField = (label = 'Email') =>
     .string({ error: `${label} is required` })
     .trim()
     .min(1, `${label} is required`)
-    .max(254, `${label} is too long`)
+    .max(TEXT_MAX.email, `${label} is too long`)
     .pipe(z.email('Please enter a valid email address'));
 
 /** Ids the database creates (members, messages, files). */
@@ -58,7 +59,7 @@ export const cursorParam = () =>
     .regex(/^[A-Za-z0-9_-]+$/, 'This page link is not valid');
 
 /** A search of a list: trimmed, at most `max` characters; empty means no search. */
-export const searchParam = (max = 100) =>
+export const searchParam = (max: number = TEXT_MAX.searchWords) =>
   singleQueryText('search', max)
     .transform((value) => value.trim())
     .optional();

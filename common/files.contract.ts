@@ -3,6 +3,7 @@ import type { Paged, SearchQuery } from './paging.ts';
 import { requiredText, uuidParam } from './fields.ts';
 import { TIERS, type Tier } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
+import { TEXT_MAX } from './limits.ts';
 
 /** SPEC 3 upload folders; course-materials is the default. */
 export const UPLOAD_FOLDER_VALUES = ['course-materials', 'ebooks', 'templates', 'images', 'videos'] as const;
@@ -63,7 +64,7 @@ export const FileQuery = z.object({
     .max(4000, 'w must be at most 4000')
     .optional(),
 });
-export const FileRenameInput = z.object({ filename: requiredText('File name', 200) });
+export const FileRenameInput = z.object({ filename: requiredText('File name', TEXT_MAX.filename) });
 
 export interface FilesService {
   /** Shown after 'Upload Files to' (SPEC 2). */

@@ -50,9 +50,6 @@ export const CertificateParams = z.object({
   code: z.string().regex(/^[A-Za-z0-9-]{1,40}$/, 'A certificate code is letters, digits and dashes, such as RP-7K3M-Q9XD-2HPA'),
 });
 
-/** A lesson with video is complete once this share of it has been watched (the closing credits may be skipped). */
-export const WATCHED_TO_COMPLETE = 0.9;
-
 const seconds = (what: string) =>
   z
     .number({ error: `The ${what} is a number of seconds.` })

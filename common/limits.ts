@@ -1,3 +1,10 @@
+// Every count, size, rate and lifetime of the product, grouped, each with why it is what it is.
+// Pages and the server import them from here: no number is typed twice.
+
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
 // SPEC 9 "Limits": counts and sizes both sides use.
 export const PASSWORD_MIN_LENGTH = 6;
 export const HOME_PODCAST_EPISODES = 3;
@@ -11,7 +18,7 @@ export const DEFAULT_EPISODE_DURATION = '45:00';
 // Brute-force protection (server/http/attempt-limiter.ts). Every sign-in attempt counts per client
 // address; failed ones also count per account *and* address, so guesses from one place never lock
 // the owner out when they sign in from another. Past a limit, each further try doubles the wait.
-const FIFTEEN_MINUTES = 15 * 60 * 1000;
+const FIFTEEN_MINUTES = 15 * MINUTE;
 export const MEMBER_AUTH_LIMITS = {
   perAddress: { max: 40, windowMs: FIFTEEN_MINUTES, growing: true },
   perAccountAndAddress: { max: 8, windowMs: FIFTEEN_MINUTES, growing: true },
@@ -26,7 +33,7 @@ export const SIGNUP_LIMIT = { max: 30, windowMs: FIFTEEN_MINUTES } as const;
 /** A member's live sessions (devices); a new sign-in past this ends the oldest. */
 export const MAX_LIVE_SESSIONS = 10;
 /** Contact form messages per client address. */
-export const CONTACT_LIMIT = { max: 5, windowMs: 60 * 60 * 1000 } as const;
+export const CONTACT_LIMIT = { max: 5, windowMs: HOUR } as const;
 
 // Lists are read a page at a time, in the order of an index (docs/decisions/013): rows per page.
 export const PAGE_SIZE = {
@@ -60,3 +67,119 @@ export const TAKEN_ADDRESS_LIMIT = { max: 5, windowMs: FIFTEEN_MINUTES } as cons
 
 /** SPEC 9: a cancelled member's data is kept this long after their plan ends, then removed. */
 export const DATA_KEPT_AFTER_CANCELLATION_DAYS = 90;
+
+/** Password reset requests: per client address, and per address asked about (so one inbox is not flooded). */
+export const RESET_REQUEST_LIMITS = { perAddress: { max: 10, windowMs: HOUR }, perEmail: { max: 3, windowMs: HOUR } } as const;
+/** Verification mails sent again on request, per member. */
+export const RESEND_VERIFICATION_LIMIT = { max: 3, windowMs: HOUR } as const;
+/** A member's refreshes of their plan from Stripe: each one calls Stripe. */
+export const BILLING_REFRESH_LIMIT = { max: 10, windowMs: HOUR } as const;
+
+// The community, per member: enough for a lively day, not for a flood.
+export const COMMUNITY_RATES = {
+  post: { max: 5, windowMs: HOUR },
+  reply: { max: 30, windowMs: HOUR },
+  report: { max: 20, windowMs: HOUR },
+} as const;
+/** The same text sent again this soon is a double submission or a flood, not a new message. */
+export const REPEAT_WINDOW_MS = 10 * MINUTE;
+
+// How long each emailed link works: long enough to find the mail, short enough that an old inbox is no key.
+export const LINK_VALID_MS = {
+  passwordReset: HOUR,
+  emailVerification: 7 * DAY,
+  emailChange: DAY,
+  staffInvitation: 7 * DAY,
+  /** The first staff account's setup link, printed at the first start. */
+  staffSetup: DAY,
+} as const;
+
+/** Single-use recovery codes for staff two-factor sign-in: enough to last until new ones are made. */
+export const RECOVERY_CODES = 10;
+/** The digits of an authenticator app's code (what every app shows by default). */
+export const TOTP_DIGITS = 6;
+
+// What people type, in characters: the forms' maxLength and the server's check are these numbers.
+export const TEXT_MAX = {
+  name: 100,
+  /** RFC 5321's longest address. */
+  email: 254,
+  password: 200,
+  /** Words searched for in a list (the community, files). */
+  searchWords: 100,
+  /** A staff search of the members (a name or an address). */
+  memberSearch: 200,
+  /** Any https link staff give (a lesson's video, a resource's download). */
+  link: 500,
+  courseTitle: 150,
+  courseDescription: 4000,
+  instructor: 100,
+  /** '1h 30m', '12:30': a label, not a number. */
+  duration: 40,
+  lessonDescription: 4000,
+  resourceTitle: 200,
+  resourceDescription: 4000,
+  filename: 200,
+  episodeTitle: 300,
+  episodeDescription: 5000,
+  episodeDuration: 20,
+  siteText: 5000,
+  postTitle: 150,
+  postBody: 5000,
+  reply: 3000,
+  reportReason: 500,
+  contactSubject: 200,
+  contactMessage: 5000,
+  /** A code from an authenticator app, or a recovery code ('abcde-fghij'). */
+  twoFactorCode: 11,
+} as const;
+
+/** Attachments under one lesson: a lesson's handouts, not a file library. */
+export const LESSON_ATTACHMENTS_MAX = 10;
+/** Episodes the podcast list holds: saved all at once (SPEC's Save All Changes). */
+export const PODCAST_EPISODES_MAX = 1000;
+/** SPEC 2: the podcast's episode pages. */
+export const EPISODES_PER_PAGE = 6;
+
+// How much of a list a screen shows where it is not paged.
+export const SHOWN = {
+  /** Invoices on a member's billing page: two years of monthly ones. */
+  invoices: 24,
+  /** Files a picker offers, of each kind; older ones are found in the File Upload tab's search. */
+  pickerFiles: 100,
+  /** A reported post's or reply's text in the report queue: enough to judge it there. */
+  reportedText: 600,
+  /** A notice's excerpt of a reply (mail, the dashboard). */
+  excerpt: 160,
+  /** A member's page for staff: the latest sign-ins and activity, sign-ups by week. */
+  memberSignIns: 20,
+  memberActivity: 50,
+  signUpWeeks: 12,
+  /** A member's own data export: the sign-ins kept with it. */
+  exportedSignIns: 100,
+} as const;
+/** Rows read at a time when a whole list streams out (the members CSV, a member's data export). */
+export const STREAM_BATCH = 500;
+
+// Learning.
+/** A lesson with video is complete once this share of it has been watched (the closing credits may be skipped). */
+export const WATCHED_TO_COMPLETE = 0.9;
+/** The player reports where the member is in a video this often (and on pause, at the end, on close). */
+export const POSITION_REPORT_SECONDS = 10;
+
+/** SPEC 9: a first-time subscriber may ask for their money back within this many days. */
+export const MONEY_BACK_DAYS = 30;
+
+// What each process keeps in memory, at most: entries and bytes (docs/decisions/007, 013).
+export const CACHE_BOUNDS = {
+  /** Pages and answers visitors share. */
+  visitorPages: { maxEntries: 2_000, maxBytes: 64 * 1024 * 1024 },
+  /** A signed-in member's own pages. */
+  ownPages: { maxEntries: 5_000, maxBytes: 32 * 1024 * 1024 },
+  /** The catalogue (courses, lessons, episodes, resources, content): small by nature, kept whole. */
+  catalogue: { maxEntries: 2_000, maxBytes: 16 * 1024 * 1024 },
+  /** Members' own reads: the most recently used members' first pages. */
+  memberReads: { maxEntries: 20_000, maxBytes: 32 * 1024 * 1024 },
+} as const;
+/** Sessions a process remembers having seen lately (to touch them at most once a minute). */
+export const KEPT_SESSIONS = 50_000;

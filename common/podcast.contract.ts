@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { slugParam, uuidParam } from './fields.ts';
-import { DEFAULT_EPISODE_DURATION } from './limits.ts';
+import { DEFAULT_EPISODE_DURATION, PODCAST_EPISODES_MAX, TEXT_MAX } from './limits.ts';
 import { spotifyEpisodeId } from './spotify.ts';
 import type { Viewer } from './viewer.ts';
 
@@ -58,15 +58,15 @@ const AdminEpisodeInput = z.object({
     .min(1, 'Every episode needs an id')
     .max(64, 'Episode ids are at most 64 characters')
     .regex(/^[A-Za-z0-9_-]+$/, 'Episode ids may only hold letters, digits, dashes and underscores'),
-  title: text('Title', 300)
+  title: text('Title', TEXT_MAX.episodeTitle)
     .default('')
     .refine((title) => title.trim() !== '', EPISODE_TITLE_REQUIRED),
-  spotify_url: text('Spotify URL', 500)
+  spotify_url: text('Spotify URL', TEXT_MAX.link)
     .default('')
     .refine((url) => url.trim() === '' || spotifyEpisodeId(url) !== null, SPOTIFY_EPISODE_URL_INVALID),
-  audio_url: text('Audio URL', 500).optional(),
-  description: text('Description', 5000).default(''),
-  duration: text('Duration', 20).default(DEFAULT_EPISODE_DURATION),
+  audio_url: text('Audio URL', TEXT_MAX.link).optional(),
+  description: text('Description', TEXT_MAX.episodeDescription).default(''),
+  duration: text('Duration', TEXT_MAX.episodeDuration).default(DEFAULT_EPISODE_DURATION),
   /** Left out for a new episode: the latest season, and the next number in it. */
   season: z
     .number({ error: 'Season must be a number' })
@@ -87,7 +87,7 @@ const AdminEpisodeInput = z.object({
 
 export const AdminEpisodeList = z
   .array(AdminEpisodeInput, { error: 'Send the whole list of episodes as an array' })
-  .max(1000, 'At most 1000 episodes')
+  .max(PODCAST_EPISODES_MAX, `At most ${PODCAST_EPISODES_MAX} episodes`)
   .refine((episodes) => new Set(episodes.map((episode) => episode.id)).size === episodes.length, 'Two episodes have the same id');
 export type AdminEpisodeList = z.infer<typeof AdminEpisodeList>;
 
@@ -105,9 +105,6 @@ export const AdminEpisodeListForm = z.object({
     })
     .pipe(AdminEpisodeList),
 });
-
-/** The episode list page (/podcast/episodes) shows this many episodes a page. */
-export const EPISODES_PER_PAGE = 6;
 
 export const EpisodePageQuery = z.object({
   page: z.coerce

@@ -1,17 +1,69 @@
-import { forbidden } from './errors.ts';
-import { OWNER_ONLY, requireStaff, type SignedInStaff, type Viewer } from './viewer.ts';
+import { GOLD_SPACE_ONLY, SUSPENDED, UPGRADE_TO_PARTICIPATE, type CommunitySpace } from './community.contract.ts';
+import { COMMUNITY_PREVIEW_POSTS } from './limits.ts';
+import { forbidden, unauthorized } from './errors.ts';
+import type { StaffRole } from './staff-roles.ts';
+import { tierReaches, type Tier } from './tiers.ts';
+import type { PublicViewer, SignedInMember, SignedInStaff, Viewer } from './viewer.ts';
 
-// Who may see, open or do what: every such rule of the product is a named function here, called by
-// services, routes and pages alike, on every read (a changed role or tier counts at once).
+// Who may see, open or do what: every such rule of the product is a named function here, and
+// nothing else decides access. Services call them on every request (a changed tier or role counts
+// at once), and pages call the same functions to show the right buttons (the server checks again).
+
+/**
+ * Who asks, as the rules see them: the server's viewer, the browser's public viewer, or a member's
+ * account (when mail is sent to a member who is not the one asking).
+ */
+export type Asker = Viewer | PublicViewer | { membershipTier: Tier };
+
+function tierOf(asker: Asker): Tier | null {
+  if ('membershipTier' in asker) return asker.membershipTier;
+  if (!asker.member) return null;
+  return 'membershipTier' in asker.member ? asker.member.membershipTier : asker.member.membership_tier;
+}
+
+const isStaff = (asker: Asker) => 'staff' in asker && asker.staff !== null;
+const reaches = (asker: Asker, floor: Tier) => {
+  const tier = tierOf(asker);
+  return tier !== null && tierReaches(tier, floor);
+};
+
+// ---- Signing in -----------------------------------------------------------------------------
+
+/** The signed-in member, or a 401; a staff session is not a member session. */
+export function requireMember(viewer: Viewer): SignedInMember {
+  if (!viewer.member) throw unauthorized();
+  return viewer.member;
+}
+
+export const TWO_FACTOR_SETUP_FIRST = 'Owners require two-factor sign-in for staff: set it up under Security first.';
+
+/** The signed-in staff account, whatever it may do yet; 401 without a session, 403 for a member's session. */
+export function requireStaffSignIn(viewer: Viewer): SignedInStaff {
+  if (viewer.staff) return viewer.staff;
+  if (viewer.member) throw forbidden('This needs an administrator account.');
+  throw unauthorized('Please sign in as an administrator.');
+}
+
+/** The signed-in staff account, ready to work: with two-factor sign-in set up where owners require it. */
+export function requireStaff(viewer: Viewer): SignedInStaff {
+  const staff = requireStaffSignIn(viewer);
+  if (staff.twoFactorRequired && !staff.twoFactorEnabled) throw forbidden(TWO_FACTOR_SETUP_FIRST);
+  return staff;
+}
+
+// ---- Staff areas ----------------------------------------------------------------------------
 
 /** The parts of the admin area, each for the roles whose work it is. */
-export type StaffArea = 'content' | 'community' | 'messages' | 'activity' | 'members' | 'billing' | 'staff';
+export const STAFF_AREAS = ['content', 'community', 'messages', 'activity', 'members', 'billing', 'staff'] as const;
+export type StaffArea = (typeof STAFF_AREAS)[number];
 
 // Editors author content and moderate; members, billing and staff are the owners' alone.
 const EDITOR_AREAS: ReadonlySet<StaffArea> = new Set(['content', 'community', 'messages', 'activity']);
 
-/** Whether the viewer is staff whose role includes this area. */
-export function mayEnterStaffArea(viewer: Viewer, area: StaffArea): boolean {
+export const OWNER_ONLY = 'Only an owner can do this: editors author content, owners manage staff, members and billing.';
+
+/** Whether the viewer is staff whose role includes this area (pages ask it too, to show the tabs). */
+export function mayEnterStaffArea(viewer: Viewer | PublicViewer, area: StaffArea): boolean {
   return viewer.staff !== null && (viewer.staff.role === 'owner' || EDITOR_AREAS.has(area));
 }
 
@@ -21,6 +73,12 @@ export function requireStaffArea(viewer: Viewer, area: StaffArea): SignedInStaff
   if (!mayEnterStaffArea(viewer, area)) throw forbidden(OWNER_ONLY);
   return staff;
 }
+
+/** Editing the site's texts in place (the pages' edit mode) is the content area's work. */
+export const mayEditPageTexts = (viewer: Viewer | PublicViewer) => mayEnterStaffArea(viewer, 'content');
+
+/** Moderating the community (hiding, pinning, locking, suspending) is the community area's work. */
+export const mayModerate = (viewer: Viewer) => mayEnterStaffArea(viewer, 'community');
 
 /** Audit entries about content (what editors change): courses, lessons, files, the podcast, resources, texts. */
 export const CONTENT_AUDIT_ACTIONS = ['content', 'course', 'lesson', 'file', 'podcast', 'resource'] as const;
@@ -32,3 +90,103 @@ export const CONTENT_AUDIT_ACTIONS = ['content', 'course', 'lesson', 'file', 'po
 export function auditScopeOf(viewer: Viewer): 'everything' | 'content' {
   return requireStaffArea(viewer, 'activity').role === 'owner' ? 'everything' : 'content';
 }
+
+/** Whether a change to one staff account (a new role, or none: removed) leaves the site without an owner (LAST_OWNER). */
+export function leavesNoOwner(change: { from: StaffRole; to: StaffRole | null }, owners: number): boolean {
+  return change.from === 'owner' && change.to !== 'owner' && owners <= 1;
+}
+
+// ---- Courses, lessons and files -------------------------------------------------------------
+
+/**
+ * Whether the asker may see a course at all: a published one everyone; a draft or an archived one
+ * staff; an archived one also the members enrolled in it (asked only then, as it costs a read).
+ */
+export async function mayOpenCourse(
+  asker: Asker,
+  course: { status: 'draft' | 'published' | 'archived' },
+  isEnrolled: () => Promise<boolean>,
+): Promise<boolean> {
+  if (course.status === 'published' || isStaff(asker)) return true;
+  return course.status === 'archived' && tierOf(asker) !== null && (await isEnrolled());
+}
+
+/** Whether a member may take the course: enrol, complete its lessons, earn its certificate (SPEC 4: their tier reaches the course's). */
+export const mayStudyCourse = (asker: Asker, course: { tier: Tier }) => reaches(asker, course.tier);
+
+/** Whether the asker may open the course's lessons (videos and attachments): members who may study it, and staff. */
+export const mayOpenLessons = (asker: Asker, course: { tier: Tier }) => mayStudyCourse(asker, course) || isStaff(asker);
+
+/** Whether the asker may watch a lesson's video: a free preview's everyone may, the others who may open the lessons. */
+export const mayWatchLesson = (asker: Asker, lesson: { courseTier: Tier; freePreview: boolean }) =>
+  lesson.freePreview || mayOpenLessons(asker, { tier: lesson.courseTier });
+
+/** Whether the asker may open an uploaded file: a public one (no tier) everyone, staff every one, members what their tier reaches. */
+export const mayOpenFile = (asker: Asker, file: { accessTier: Tier | null }) =>
+  file.accessTier === null || isStaff(asker) || reaches(asker, file.accessTier);
+
+/** A lesson's attachment opens where the lessons open and the file itself opens (it keeps its own visibility). */
+export const mayOpenAttachment = (asker: Asker, course: { tier: Tier }, file: { accessTier: Tier | null }) =>
+  mayOpenLessons(asker, course) && mayOpenFile(asker, file);
+
+/** The 401 or 403 for an asker who may not open a file, a lesson's video or a download. */
+export function refuseFile(viewer: Viewer, what: string): never {
+  if (!viewer.member && !viewer.staff) throw unauthorized(`Please sign in to open this ${what}.`);
+  throw forbidden(`Your membership does not include this ${what}. Upgrade your plan to open it.`);
+}
+
+// ---- Resources and offline use --------------------------------------------------------------
+
+/** Whether the asker may download a resource: members whose tier reaches tier_required, and staff. */
+export const mayDownloadResource = (asker: Asker, resource: { tierRequired: Tier }) =>
+  isStaff(asker) || reaches(asker, resource.tierRequired);
+
+/** SPEC 9: downloads for offline use come with Bronze, Silver and Gold. */
+export const maySaveOffline = (asker: Asker) => reaches(asker, 'bronze');
+
+// ---- The community --------------------------------------------------------------------------
+
+/** SPEC 6: a visitor reads the full text of the first posts of the preview only; members read every post. */
+export const mayReadPreviewInFull = (asker: Asker, position: { firstPage: boolean; index: number }) =>
+  tierOf(asker) !== null || (position.firstPage && position.index < COMMUNITY_PREVIEW_POSTS);
+
+/** Whether the asker reads the Gold Lounge: Gold members, decided on every read from the tier they have now. */
+export const mayReadGoldLounge = (asker: Asker) => reaches(asker, 'gold');
+
+/** Whether the asker reads the posts of a space: the Gold Lounge's are for Gold members only. */
+export const mayReadPostsIn = (asker: Asker, space: CommunitySpace) => space !== 'gold' || mayReadGoldLounge(asker);
+
+/** Who takes part (SPEC 9, 'full community'): Bronze and above. */
+const takesPart = (asker: Asker) => reaches(asker, 'bronze');
+
+export const SIGN_IN_TO_TAKE_PART = 'Sign in to take part in the community.';
+
+/** Why the asker may not post or reply in this space, or null when they may. */
+export function postingRefusal(viewer: Viewer, space: CommunitySpace): string | null {
+  if (!viewer.member) return SIGN_IN_TO_TAKE_PART;
+  if (!takesPart(viewer)) return UPGRADE_TO_PARTICIPATE;
+  if (viewer.member.communitySuspendedAt) return SUSPENDED;
+  if (space === 'gold' && !mayReadGoldLounge(viewer)) return GOLD_SPACE_ONLY;
+  return null;
+}
+
+/** Whether the asker may like posts in this space: liking is not posting, so a suspended member still may. */
+export const mayLike = (asker: Asker, space: CommunitySpace) => takesPart(asker) && (space === 'general' || mayReadGoldLounge(asker));
+
+/** Whether this is the asker's own post or reply (to edit or delete it). */
+export const isAuthorOf = (viewer: Viewer, item: { authorId: string | null }) =>
+  viewer.member !== null && item.authorId === viewer.member.id;
+
+/** Why the asker may not edit their post or reply in this space, or null when they may: it is theirs, and they may still post there. */
+export function editRefusal(viewer: Viewer, item: { authorId: string | null }, space: CommunitySpace, what: string): string | null {
+  if (!isAuthorOf(viewer, item)) return `You can only change your own ${what}.`;
+  return postingRefusal(viewer, space);
+}
+
+// ---- What pages show of a tier --------------------------------------------------------------
+
+/** SPEC 6: Silver and Gold members carry their tier's badge beside their name. */
+export const showsTierBadge = (tier: Tier | null): tier is 'silver' | 'gold' => tier !== null && tierReaches(tier, 'silver');
+
+/** SPEC 5: the dashboard offers an upgrade to a member on the free plan. */
+export const offersUpgrade = (tier: Tier) => !tierReaches(tier, 'bronze');

@@ -1,6 +1,8 @@
 // SPEC 3 "Pricing plan" and SPEC 9 prices, features and comparison table: the one place they live.
 export const PAID_TIERS = ['bronze', 'silver', 'gold'] as const;
 export type PaidTier = (typeof PAID_TIERS)[number];
+/** Whether a tier is one that is paid for (every tier but free). */
+export const isPaidTier = (tier: string): tier is PaidTier => (PAID_TIERS as readonly string[]).includes(tier);
 export const BILLING_PERIODS = ['monthly', 'yearly'] as const;
 export type BillingPeriod = (typeof BILLING_PERIODS)[number];
 

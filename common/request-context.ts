@@ -2,7 +2,7 @@ import { createContext } from 'react-router';
 import type { AccountService } from './account.contract.ts';
 import type { AuditService, MembersService, MessagesService, StaffService } from './admin.contract.ts';
 import type { AuthService, LoginInput, RegisterInput, StaffLoginInput } from './auth.contract.ts';
-import type { BillingService } from './billing.contract.ts';
+import type { BillingAdminService, BillingService } from './billing.contract.ts';
 import type { CommunityModerationService, CommunityService } from './community.contract.ts';
 import type { TwoFactorService } from './two-factor.contract.ts';
 import type { ContactService } from './contact.contract.ts';
@@ -24,6 +24,7 @@ export interface Services {
   auth: AuthService;
   account: AccountService;
   billing: BillingService;
+  billingAdmin: BillingAdminService;
   courses: CoursesService;
   courseAuthoring: CourseAuthoringService;
   learning: LearningService;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { optionalText, requiredText, slugParam, uuidParam } from './fields.ts';
 import { Tier } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
+import { TEXT_MAX } from './limits.ts';
 
 // SPEC 2 / 3: the resources library.
 export const RESOURCE_TYPES = ['daily_tip', 'ebook', 'workbook', 'article', 'market_report'] as const;
@@ -35,13 +36,13 @@ export const DAILY_TIP_IS_TEXT = 'A daily tip is text: it has no file or link.';
 /** What staff write: a file from the library (served only to entitled members) or a link, except for daily tips. */
 export const ResourceInput = z
   .object({
-    title: requiredText('Title', 200),
-    description: requiredText('Description', 4000),
+    title: requiredText('Title', TEXT_MAX.resourceTitle),
+    description: requiredText('Description', TEXT_MAX.resourceDescription),
     resource_type: ResourceType,
     tier_required: Tier,
     file_id: uuidParam('File').nullable().default(null),
     /** An outside link: the site cannot protect what it points to. */
-    download_url: optionalText('Link', 500)
+    download_url: optionalText('Link', TEXT_MAX.link)
       .refine((value) => value === '' || /^https:\/\/\S+$/.test(value), 'Link must start with https://')
       .default(''),
   })

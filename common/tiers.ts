@@ -14,11 +14,8 @@ export const TIER_LABEL: Record<Tier, string> = {
   gold: 'Gold',
 };
 
-/** A member may use what is at or below their own tier; a visitor (null) has no tier at all. */
-export function isEntitled(memberTier: Tier | null | undefined, requiredTier: Tier): boolean {
-  if (!memberTier) return false;
-  return TIER_RANK[memberTier] >= TIER_RANK[requiredTier];
-}
+/** Whether `tier` is at or above `floor` in the order of tiers (who may do what is decided in policies.ts). */
+export const tierReaches = (tier: Tier, floor: Tier) => TIER_RANK[tier] >= TIER_RANK[floor];
 
-/** SPEC 9: downloads for offline use come with Bronze, Silver and Gold. */
-export const tierSavesOffline = (tier: Tier | null | undefined) => isEntitled(tier, 'bronze');
+/** The higher of two tiers. */
+export const higherTier = (a: Tier, b: Tier) => (tierReaches(a, b) ? a : b);

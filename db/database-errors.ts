@@ -70,3 +70,11 @@ export function isRefusedValue(error: unknown): boolean {
   }
   return false;
 }
+
+const UNIQUE_VIOLATION = '23505';
+
+/** The database refused a second row with the same unique value (an address taken meanwhile). */
+export function isUniqueViolation(error: unknown): boolean {
+  const candidate = error as { code?: string; cause?: { code?: string } };
+  return candidate?.code === UNIQUE_VIOLATION || candidate?.cause?.code === UNIQUE_VIOLATION;
+}

@@ -50,6 +50,7 @@ import { SiteCookies } from './sessions/session-cookies.ts';
 import viewerPlugin from './sessions/viewer.plugin.ts';
 import { staffRoutes } from './staff/staff.routes.ts';
 import { statsRoutes } from './stats/stats.routes.ts';
+import { createSessionsRepository } from './sessions/sessions.repository.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -172,9 +173,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const redis = await connectRedis(app, config.redisUrl, config.redisCommandTimeoutMs);
   app.decorate('redis', redis);
 
-  const sessions = new SessionService(deps.database.db, { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs }, () =>
-    // A kept session holds while no session was revoked and no account changed.
-    sessionDataVersion.current >= 0 && memberDataVersion.current >= 0 ? `${sessionDataVersion.current}:${memberDataVersion.current}` : null,
+  const sessions = new SessionService(
+    createSessionsRepository(deps.database.db),
+    { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
+    () =>
+      // A kept session holds while no session was revoked and no account changed.
+      sessionDataVersion.current >= 0 && memberDataVersion.current >= 0
+        ? `${sessionDataVersion.current}:${memberDataVersion.current}`
+        : null,
   );
   const transport = createMailTransport({
     smtpUrl: config.mail.smtpUrl,

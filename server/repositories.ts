@@ -14,6 +14,7 @@ import { createPodcastRepository } from './podcast/podcast.repository.ts';
 import { createResourcesRepository } from './resources/resources.repository.ts';
 import { createSiteSettingsRepository } from './staff/site-settings.repository.ts';
 import { createStaffRepository } from './staff/staff.repository.ts';
+import { isUniqueViolation } from '../db/database-errors.ts';
 
 /** Every feature's repository, bound to the database or to one transaction. */
 function createRepositories(db: DatabaseOrTransaction) {
@@ -41,11 +42,14 @@ export type Repositories = ReturnType<typeof createRepositories>;
 /** The repositories, plus `transaction` for rules that change several tables together (a change and its audit entry). */
 export interface DataAccess extends Repositories {
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** Whether a failed change was the database refusing a duplicate (an address taken meanwhile by another request). */
+  isDuplicate(error: unknown): boolean;
 }
 
 export function createDataAccess(db: Database): DataAccess {
   return {
     ...createRepositories(db),
     transaction: (work) => db.transaction((tx) => work(createRepositories(tx))),
+    isDuplicate: isUniqueViolation,
   };
 }

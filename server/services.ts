@@ -14,14 +14,7 @@ import { createContentService } from './content/content.service.ts';
 import { createCourseAuthoringService } from './courses/course-authoring.service.ts';
 import { createCoursesService } from './courses/courses.service.ts';
 import type { DataVersion } from './cache/data-version.ts';
-import {
-  CATALOGUE_MEMO,
-  MEMBER_MEMO,
-  VersionedMemo,
-  withMemberReadsInMemory,
-  withPublicReadsInMemory,
-  withReadsAfterWritesFresh,
-} from './cache/in-memory-reads.ts';
+import { VersionedMemo, withMemberReadsInMemory, withPublicReadsInMemory, withReadsAfterWritesFresh } from './cache/in-memory-reads.ts';
 import { createFilesService, type ServerFilesService } from './files/files.service.ts';
 import type { FileStorage } from './files/storage.ts';
 import { AttemptLimiter } from './http/attempt-limiter.ts';
@@ -35,6 +28,8 @@ import type { SessionService } from './sessions/session.service.ts';
 import { createStaffService } from './staff/staff.service.ts';
 import { createTwoFactorService } from './staff/two-factor.service.ts';
 import { createStatsService } from './stats/stats.service.ts';
+import { CACHE_BOUNDS } from '../common/limits.ts';
+import { createBillingAdminService } from './billing/billing-admin.service.ts';
 
 /** The services the API routes call; pages get the same objects through the React Router context. */
 export interface ServerServices extends Services {
@@ -63,9 +58,9 @@ export function createServices(deps: {
   const { mailer, sessions, dataVersion, memberDataVersion, communityDataVersion } = deps;
   const data = withReadsAfterWritesFresh(
     withMemberReadsInMemory(
-      withPublicReadsInMemory(createDataAccess(deps.db), new VersionedMemo([dataVersion], CATALOGUE_MEMO)),
+      withPublicReadsInMemory(createDataAccess(deps.db), new VersionedMemo([dataVersion], CACHE_BOUNDS.catalogue)),
       // Enrolments count the course's lessons, and replies to a member are community data: either changing makes them stale.
-      new VersionedMemo([dataVersion, memberDataVersion, communityDataVersion], MEMBER_MEMO),
+      new VersionedMemo([dataVersion, memberDataVersion, communityDataVersion], CACHE_BOUNDS.memberReads),
     ),
     [dataVersion, memberDataVersion, communityDataVersion],
     deps.log,
@@ -74,10 +69,12 @@ export function createServices(deps: {
   const courses = createCoursesService(data);
   const learning = createLearningService({ data, courses, mailer });
   const billing = createBillingService({ data, gateway: deps.stripe, mailer, limiter, log: deps.log });
+  const billingAdmin = createBillingAdminService({ data, gateway: deps.stripe, mailer, log: deps.log });
   return {
     auth: createAuthService({ data, sessions, limiter, mailer }),
     account: createAccountService({ data, sessions, limiter, mailer, billing }),
     billing,
+    billingAdmin,
     courses,
     courseAuthoring: createCourseAuthoringService(data, learning),
     learning,

@@ -1,4 +1,5 @@
-import { tierSavesOffline, type Tier } from '../../common/tiers.ts';
+import { maySaveOffline } from '../../common/policies.ts';
+import type { Tier } from '../../common/tiers.ts';
 import { DOWNLOADS_CACHE } from './service-worker.ts';
 
 // 'Save for offline': a member keeps the downloads their plan includes on the device, in the
@@ -40,7 +41,7 @@ export async function pruneDownloads(allowed: Set<string>): Promise<Set<string>>
  */
 export async function pruneDownloadsForViewer(tier: Tier | null): Promise<void> {
   if (!available() || (await savedDownloads()).size === 0) return;
-  if (!tierSavesOffline(tier)) {
+  if (tier === null || !maySaveOffline({ membershipTier: tier })) {
     await caches.delete(DOWNLOADS_CACHE);
     return;
   }

@@ -8,28 +8,28 @@ import {
 import { EMAIL_TAKEN } from '../../common/auth.contract.ts';
 import type { InvoiceView } from '../../common/billing.contract.ts';
 import { badRequest, conflict } from '../../common/errors.ts';
-import { CURRENT_PASSWORD_LIMITS, RESET_CONFIRM_LIMITS } from '../../common/limits.ts';
-import { requireMember, type Viewer } from '../../common/viewer.ts';
+import {
+  CURRENT_PASSWORD_LIMITS,
+  LINK_VALID_MS,
+  RESEND_VERIFICATION_LIMIT,
+  RESET_CONFIRM_LIMITS,
+  RESET_REQUEST_LIMITS,
+} from '../../common/limits.ts';
+import { type Viewer } from '../../common/viewer.ts';
+import { requireMember } from '../../common/policies.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { queueEmailVerification } from './email-verification.ts';
 import { createMemberExport } from './member-export.ts';
 import { refuseTakenAddress } from './taken-address.ts';
 import { mailTemplates } from '../mail/templates.ts';
-import { isUniqueViolation } from '../members/members.repository.ts';
 import type { DataAccess } from '../repositories.ts';
 import { hashPassword, verifyPassword } from '../sessions/passwords.ts';
 import type { SessionService } from '../sessions/session.service.ts';
 import { hashSessionToken } from '../sessions/tokens.ts';
 
-const HOUR = 60 * 60 * 1000;
-const EMAIL_CHANGE_LINK_MS = 24 * HOUR;
 /** A reset's row until the mail worker writes the message, at sending. */
 const RESET_PENDING = { subject: 'Password reset (written when sent)', html: '', text: '' };
-
-// Reset and verification mail per client address and per account, so neither can be used to flood an inbox.
-const RESET_LIMITS = { perAddress: { max: 10, windowMs: HOUR }, perEmail: { max: 3, windowMs: HOUR } };
-const RESEND_LIMIT = { max: 3, windowMs: HOUR };
 
 export function createAccountService(deps: {
   data: DataAccess;
@@ -48,8 +48,8 @@ export function createAccountService(deps: {
   const exportOf = createMemberExport({ data, invoices: (viewer) => deps.billing.invoices(viewer), billingOn: deps.billing.enabled });
 
   async function limitResetRequests(viewer: Viewer, scope: string, email: string) {
-    await limiter.check(`${scope}:address`, viewer.client.address, RESET_LIMITS.perAddress);
-    await limiter.check(`${scope}:email`, email, RESET_LIMITS.perEmail);
+    await limiter.check(`${scope}:address`, viewer.client.address, RESET_REQUEST_LIMITS.perAddress);
+    await limiter.check(`${scope}:email`, email, RESET_REQUEST_LIMITS.perEmail);
   }
 
   /** The member's account if this is their password: limited like sign-in, per member and per client address. */
@@ -151,7 +151,7 @@ export function createAccountService(deps: {
     async resendVerification(viewer) {
       const member = requireMember(viewer);
       if (member.emailVerifiedAt) return { success: true as const, message: 'Your email address is already confirmed.' };
-      await limiter.check('verify-resend:member', member.id, RESEND_LIMIT);
+      await limiter.check('verify-resend:member', member.id, RESEND_VERIFICATION_LIMIT);
       await data.transaction((tx) => queueEmailVerification(tx, mailer, member, 'verify-email'));
       mailer.nudge();
       return { success: true as const, message: `We sent a new confirmation link to ${member.email}.` };
@@ -183,7 +183,7 @@ export function createAccountService(deps: {
               purpose: 'email_change',
               memberId: member.id,
               newEmail: input.email,
-              ttlMs: EMAIL_CHANGE_LINK_MS,
+              ttlMs: LINK_VALID_MS.emailChange,
             },
           },
         );
@@ -217,7 +217,7 @@ export function createAccountService(deps: {
           changed = { memberId: member.id, email: used.newEmail };
         });
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
+        if (data.isDuplicate(error)) throw conflict(EMAIL_TAKEN);
         throw error;
       }
       mailer.nudge();

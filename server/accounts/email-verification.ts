@@ -1,8 +1,7 @@
 import type { Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { Repositories } from '../repositories.ts';
-
-const VERIFY_LINK_MS = 7 * 24 * 60 * 60 * 1000;
+import { LINK_VALID_MS } from '../../common/limits.ts';
 
 /**
  * Queues a link that confirms the member's email address: in the welcome message at sign-up, or
@@ -17,6 +16,6 @@ export async function queueEmailVerification(
 ): Promise<void> {
   const mail = message === 'welcome' ? mailTemplates.welcome : mailTemplates.verifyEmail;
   await mailer.queue(tx, message, member.email, await mail({ name: member.name, verifyUrl: mailer.tokenLink('/verify-email') }), {
-    grant: { kind: 'account-token', purpose: 'email_verification', memberId: member.id, ttlMs: VERIFY_LINK_MS },
+    grant: { kind: 'account-token', purpose: 'email_verification', memberId: member.id, ttlMs: LINK_VALID_MS.emailVerification },
   });
 }

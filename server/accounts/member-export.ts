@@ -1,11 +1,11 @@
 import type { InvoiceView } from '../../common/billing.contract.ts';
-import { requireMember, type Viewer } from '../../common/viewer.ts';
+import { type Viewer } from '../../common/viewer.ts';
+import { requireMember } from '../../common/policies.ts';
 import type { DataAccess } from '../repositories.ts';
 import { deviceName } from '../sessions/device-name.ts';
+import { SHOWN, STREAM_BATCH } from '../../common/limits.ts';
 
 // A page of the member's own rows at a time: the export holds every one of them without holding them all.
-const PAGE = 500;
-const SIGN_INS = 100;
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 /** Rows read page after page, each page continuing after the last row of the one before. */
@@ -15,7 +15,7 @@ async function* pages<T, K>(read: (after: K | undefined) => Promise<T[]>, keyOf:
     const rows = await read(after);
     yield* rows;
     const last = rows.at(-1);
-    if (!last || rows.length < PAGE) return;
+    if (!last || rows.length < STREAM_BATCH) return;
     after = keyOf(last);
   }
 }
@@ -46,7 +46,7 @@ export function createMemberExport(deps: { data: DataAccess; invoices: (viewer: 
     const [subscriptions, progress, signIns] = await Promise.all([
       data.billing.subscriptionsOf(member.id),
       data.learning.progressOf(member.id),
-      data.members.signIns(member.id, SIGN_INS),
+      data.members.signIns(member.id, SHOWN.exportedSignIns),
     ]);
     const invoices = deps.billingOn ? await deps.invoices(viewer).catch(() => null) : [];
     const head = {
@@ -93,7 +93,7 @@ export function createMemberExport(deps: { data: DataAccess; invoices: (viewer: 
     yield ',"courses":';
     yield* jsonArray(
       pages(
-        (after: { enrolledAt: string; courseId: string } | undefined) => data.learning.listEnrolments(member.id, PAGE, after),
+        (after: { enrolledAt: string; courseId: string } | undefined) => data.learning.listEnrolments(member.id, STREAM_BATCH, after),
         (row) => ({ enrolledAt: row.enrolledKey, courseId: row.course.id }),
       ),
       (row) => ({
@@ -106,7 +106,7 @@ export function createMemberExport(deps: { data: DataAccess; invoices: (viewer: 
     yield ',"certificates":';
     yield* jsonArray(
       pages(
-        (after: { issuedAt: string; id: string } | undefined) => data.learning.listCertificates(member.id, PAGE, after),
+        (after: { issuedAt: string; id: string } | undefined) => data.learning.listCertificates(member.id, STREAM_BATCH, after),
         (row) => ({ issuedAt: row.issuedKey, id: row.id }),
       ),
       (row) => ({ code: row.code, course_id: row.courseId, course_title: row.courseTitle, issued_at: iso(row.issuedAt) }),
@@ -114,7 +114,7 @@ export function createMemberExport(deps: { data: DataAccess; invoices: (viewer: 
     yield ',"discussions":';
     yield* jsonArray(
       pages(
-        (after: { createdAt: string; id: string } | undefined) => data.community.writtenBy(member.id, PAGE, after),
+        (after: { createdAt: string; id: string } | undefined) => data.community.writtenBy(member.id, STREAM_BATCH, after),
         (row) => ({ createdAt: row.createdKey, id: row.id }),
       ),
       (row) => ({
@@ -129,7 +129,7 @@ export function createMemberExport(deps: { data: DataAccess; invoices: (viewer: 
     yield ',"replies":';
     yield* jsonArray(
       pages(
-        (after: { createdAt: string; id: string } | undefined) => data.community.repliedBy(member.id, PAGE, after),
+        (after: { createdAt: string; id: string } | undefined) => data.community.repliedBy(member.id, STREAM_BATCH, after),
         (row) => ({ createdAt: row.createdKey, id: row.id }),
       ),
       (row) => ({ id: row.id, discussion_id: row.postId, text: row.body, created_at: iso(row.createdAt), edited_at: iso(row.editedAt) }),
@@ -137,7 +137,7 @@ export function createMemberExport(deps: { data: DataAccess; invoices: (viewer: 
     yield ',"likes":';
     yield* jsonArray(
       pages(
-        (after: string | undefined) => data.community.likedBy(member.id, PAGE, after),
+        (after: string | undefined) => data.community.likedBy(member.id, STREAM_BATCH, after),
         (row) => row.postId,
       ),
       (row) => ({ discussion_id: row.postId, liked_at: iso(row.createdAt) }),

@@ -1,9 +1,7 @@
 import type { OutboxLinkGrant } from '../../db/schema.ts';
 import { mailTemplates, type RenderedMail } from '../mail/templates.ts';
 import type { Repositories } from '../repositories.ts';
-
-/** A reset link works this long after it is sent. */
-const RESET_LINK_MS = 60 * 60 * 1000;
+import { LINK_VALID_MS } from '../../common/limits.ts';
 
 /**
  * The password reset asked for with this address, written as it is sent: to the member (or staff
@@ -22,7 +20,7 @@ export async function composePasswordReset(
     return {
       to: member.email,
       mail: await mailTemplates.passwordReset({ name: member.name, resetUrl: tokenLink('/reset-password') }),
-      grant: { kind: 'account-token', purpose: 'password_reset', memberId: member.id, ttlMs: RESET_LINK_MS },
+      grant: { kind: 'account-token', purpose: 'password_reset', memberId: member.id, ttlMs: LINK_VALID_MS.passwordReset },
     };
   }
   const staff = await data.staff.findByEmail(email);
@@ -30,6 +28,6 @@ export async function composePasswordReset(
   return {
     to: staff.email,
     mail: await mailTemplates.passwordReset({ name: staff.email, resetUrl: tokenLink('/admin/reset-password') }),
-    grant: { kind: 'account-token', purpose: 'password_reset', staffId: staff.id, ttlMs: RESET_LINK_MS },
+    grant: { kind: 'account-token', purpose: 'password_reset', staffId: staff.id, ttlMs: LINK_VALID_MS.passwordReset },
   };
 }

@@ -1,14 +1,13 @@
 import type { AuthService } from '../../common/auth.contract.ts';
 import { MEMBER_AUTH_LIMITS, SIGNUP_LIMIT, STAFF_LOGIN_LIMITS } from '../../common/limits.ts';
 import { notFound } from '../../common/errors.ts';
-import { requireMember } from '../../common/viewer.ts';
+import { requireMember } from '../../common/policies.ts';
 import { refuseTakenAddress } from '../accounts/taken-address.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import { deviceName } from '../sessions/device-name.ts';
 import { checkSecondFactor } from '../staff/two-factor.service.ts';
 import { queueEmailVerification } from '../accounts/email-verification.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { isUniqueViolation } from '../members/members.repository.ts';
 import type { DataAccess } from '../repositories.ts';
 import { hashPassword } from '../sessions/passwords.ts';
 import type { SessionService } from '../sessions/session.service.ts';
@@ -52,7 +51,7 @@ export function createAuthService(deps: {
           return created;
         });
       } catch (error) {
-        if (isUniqueViolation(error)) await refuseTakenAddress(limiter, viewer);
+        if (data.isDuplicate(error)) await refuseTakenAddress(limiter, viewer);
         throw error;
       }
       mailer.nudge();

@@ -1,10 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { TOTP_DIGITS } from '../../common/limits.ts';
 
 // Time-based one-time passwords (RFC 6238, as authenticator apps make them): HMAC-SHA1 of the
 // 30-second step, six digits.
 
 const STEP_SECONDS = 30;
-const DIGITS = 6;
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
 /** A new secret, 160 bits, as the base32 text authenticator apps take. */
@@ -51,8 +51,8 @@ export function totpCode(secret: string, step: number): string {
   counter.writeBigUInt64BE(BigInt(step));
   const digest = createHmac('sha1', fromBase32(secret)).update(counter).digest();
   const offset = digest[digest.length - 1]! & 15;
-  const number = (digest.readUInt32BE(offset) & 0x7fffffff) % 10 ** DIGITS;
-  return String(number).padStart(DIGITS, '0');
+  const number = (digest.readUInt32BE(offset) & 0x7fffffff) % 10 ** TOTP_DIGITS;
+  return String(number).padStart(TOTP_DIGITS, '0');
 }
 
 /**
@@ -71,5 +71,5 @@ export function matchingTotpStep(secret: string, code: string, at = Date.now()):
 /** The address an authenticator app reads (as a QR code, or typed): the site's name, the account and the secret. */
 export function totpUri(issuer: string, account: string, secret: string): string {
   const label = encodeURIComponent(`${issuer}:${account}`);
-  return `otpauth://totp/${label}?secret=${secret}&issuer=${encodeURIComponent(issuer)}&algorithm=SHA1&digits=${DIGITS}&period=${STEP_SECONDS}`;
+  return `otpauth://totp/${label}?secret=${secret}&issuer=${encodeURIComponent(issuer)}&algorithm=SHA1&digits=${TOTP_DIGITS}&period=${STEP_SECONDS}`;
 }

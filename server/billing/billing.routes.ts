@@ -14,7 +14,7 @@ import { withErrors, type ZodApp } from '../http/zod.ts';
 const WebhookAnswer = z.object({ received: z.literal(true), duplicate: z.boolean() });
 
 export async function billingRoutes(app: ZodApp) {
-  const { billing } = app.services;
+  const { billing, billingAdmin } = app.services;
   const member = { access: 'member' } as const;
   const staff = { access: { area: 'billing' } } as const;
 
@@ -57,13 +57,13 @@ export async function billingRoutes(app: ZodApp) {
   );
 
   app.get('/api/admin/billing/revenue', { config: staff, schema: { response: withErrors({ 200: Revenue }) } }, async (request) =>
-    billing.revenue(await request.viewer()),
+    billingAdmin.revenue(await request.viewer()),
   );
 
   app.post(
     '/api/admin/members/:id/refund',
     { config: staff, schema: { params: RefundParams, response: withErrors({ 200: RefundResponse }) } },
-    async (request) => billing.refundFirstSubscription(await request.viewer(), request.params.id),
+    async (request) => billingAdmin.refundFirstSubscription(await request.viewer(), request.params.id),
   );
 
   // Stripe signs the exact bytes it sends, so this route alone reads its body raw, whatever its type.

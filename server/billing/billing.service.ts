@@ -1,70 +1,29 @@
 import type Stripe from 'stripe';
 import {
-  BILLING_OFF,
   givesAccess,
   hasEnded,
-  MONEY_BACK_DAYS,
   planName,
   type BillingService,
   type InvoiceView,
-  type Revenue,
   type SubscriptionView,
 } from '../../common/billing.contract.ts';
-import { conflict, notFound, ServiceError } from '../../common/errors.ts';
-import { requireMember, requireOwner, type SignedInMember } from '../../common/viewer.ts';
+import { conflict, notFound } from '../../common/errors.ts';
+import type { SignedInMember } from '../../common/viewer.ts';
+import { requireMember } from '../../common/policies.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { SubscriptionRow } from './billing.repository.ts';
 import { createWebhookHandler, type WebhookHandler } from './billing-webhooks.ts';
+import { invoiceView, planOf, stripeFor, subscriptionView } from './billing-views.ts';
 import { isInvalidRequest, isStripeError, type StripeGateway } from './stripe-gateway.ts';
-import { STRIPE_ACTOR, stripeId, syncSubscription, type SyncDependencies } from './subscription-sync.ts';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-const INVOICES_SHOWN = 24;
-const REFRESH_LIMIT = { max: 10, windowMs: 60 * 60 * 1000 };
+import { STRIPE_ACTOR, syncSubscription, type SyncDependencies } from './subscription-sync.ts';
+import { BILLING_REFRESH_LIMIT, SHOWN } from '../../common/limits.ts';
 
 const NO_PAID_PLAN = 'You do not have a paid membership. Choose a plan on the pricing page.';
 const SAME_PLAN = 'You already have this plan.';
 
-export function subscriptionView(row: SubscriptionRow): SubscriptionView {
-  return {
-    id: row.id,
-    tier: row.tier,
-    period: row.period,
-    status: row.status,
-    amount_cents: row.amountCents,
-    currency: row.currency,
-    cancel_at_period_end: row.cancelAtPeriodEnd,
-    current_period_end: row.currentPeriodEnd.toISOString(),
-    started_at: row.startedAt.toISOString(),
-    ended_at: row.endedAt?.toISOString() ?? null,
-    refunded_at: row.refundedAt?.toISOString() ?? null,
-    gives_access: givesAccess(row.status),
-  };
-}
-
-function invoiceView(invoice: Stripe.Invoice): InvoiceView {
-  return {
-    id: invoice.id!,
-    number: invoice.number ?? null,
-    status: invoice.status ?? 'draft',
-    amount_cents: invoice.status === 'paid' ? invoice.amount_paid : invoice.amount_due,
-    currency: invoice.currency,
-    created_at: new Date(invoice.created * 1000).toISOString(),
-    url: invoice.hosted_invoice_url ?? null,
-    pdf_url: invoice.invoice_pdf ?? null,
-  };
-}
-
-/** The payment intents that paid an invoice (newer API versions list them under `payments`). */
-function paymentIntentsOf(invoice: Stripe.Invoice): string[] {
-  return (invoice.payments?.data ?? [])
-    .filter((payment) => payment.status === 'paid' && payment.payment.payment_intent)
-    .map((payment) => stripeId(payment.payment.payment_intent!));
-}
-
-/** The billing service of the server: the members' and staff's calls, and what the server itself needs. */
+/** The members' billing, and what the server itself needs of it (the owners' side is billing-admin.service.ts). */
 export interface ServerBillingService extends BillingService {
   /** Stripe's webhook deliveries; undefined when billing is off. */
   readonly webhooks: WebhookHandler | undefined;
@@ -83,10 +42,7 @@ export function createBillingService(deps: {
 }): ServerBillingService {
   const { data, gateway, mailer } = deps;
 
-  const stripeOf = (): { gateway: StripeGateway; stripe: Stripe; sync: SyncDependencies } => {
-    if (!gateway) throw new ServiceError(503, BILLING_OFF);
-    return { gateway, stripe: gateway.stripe, sync: { gateway, mailer, log: deps.log } };
-  };
+  const stripeOf = () => stripeFor(deps);
 
   const currentOf = async (memberId: string) => (await data.billing.currentOf([memberId])).get(memberId) ?? null;
 
@@ -144,39 +100,9 @@ export function createBillingService(deps: {
     const { stripe } = stripeOf();
     const account = await data.members.findAccount({ id: member.id });
     if (!account?.stripeCustomerId) return [];
-    const invoices = await stripe.invoices.list({ customer: account.stripeCustomerId, limit: INVOICES_SHOWN });
+    const invoices = await stripe.invoices.list({ customer: account.stripeCustomerId, limit: SHOWN.invoices });
     return invoices.data.filter((invoice) => invoice.status !== 'draft').map(invoiceView);
   }
-
-  /** Refunds every payment made on the subscription; answers the total refunded, before or now. */
-  async function refundEveryPayment(stripe: Stripe, subscription: SubscriptionRow, memberId: string): Promise<number> {
-    let refunded = 0;
-    const invoices = await stripe.invoices.list({ subscription: subscription.id, status: 'paid', limit: 100, expand: ['data.payments'] });
-    for (const invoice of invoices.data) {
-      for (const paymentIntent of paymentIntentsOf(invoice)) {
-        try {
-          const refund = await stripe.refunds.create(
-            {
-              payment_intent: paymentIntent,
-              reason: 'requested_by_customer',
-              metadata: { member_id: memberId, subscription: subscription.id },
-            },
-            { idempotencyKey: `realtypocket-refund-${paymentIntent}` },
-          );
-          refunded += refund.amount;
-        } catch (error) {
-          if (!isStripeError(error, 'charge_already_refunded')) throw error;
-          const earlier = await stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 });
-          refunded += earlier.data
-            .filter((refund) => refund.status !== 'failed' && refund.status !== 'canceled')
-            .reduce((sum, refund) => sum + refund.amount, 0);
-        }
-      }
-    }
-    return refunded;
-  }
-
-  const planOf = (row: SubscriptionRow) => (row.tier && row.period ? planName({ tier: row.tier, period: row.period }) : row.priceId);
 
   return {
     enabled: gateway !== undefined,
@@ -240,7 +166,7 @@ export function createBillingService(deps: {
       if (current && givesAccess(current.status)) return;
       const account = await data.members.findAccount({ id: member.id });
       if (!account?.stripeCustomerId) return;
-      await deps.limiter.check('billing-refresh', member.id, REFRESH_LIMIT);
+      await deps.limiter.check('billing-refresh', member.id, BILLING_REFRESH_LIMIT);
       const { stripe, sync } = stripeOf();
       const listed = await stripe.subscriptions.list({ customer: account.stripeCustomerId, status: 'all', limit: 3 });
       for (const subscription of listed.data) {
@@ -300,71 +226,6 @@ export function createBillingService(deps: {
       const subscription = await stripe.subscriptions.retrieve(row.id);
       const undo: Stripe.SubscriptionUpdateParams = subscription.cancel_at_period_end ? { cancel_at_period_end: false } : { cancel_at: '' };
       return changeSubscription(member, row, undo, { action: 'billing.resume', oldValue: 'ending', newValue: planOf(row) });
-    },
-
-    async refundFirstSubscription(viewer, memberId) {
-      const staff = requireOwner(viewer);
-      const { stripe, sync } = stripeOf();
-      const account = await data.members.findAccount({ id: memberId });
-      if (!account) throw notFound('Member not found');
-      // Checkouts that were never paid do not count as subscribing.
-      const history = (await data.billing.subscriptionsOf(memberId)).filter(
-        (row) => row.status !== 'incomplete' && row.status !== 'incomplete_expired',
-      );
-      const first = history[0];
-      if (!first) throw conflict('This member has no subscription to refund.');
-      if (history.length > 1)
-        throw conflict('The 30-day money-back guarantee is for first-time subscribers: this member has subscribed before.');
-      if (first.refundedAt && hasEnded(first.status)) {
-        throw conflict(`This subscription was already refunded on ${first.refundedAt.toISOString().slice(0, 10)}.`);
-      }
-      const ageMs = Date.now() - first.startedAt.getTime();
-      if (!first.refundedAt && ageMs > MONEY_BACK_DAYS * DAY_MS) {
-        throw conflict(
-          `The money-back guarantee covers the first ${MONEY_BACK_DAYS} days: this subscription started on ${first.startedAt.toISOString().slice(0, 10)}, ${Math.floor(ageMs / DAY_MS)} days ago.`,
-        );
-      }
-
-      // The money first, recorded at once; then the subscription ends. A retry after a failure
-      // half-way refunds nothing twice (each refund has its own idempotency key, and a payment
-      // refunded before is counted from Stripe's own list) and finishes the cancellation.
-      if (!first.refundedAt) {
-        const refundedCents = await refundEveryPayment(stripe, first, memberId);
-        await data.transaction(async (tx) => {
-          await tx.billing.markRefunded(first.id, refundedCents);
-          await tx.audit.record({
-            actorEmail: staff.email,
-            action: 'billing.refund',
-            target: account.email,
-            oldValue: planOf(first),
-            newValue: `refunded ${(refundedCents / 100).toFixed(2)} ${first.currency.toUpperCase()} and canceled`,
-          });
-        });
-      }
-      if (!hasEnded(first.status)) {
-        try {
-          await stripe.subscriptions.cancel(first.id, { invoice_now: false, prorate: false });
-        } catch (error) {
-          if (!isStripeError(error, 'resource_missing')) throw error;
-        }
-      }
-      await data.transaction((tx) => syncSubscription(tx, sync, first.id, { memberId, actor: staff.email }));
-      mailer.nudge();
-      const saved = (await data.billing.findSubscription(first.id)) ?? first;
-      return { refunded_cents: saved.refundedCents ?? 0, subscription: subscriptionView(saved) };
-    },
-
-    async revenue(viewer): Promise<Revenue> {
-      requireOwner(viewer);
-      const rows = await data.billing.payingByPlan();
-      let monthly = 0;
-      for (const row of rows) monthly += row.period === 'yearly' ? row.amountCents / 12 : row.amountCents;
-      return {
-        active_by_plan: rows.map(({ tier, period, count }) => ({ tier, period, count })),
-        active_count: rows.reduce((sum, row) => sum + row.count, 0),
-        monthly_recurring_cents: Math.round(monthly),
-        currency: rows[0]?.currency ?? 'usd',
-      };
     },
 
     async emailChanged(memberId, email) {

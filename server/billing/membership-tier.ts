@@ -1,6 +1,6 @@
 import { givesAccess, type SubscriptionStatus } from '../../common/billing.contract.ts';
 import type { PaidTier } from '../../common/pricing.ts';
-import { isEntitled, type Tier } from '../../common/tiers.ts';
+import { higherTier, type Tier } from '../../common/tiers.ts';
 import type { Repositories } from '../repositories.ts';
 
 /**
@@ -14,7 +14,7 @@ export function effectiveTier(
 ): Tier {
   const candidates: Tier[] = [complimentary ?? 'free'];
   for (const subscription of subscriptions) if (subscription.tier && givesAccess(subscription.status)) candidates.push(subscription.tier);
-  return candidates.reduce((best, tier) => (isEntitled(tier, best) ? tier : best), 'free');
+  return candidates.reduce(higherTier, 'free');
 }
 
 /**

@@ -2,15 +2,10 @@ import type { DataAccess } from '../repositories.ts';
 import { DataVersion } from './data-version.ts';
 
 /** What each memo may hold at most: entries, and bytes (estimated once per value, when it loads). */
-export interface MemoLimits {
+interface MemoLimits {
   maxEntries: number;
   maxBytes: number;
 }
-
-/** The catalogue (courses, lessons, episodes, resources, content): small by nature, kept whole. */
-export const CATALOGUE_MEMO: MemoLimits = { maxEntries: 2_000, maxBytes: 16 * 1024 * 1024 };
-/** Members' own reads: the most recently used members' first pages. */
-export const MEMBER_MEMO: MemoLimits = { maxEntries: 20_000, maxBytes: 32 * 1024 * 1024 };
 
 /** A rough size of a value in memory: its JSON, with Maps and Sets as lists. */
 function estimateBytes(value: unknown): number {

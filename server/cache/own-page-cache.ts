@@ -1,4 +1,5 @@
 import type { DataVersion } from './data-version.ts';
+import { CACHE_BOUNDS } from '../../common/limits.ts';
 
 /** A page as one session's browser gets it: its headers, and its body in the encoding that browser asked for. */
 export interface OwnPage {
@@ -6,9 +7,6 @@ export interface OwnPage {
   headers: Record<string, string>;
   body: Buffer;
 }
-
-const MAX_ENTRIES = 5000;
-const MAX_BYTES = 32 * 1024 * 1024;
 
 /**
  * Pages rendered for one signed-in session, kept while every data version they were rendered at
@@ -53,7 +51,7 @@ export class OwnPageCache {
     this.entries.set(key, page);
     this.bytes += page.body.length;
     for (const [oldest, entry] of this.entries) {
-      if (this.entries.size <= MAX_ENTRIES && this.bytes <= MAX_BYTES) break;
+      if (this.entries.size <= CACHE_BOUNDS.ownPages.maxEntries && this.bytes <= CACHE_BOUNDS.ownPages.maxBytes) break;
       this.entries.delete(oldest);
       this.bytes -= entry.body.length;
     }

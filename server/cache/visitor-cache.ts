@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SiteCookies } from '../sessions/session-cookies.ts';
 import type { DataVersion } from './data-version.ts';
+import { CACHE_BOUNDS } from '../../common/limits.ts';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -22,9 +23,6 @@ export interface SharedAnswer {
 
 /** The route config of a public read whose answer is the same for every visitor (see shared-api-answers.ts). */
 export const VISITORS_ALIKE = { visitorCache: true } as const;
-
-const MAX_ENTRIES = 2000;
-const MAX_BYTES = 64 * 1024 * 1024;
 
 /** What `produce` made: an answer to share, or one only for the visitor who asked. */
 type Produced<T> = { share: SharedAnswer } | { own: T };
@@ -130,7 +128,7 @@ export class VisitorCache {
     this.entries.set(key, answer);
     this.bytes += size(answer);
     for (const [oldest, entry] of this.entries) {
-      if (this.entries.size <= MAX_ENTRIES && this.bytes <= MAX_BYTES) break;
+      if (this.entries.size <= CACHE_BOUNDS.visitorPages.maxEntries && this.bytes <= CACHE_BOUNDS.visitorPages.maxBytes) break;
       this.entries.delete(oldest);
       this.bytes -= size(entry);
     }

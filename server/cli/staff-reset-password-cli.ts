@@ -5,6 +5,7 @@ import { createDataAccess } from '../repositories.ts';
 import { hashPassword } from '../sessions/passwords.ts';
 import { SessionService } from '../sessions/session.service.ts';
 import { runDatabaseCommand } from './cli.ts';
+import { createSessionsRepository } from '../sessions/sessions.repository.ts';
 
 // `npm run staff:reset-password -- EMAIL`: for the owner who cannot reach their email. Sets a new
 // random password, prints it once, ends that account's sessions and clears its sign-in lockout.
@@ -33,7 +34,10 @@ await runDatabaseCommand('staff password reset', async (database, config) => {
       newValue: null,
     });
   });
-  await new SessionService(database.db, { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs }).revokeStaffSessions(staff.id);
+  await new SessionService(createSessionsRepository(database.db), {
+    idleMs: config.sessionIdleMs,
+    maxMs: config.sessionMaxMs,
+  }).revokeStaffSessions(staff.id);
   if (config.redisUrl) {
     const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
     await new AttemptLimiter(`${config.redisKeyPrefix}:limit`, redis).forget('staff-login:account-address', `${staff.email}|`);

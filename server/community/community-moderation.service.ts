@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { POST_NOT_FOUND, REPLY_NOT_FOUND, type CommunityModerationService } from '../../common/community.contract.ts';
 import { conflict, notFound } from '../../common/errors.ts';
-import { PAGE_SIZE } from '../../common/limits.ts';
-import { requireStaff } from '../../common/viewer.ts';
+import { PAGE_SIZE, SHOWN } from '../../common/limits.ts';
+import { requireStaffArea } from '../../common/policies.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import type { DataAccess } from '../repositories.ts';
 import { excerpt } from './community-views.ts';
 
-const REPORTED_TEXT_SHOWN = 600;
 const ReportCursor = z.tuple([TimestampKey, z.uuid()]);
 const DiscussionCursor = z.tuple([TimestampKey, z.string().min(1).max(100)]);
 
@@ -15,7 +14,7 @@ const DiscussionCursor = z.tuple([TimestampKey, z.string().min(1).max(100)]);
 export function createCommunityModerationService(data: DataAccess): CommunityModerationService {
   return {
     async reports(viewer, query) {
-      requireStaff(viewer);
+      requireStaffArea(viewer, 'community');
       const after = query.after ? decodeCursor(query.after, ReportCursor) : undefined;
       const rows = await data.community.openReports(PAGE_SIZE.moderation + 1, after && { createdAt: after[0], id: after[1] });
       return pageOf(
@@ -28,7 +27,7 @@ export function createCommunityModerationService(data: DataAccess): CommunityMod
           post_title: post.title,
           reply_id: reply?.id ?? null,
           // Enough to judge; the discussion itself is a click away (a page of long posts would weigh megabytes).
-          text: excerpt(reply ? reply.body : post.content, REPORTED_TEXT_SHOWN),
+          text: excerpt(reply ? reply.body : post.content, SHOWN.reportedText),
           author_name: reply ? reply.authorName : post.userName,
           author_id: (reply ? reply.authorId : post.authorId) ?? null,
           author_suspended: authorSuspendedAt !== null,
@@ -43,7 +42,7 @@ export function createCommunityModerationService(data: DataAccess): CommunityMod
     },
 
     async discussions(viewer, query) {
-      requireStaff(viewer);
+      requireStaffArea(viewer, 'community');
       const before = query.before ? decodeCursor(query.before, DiscussionCursor) : undefined;
       const rows = await data.community.forStaff(
         PAGE_SIZE.moderation + 1,
@@ -70,27 +69,36 @@ export function createCommunityModerationService(data: DataAccess): CommunityMod
     },
 
     async moderatePost(viewer, postId, action) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'community');
       await data.transaction(async (tx) => {
         const post = await tx.community.findPost(postId);
         if (!post) throw notFound(POST_NOT_FOUND);
         const now = new Date();
-        // Pinned discussions head the first page, all of them: a handful, or they would push the feed away.
-        if (action === 'pin' && !post.pinnedAt && (await tx.community.countPinned(post.space)) >= PAGE_SIZE.communityPinned) {
-          throw conflict(`At most ${PAGE_SIZE.communityPinned} discussions can be pinned in a space. Unpin one first.`);
+        const changes = {
+          hide: { hiddenAt: now },
+          unhide: { hiddenAt: null },
+          pin: { pinnedAt: now },
+          unpin: { pinnedAt: null },
+          lock: { lockedAt: now },
+          unlock: { lockedAt: null },
+        } as const;
+        let change: (typeof changes)[keyof typeof changes] | { hiddenAt: null; pinnedAt: null } | undefined =
+          action === 'delete' ? undefined : changes[action];
+        // Pinned discussions head the first page, all of them: a handful, or they would push the feed
+        // away. A hidden pinned post counts again when it comes back, so it is checked like a pin.
+        const pinsOneMore =
+          (action === 'pin' && !post.pinnedAt) || (action === 'unhide' && post.pinnedAt !== null && post.hiddenAt !== null);
+        if (pinsOneMore) {
+          await tx.community.lockPins(post.space);
+          if ((await tx.community.countPinned(post.space)) >= PAGE_SIZE.communityPinned) {
+            if (action === 'pin')
+              throw conflict(`At most ${PAGE_SIZE.communityPinned} discussions can be pinned in a space. Unpin one first.`);
+            // Back, but no longer pinned: the space has its pins already.
+            change = { hiddenAt: null, pinnedAt: null };
+          }
         }
-        if (action === 'delete') await tx.community.deletePost(post.id);
-        else {
-          const change = {
-            hide: { hiddenAt: now },
-            unhide: { hiddenAt: null },
-            pin: { pinnedAt: now },
-            unpin: { pinnedAt: null },
-            lock: { lockedAt: now },
-            unlock: { lockedAt: null },
-          }[action];
-          await tx.community.updatePost(post.id, change);
-        }
+        if (change) await tx.community.updatePost(post.id, change);
+        else await tx.community.deletePost(post.id);
         // Hiding or deleting deals with what was reported about the post.
         if (action === 'hide' || action === 'delete') await tx.community.resolveReportsAbout({ postId: post.id }, staff.email);
         await tx.audit.record({
@@ -105,7 +113,7 @@ export function createCommunityModerationService(data: DataAccess): CommunityMod
     },
 
     async moderateReply(viewer, replyId, action) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'community');
       await data.transaction(async (tx) => {
         const reply = await tx.community.findReply(replyId);
         if (!reply) throw notFound(REPLY_NOT_FOUND);
@@ -126,7 +134,7 @@ export function createCommunityModerationService(data: DataAccess): CommunityMod
     },
 
     async resolveReport(viewer, reportId) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'community');
       await data.transaction(async (tx) => {
         if (!(await tx.community.resolveReport(reportId, staff.email))) throw notFound('Report not found, or already dealt with');
         await tx.audit.record({
@@ -140,7 +148,7 @@ export function createCommunityModerationService(data: DataAccess): CommunityMod
     },
 
     async suspend(viewer, memberId, suspended) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'community');
       await data.transaction(async (tx) => {
         const member = await tx.members.findAccount({ id: memberId });
         if (!member) throw notFound('Member not found');

@@ -274,6 +274,11 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
     },
 
     /** One post or reply of this member at a time: a double submit finds the first one already there. */
+    /** Serialises pinning in a space, so two moderators pinning at once cannot pass the cap together. */
+    async lockPins(space: Space): Promise<void> {
+      await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`community-pins:${space}`}))`);
+    },
+
     async lockAuthor(memberId: string): Promise<void> {
       await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`community:${memberId}`}))`);
     },

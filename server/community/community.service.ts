@@ -1,34 +1,33 @@
 import { z } from 'zod';
 import {
   GOLD_SPACE_ONLY,
-  GOLD_SPACE_TIER,
   POST_NOT_FOUND,
   REPLY_NOT_FOUND,
   THREAD_LOCKED,
   UPGRADE_TO_PARTICIPATE,
-  PARTICIPATION_TIER,
   type CommunityService,
   type CommunitySpace,
 } from '../../common/community.contract.ts';
 import { conflict, forbidden, notFound } from '../../common/errors.ts';
-import { COMMUNITY_PREVIEW_POSTS, DASHBOARD_MAX_ITEMS, PAGE_SIZE } from '../../common/limits.ts';
-import { isEntitled } from '../../common/tiers.ts';
-import { requireMember, type SignedInMember, type Viewer } from '../../common/viewer.ts';
+import { COMMUNITY_RATES, DASHBOARD_MAX_ITEMS, PAGE_SIZE, REPEAT_WINDOW_MS } from '../../common/limits.ts';
+import { type SignedInMember, type Viewer } from '../../common/viewer.ts';
+import {
+  editRefusal,
+  isAuthorOf,
+  mayLike,
+  mayReadGoldLounge,
+  mayReadPostsIn,
+  mayReadPreviewInFull,
+  postingRefusal,
+  requireMember,
+} from '../../common/policies.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import { CountKey, decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
 import type { PostRow, ReplyRow } from './community.repository.ts';
-import { excerpt, postView, previewPost, readsGold, refusal, replyView, rightsOf } from './community-views.ts';
-
-const HOUR = 60 * 60 * 1000;
-// Per member: enough for a lively day, not for a flood.
-const POST_LIMIT = { max: 5, windowMs: HOUR };
-const REPLY_LIMIT = { max: 30, windowMs: HOUR };
-const REPORT_LIMIT = { max: 20, windowMs: HOUR };
-/** The same text sent again this soon is a double submission or a flood, not a new message. */
-const REPEAT_WINDOW_MS = 10 * 60 * 1000;
+import { excerpt, postView, previewPost, replyView, rightsOf } from './community-views.ts';
 
 // The sort key of each order, as a cursor carries it (server/lists/keyset.ts).
 const Id = z.string().min(1).max(100);
@@ -47,21 +46,31 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
   async function readablePost(viewer: Viewer, postId: string): Promise<PostRow> {
     const post = await data.community.findPost(postId);
     if (!post || post.hiddenAt) throw notFound(POST_NOT_FOUND);
-    if (post.space === 'gold' && !readsGold(viewer)) throw forbidden(GOLD_SPACE_ONLY);
+    if (!mayReadPostsIn(viewer, post.space)) throw forbidden(GOLD_SPACE_ONLY);
     return post;
   }
 
   /** The signed-in member, if they may take part where the post is (or is to be). */
   function participant(viewer: Viewer, space: CommunitySpace): SignedInMember {
     const member = requireMember(viewer);
-    const reason = refusal(member, space);
+    const reason = postingRefusal(viewer, space);
     if (reason) throw forbidden(reason);
     return member;
   }
 
-  /** The member's own post or reply, for editing or deleting. */
-  function ownedBy(member: SignedInMember, item: { authorId: string | null }, what: string) {
-    if (item.authorId !== member.id) throw forbidden(`You can only change your own ${what}.`);
+  /** The signed-in member, if the post or reply is theirs and they may still post where it is. */
+  function editor(viewer: Viewer, item: { authorId: string | null }, space: CommunitySpace, what: string): SignedInMember {
+    const member = requireMember(viewer);
+    const reason = editRefusal(viewer, item, space, what);
+    if (reason) throw forbidden(reason);
+    return member;
+  }
+
+  /** The signed-in member, if the post or reply is theirs (to delete it). */
+  function author(viewer: Viewer, item: { authorId: string | null }, what: string): SignedInMember {
+    const member = requireMember(viewer);
+    if (!isAuthorOf(viewer, item)) throw forbidden(`You can only change your own ${what}.`);
+    return member;
   }
 
   const likedOf = (viewer: Viewer, rows: PostRow[]) =>
@@ -80,7 +89,7 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
     if (!post.authorId || post.authorId === reply.authorId) return;
     const author = await tx.members.findAccount({ id: post.authorId });
     if (!author) return;
-    if (post.space === 'gold' && !isEntitled(author.membershipTier, GOLD_SPACE_TIER)) return;
+    if (!mayReadPostsIn(author, post.space)) return;
     await queueOptionalMail(tx, mailer, author, 'community-reply', (unsubscribeUrl) =>
       mailTemplates.communityReply({
         name: author.name,
@@ -128,7 +137,7 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
       const page = await feedPage('general', 'newest', undefined, query.before);
       const firstPage = query.before === undefined;
       return {
-        items: page.items.map((row, index) => previewPost(row, viewer.member !== null || (firstPage && index < COMMUNITY_PREVIEW_POSTS))),
+        items: page.items.map((row, index) => previewPost(row, mayReadPreviewInFull(viewer, { firstPage, index }))),
         next_cursor: page.next_cursor,
       };
     },
@@ -137,7 +146,7 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
 
     async feed(viewer, query) {
       const member = requireMember(viewer);
-      if (query.space === 'gold' && !readsGold(viewer)) throw forbidden(GOLD_SPACE_ONLY);
+      if (!mayReadPostsIn(viewer, query.space)) throw forbidden(GOLD_SPACE_ONLY);
       const words = query.q || undefined;
       const [page, total] = await Promise.all([
         feedPage(query.space, query.sort, words, query.before),
@@ -174,7 +183,7 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
 
     async createPost(viewer, input) {
       const member = participant(viewer, input.space);
-      await limiter.check('community-post', member.id, POST_LIMIT);
+      await limiter.check('community-post', member.id, COMMUNITY_RATES.post);
       const row = await data.transaction(async (tx) => {
         await tx.community.lockAuthor(member.id);
         const latest = await tx.community.latestPostBy(member.id);
@@ -199,19 +208,16 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
     },
 
     async editPost(viewer, postId, input) {
-      const member = requireMember(viewer);
       const post = await readablePost(viewer, postId);
-      ownedBy(member, post, 'posts');
-      participant(viewer, post.space);
+      const member = editor(viewer, post, post.space, 'posts');
       const row = await data.community.updatePost(post.id, { title: input.title, content: input.body, editedAt: new Date() });
       if (!row) throw notFound(POST_NOT_FOUND);
       return postView(row, member.id, await likedOf(viewer, [row]));
     },
 
     async deletePost(viewer, postId) {
-      const member = requireMember(viewer);
       const post = await readablePost(viewer, postId);
-      ownedBy(member, post, 'posts');
+      author(viewer, post, 'posts');
       await data.community.deletePost(post.id);
     },
 
@@ -219,7 +225,7 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
       const post = await readablePost(viewer, postId);
       const member = participant(viewer, post.space);
       if (post.lockedAt) throw conflict(THREAD_LOCKED);
-      await limiter.check('community-reply', member.id, REPLY_LIMIT);
+      await limiter.check('community-reply', member.id, COMMUNITY_RATES.reply);
       const reply = await data.transaction(async (tx) => {
         await tx.community.lockAuthor(member.id);
         await tx.community.lockPost(post.id);
@@ -248,22 +254,19 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
     },
 
     async editReply(viewer, replyId, input) {
-      const member = requireMember(viewer);
       const reply = await data.community.findReply(replyId);
       if (!reply || reply.hiddenAt) throw notFound(REPLY_NOT_FOUND);
       const post = await readablePost(viewer, reply.postId);
-      ownedBy(member, reply, 'replies');
-      participant(viewer, post.space);
+      const member = editor(viewer, reply, post.space, 'replies');
       const row = await data.community.updateReply(reply.id, { body: input.body, editedAt: new Date() });
       if (!row) throw notFound(REPLY_NOT_FOUND);
       return replyView(row, member.id);
     },
 
     async deleteReply(viewer, replyId) {
-      const member = requireMember(viewer);
       const reply = await data.community.findReply(replyId);
       if (!reply || reply.hiddenAt) throw notFound(REPLY_NOT_FOUND);
-      ownedBy(member, reply, 'replies');
+      author(viewer, reply, 'replies');
       await data.transaction(async (tx) => {
         await tx.community.lockPost(reply.postId);
         await tx.community.deleteReply(reply.id);
@@ -274,9 +277,8 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
     async like(viewer, postId, liked) {
       const post = await readablePost(viewer, postId);
       const member = requireMember(viewer);
-      // Liking is not posting: a suspended member may still like, but only members who take part.
-      if (!isEntitled(member.membershipTier, PARTICIPATION_TIER)) throw forbidden(UPGRADE_TO_PARTICIPATE);
-      if (post.space === 'gold' && !readsGold(viewer)) throw forbidden(GOLD_SPACE_ONLY);
+      // Liking is not posting: a suspended member may still like (readablePost kept the Gold Lounge to Gold members).
+      if (!mayLike(viewer, post.space)) throw forbidden(UPGRADE_TO_PARTICIPATE);
       const counted = await data.transaction(async (tx) => {
         await tx.community.lockPost(post.id);
         await tx.community.setLike(post.id, member.id, liked);
@@ -292,7 +294,7 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
         const reply = await data.community.findReply(input.reply_id);
         if (!reply || reply.hiddenAt || reply.postId !== post.id) throw notFound(REPLY_NOT_FOUND);
       }
-      await limiter.check('community-report', member.id, REPORT_LIMIT);
+      await limiter.check('community-report', member.id, COMMUNITY_RATES.report);
       await data.community.createReport({ postId: post.id, replyId: input.reply_id ?? null, reporterId: member.id, reason: input.reason });
     },
 
@@ -300,7 +302,7 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
       const member = requireMember(viewer);
       const before = query.before ? asNewest(decodeCursor(query.before, ReplyCursor)) : undefined;
       // Replies in the Gold Lounge reach the member while they are Gold, and not a day longer.
-      const rows = await data.community.repliesTo(member.id, readsGold(viewer), PAGE_SIZE.memberList + 1, before);
+      const rows = await data.community.repliesTo(member.id, mayReadGoldLounge(viewer), PAGE_SIZE.memberList + 1, before);
       return pageOf(
         rows,
         PAGE_SIZE.memberList,
@@ -319,7 +321,7 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
     async myPosts(viewer) {
       const member = requireMember(viewer);
       const rows = await data.community.byAuthor(member.id, DASHBOARD_MAX_ITEMS);
-      return rows.filter((row) => row.space === 'general' || readsGold(viewer)).map((row) => previewPost(row, true));
+      return rows.filter((row) => mayReadPostsIn(viewer, row.space)).map((row) => previewPost(row, true));
     },
   };
 }

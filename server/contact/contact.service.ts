@@ -3,7 +3,7 @@ import type { MessagesService } from '../../common/admin.contract.ts';
 import type { ContactService } from '../../common/contact.contract.ts';
 import { notFound } from '../../common/errors.ts';
 import { CONTACT_LIMIT, PAGE_SIZE } from '../../common/limits.ts';
-import { requireStaff } from '../../common/viewer.ts';
+import { requireStaffArea } from '../../common/policies.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
@@ -45,7 +45,7 @@ export function createContactService(deps: {
 export function createMessagesService(data: DataAccess): MessagesService {
   return {
     async list(viewer, query = {}) {
-      requireStaff(viewer);
+      requireStaffArea(viewer, 'messages');
       const before = query.before ? decodeCursor(query.before, MessageCursor) : undefined;
       const rows = await data.contact.latest(PAGE_SIZE.staffList + 1, before && { createdAt: before[0], id: before[1] });
       return pageOf(
@@ -65,7 +65,7 @@ export function createMessagesService(data: DataAccess): MessagesService {
     },
 
     async markHandled(viewer, messageId) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'messages');
       await data.transaction(async (tx) => {
         const updated = await tx.contact.markHandled(messageId);
         if (!updated) throw notFound('Message not found');

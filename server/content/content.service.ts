@@ -1,7 +1,7 @@
 import { parseContentSection, sectionNotFound, type ContentService } from '../../common/content.contract.ts';
 import { isContentSectionKey, withContentDefaults, type ContentSectionKey } from '../../common/content-sections.ts';
 import { notFound } from '../../common/errors.ts';
-import { requireStaff } from '../../common/viewer.ts';
+import { requireStaffArea } from '../../common/policies.ts';
 import type { DataAccess } from '../repositories.ts';
 
 function sectionOf(section: string): ContentSectionKey {
@@ -11,7 +11,7 @@ function sectionOf(section: string): ContentSectionKey {
 
 export function createContentService(data: DataAccess): ContentService {
   return {
-    get: (section) => data.content.find(sectionOf(section)),
+    get: async (section) => data.content.find(sectionOf(section)),
 
     async saveField(viewer, { section, field, value }) {
       const key = sectionOf(section);
@@ -21,7 +21,7 @@ export function createContentService(data: DataAccess): ContentService {
 
     // SPEC 7: the body is the whole section object; values are stored and shown as plain text.
     async save(viewer, section, body) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'content');
       const key = sectionOf(section);
       const fields = parseContentSection(key, body);
       await data.transaction(async (tx) => {

@@ -10,7 +10,7 @@ import {
 } from '../../common/courses.contract.ts';
 import { badRequest, conflict, notFound } from '../../common/errors.ts';
 import { slugOf } from '../../common/slug.ts';
-import { requireStaff } from '../../common/viewer.ts';
+import { requireStaffArea } from '../../common/policies.ts';
 import { publicImageUrl } from '../files/public-image.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
 import type { CourseRow } from './courses.repository.ts';
@@ -111,7 +111,7 @@ export function createCourseAuthoringService(
 
   return {
     async list(viewer) {
-      requireStaff(viewer);
+      requireStaffArea(viewer, 'content');
       const [rows, counts] = await Promise.all([data.courses.list(), data.courses.learnerCounts()]);
       return Promise.all(
         rows.map((row) =>
@@ -121,12 +121,12 @@ export function createCourseAuthoringService(
     },
 
     async get(viewer, courseId) {
-      requireStaff(viewer);
+      requireStaffArea(viewer, 'content');
       return detail(courseId);
     },
 
     async create(viewer, input: CourseInput) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'content');
       const thumbnail = await uploadedThumbnail(input.thumbnail_file_id);
       const id = await data.transaction(async (tx) => {
         const courseId = await freeId(tx, slugOf(input.title, 'course'));
@@ -152,7 +152,7 @@ export function createCourseAuthoringService(
     },
 
     async update(viewer, courseId, input) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'content');
       const before = await existingCourse(courseId);
       const { thumbnail_file_id: thumbnailFileId, ...fields } = input;
       const thumbnail = thumbnailFileId === undefined ? undefined : ((await uploadedThumbnail(thumbnailFileId)) ?? artworkUrl(courseId));
@@ -170,11 +170,13 @@ export function createCourseAuthoringService(
     },
 
     async setStatus(viewer, courseId, status: CourseStatus) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'content');
       const before = await existingCourse(courseId);
-      if (status === 'published' && before.lesson_count === 0) throw conflict('Add at least one lesson before publishing the course.');
       await data.transaction(async (tx) => {
+        // Checked under the course's lock, so a lesson removed at the same moment is counted.
         await tx.courses.lockCourse(courseId);
+        const now = await tx.courses.findById(courseId);
+        if (status === 'published' && !now?.lesson_count) throw conflict('Add at least one lesson before publishing the course.');
         // Members who started a course keep it: it can be archived, never taken back to a draft.
         if (status === 'draft' && (await tx.courses.hasEnrolments(courseId))) {
           throw conflict('Members have started this course: archive it instead of making it a draft.');
@@ -192,7 +194,7 @@ export function createCourseAuthoringService(
     },
 
     async remove(viewer, courseId) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'content');
       const before = await existingCourse(courseId);
       await data.transaction(async (tx) => {
         await tx.courses.lockCourse(courseId);
@@ -211,7 +213,7 @@ export function createCourseAuthoringService(
     },
 
     async addLesson(viewer, courseId, input) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'content');
       await existingCourse(courseId);
       await checkLessonFiles(input);
       await data.transaction(async (tx) => {
@@ -230,7 +232,7 @@ export function createCourseAuthoringService(
     },
 
     async updateLesson(viewer, lessonId, input) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'content');
       const lesson = await lessonOf(lessonId);
       await checkLessonFiles(input);
       await data.transaction(async (tx) => {
@@ -249,13 +251,16 @@ export function createCourseAuthoringService(
 
     // Progress on a removed lesson goes with it; certificates already earned stay (they record the past).
     async removeLesson(viewer, lessonId) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'content');
       const lesson = await lessonOf(lessonId);
-      const course = await existingCourse(lesson.courseId);
-      if (course.status === 'published' && course.lesson_count <= 1) {
-        throw conflict('A published course needs at least one lesson: add another first, or unpublish or archive the course.');
-      }
+      await existingCourse(lesson.courseId);
       await data.transaction(async (tx) => {
+        // Checked under the course's lock: two removals at once cannot both take the last lessons.
+        await tx.courses.lockCourse(lesson.courseId);
+        const course = await tx.courses.findById(lesson.courseId);
+        if (course?.status === 'published' && course.lesson_count <= 1) {
+          throw conflict('A published course needs at least one lesson: add another first, or unpublish or archive the course.');
+        }
         await tx.courses.deleteLesson(lessonId);
         await tx.audit.record({
           actorEmail: staff.email,
@@ -271,7 +276,7 @@ export function createCourseAuthoringService(
     },
 
     async reorderLessons(viewer, courseId, lessonIds) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'content');
       await existingCourse(courseId);
       const current = (await data.courses.listLessons(courseId)).map((lesson) => lesson.id);
       const sameSet =

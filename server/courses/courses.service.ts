@@ -1,6 +1,6 @@
 import { COURSE_NOT_FOUND, type Course, type CoursesService } from '../../common/courses.contract.ts';
 import { notFound } from '../../common/errors.ts';
-import { isEntitled } from '../../common/tiers.ts';
+import { mayOpenAttachment, mayOpenCourse, mayOpenLessons } from '../../common/policies.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { CourseRow } from './courses.repository.ts';
@@ -26,9 +26,8 @@ export function createCoursesService(data: DataAccess): CoursesService {
   /** Published courses for all; an archived one for the members enrolled in it; drafts for staff. */
   async function visible(viewer: Viewer, row: CourseRow | null): Promise<CourseRow | null> {
     if (!row) return null;
-    if (row.status === 'published' || viewer.staff) return row;
-    if (row.status === 'archived' && viewer.member && (await data.learning.isEnrolled(viewer.member.id, row.id))) return row;
-    return null;
+    const member = viewer.member;
+    return (await mayOpenCourse(viewer, row, async () => member !== null && data.learning.isEnrolled(member.id, row.id))) ? row : null;
   }
 
   async function get(viewer: Viewer, courseId: string) {
@@ -49,10 +48,10 @@ export function createCoursesService(data: DataAccess): CoursesService {
     // except a free preview's video, which everyone may watch.
     async lessons(viewer, courseId) {
       const course = await get(viewer, courseId);
-      const entitled = isEntitled(viewer.member?.membershipTier, course.tier) || viewer.staff !== null;
+      const opensLessons = mayOpenLessons(viewer, course);
       const [rows, attachments] = await Promise.all([courses.listLessons(course.id), courses.listAttachments(course.id)]);
       return rows.map((lesson) => {
-        const opens = entitled || lesson.freePreview;
+        const opens = opensLessons || lesson.freePreview;
         return {
           id: lesson.id,
           title: lesson.title,
@@ -67,10 +66,7 @@ export function createCoursesService(data: DataAccess): CoursesService {
             .map((file) => ({
               name: file.filename,
               // The file keeps its own visibility too: /api/files/:id checks it again.
-              url:
-                entitled && (file.accessTier === null || isEntitled(viewer.member?.membershipTier, file.accessTier) || viewer.staff)
-                  ? `/api/files/${file.fileId}`
-                  : null,
+              url: mayOpenAttachment(viewer, course, file) ? `/api/files/${file.fileId}` : null,
             })),
         };
       });

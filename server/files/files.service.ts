@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../common/errors.ts';
-import { PAGE_SIZE } from '../../common/limits.ts';
+import { badRequest, conflict, notFound } from '../../common/errors.ts';
+import { PAGE_SIZE, SHOWN } from '../../common/limits.ts';
 import { accessTierOf, defaultVisibility, FileVisibility, UploadFolder, type FilesService } from '../../common/files.contract.ts';
-import { isEntitled, type Tier } from '../../common/tiers.ts';
-import { requireStaff, type Viewer } from '../../common/viewer.ts';
+import { type Viewer } from '../../common/viewer.ts';
+import { mayDownloadResource, mayOpenFile, mayWatchLesson, refuseFile, requireStaffArea } from '../../common/policies.ts';
 import type { CoursesService } from '../../common/courses.contract.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import type { DataAccess } from '../repositories.ts';
@@ -13,8 +13,6 @@ import { checkUpload, displayName, storageKeyFor } from './upload-checks.ts';
 import { makeImageVariants } from './image-variants.ts';
 import { ALLOWED_EXTENSIONS } from './upload-types.ts';
 
-// A picker offers the newest files of its kind; older ones are found in the File Upload tab's search.
-const PICKER_FILES = 100;
 const FileCursor = z.tuple([TimestampKey, z.uuid()]);
 
 type FileRow = NonNullable<Awaited<ReturnType<DataAccess['files']['findById']>>>;
@@ -35,15 +33,6 @@ export interface ServerFilesService extends FilesService {
   lessonVideo(viewer: Viewer, lessonId: string): Promise<FileDelivery>;
   /** A resource's uploaded file, for members whose tier reaches tier_required (and staff). */
   resourceDownload(viewer: Viewer, resourceId: string): Promise<FileDelivery>;
-}
-
-/** Who may open what: everyone a public file; staff everything; a member what their tier reaches. */
-function clear(viewer: Viewer, tier: Tier | null, what: string): void {
-  if (tier === null || viewer.staff) return;
-  if (!viewer.member) throw unauthorized(`Please sign in to open this ${what}.`);
-  if (!isEntitled(viewer.member.membershipTier, tier)) {
-    throw forbidden(`Your membership does not include this ${what}. Upgrade your plan to open it.`);
-  }
 }
 
 const delivery = (row: StoredFile, membersOnly: boolean): FileDelivery => ({
@@ -76,7 +65,7 @@ export function createFilesService(deps: {
     uploadRules: { extensions: ALLOWED_EXTENSIONS, maxBytes: deps.uploadMaxBytes },
 
     async list(viewer, query = {}) {
-      requireStaff(viewer);
+      requireStaffArea(viewer, 'content');
       const before = query.before ? decodeCursor(query.before, FileCursor) : undefined;
       const rows = await data.files.latest(
         PAGE_SIZE.staffList + 1,
@@ -87,9 +76,9 @@ export function createFilesService(deps: {
     },
 
     async choices(viewer) {
-      requireStaff(viewer);
+      requireStaffArea(viewer, 'content');
       const kinds = await Promise.all(
-        (['images', 'videos', 'attachments'] as const).map((kind) => data.files.latestOfKind(kind, PICKER_FILES)),
+        (['images', 'videos', 'attachments'] as const).map((kind) => data.files.latestOfKind(kind, SHOWN.pickerFiles)),
       );
       const seen = new Set<string>();
       return kinds
@@ -99,7 +88,7 @@ export function createFilesService(deps: {
     },
 
     async upload(viewer, file) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'content');
       const folder = UploadFolder.safeParse(file.folder);
       if (!folder.success) throw badRequest(folder.error.issues[0]?.message ?? 'Choose a folder.', 'folder');
       const visibility = FileVisibility.safeParse(
@@ -150,7 +139,7 @@ export function createFilesService(deps: {
     },
 
     async setVisibility(viewer, fileId, visibility) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'content');
       return data.transaction(async (tx) => {
         const before = await tx.files.findById(fileId);
         if (!before) throw notFound('File not found.');
@@ -167,7 +156,7 @@ export function createFilesService(deps: {
     },
 
     async rename(viewer, fileId, filename) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'content');
       const before = await data.files.findById(fileId);
       if (!before) throw notFound('File not found.');
       const name = displayName(filename);
@@ -190,7 +179,7 @@ export function createFilesService(deps: {
     },
 
     async remove(viewer, fileId) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'content');
       const removed = await data.transaction(async (tx) => {
         const before = await tx.files.findById(fileId);
         if (!before) throw notFound('File not found.');
@@ -219,7 +208,7 @@ export function createFilesService(deps: {
     async fileById(viewer, fileId, width) {
       const row = await data.files.findById(fileId);
       if (!row) throw notFound('File not found.');
-      clear(viewer, row.accessTier, 'file');
+      if (!mayOpenFile(viewer, row)) refuseFile(viewer, 'file');
       const variant = width ? row.variants.filter((each) => each.width >= width).sort((a, b) => a.width - b.width)[0] : undefined;
       const file = variant
         ? { storageKey: variant.key, contentType: 'image/webp', filename: row.filename.replace(/\.[^.]+$/, '.webp') }
@@ -232,14 +221,14 @@ export function createFilesService(deps: {
       // Only where the course itself may be seen (drafts by staff, archived ones by their members);
       // there, a free preview is open to everyone.
       if (!found || !(await deps.courses.find(viewer, found.courseId))) throw notFound('This lesson has no video.');
-      clear(viewer, found.freePreview ? null : found.courseTier, 'lesson video');
+      if (!mayWatchLesson(viewer, found)) refuseFile(viewer, 'lesson video');
       return delivery(found.file, true);
     },
 
     async resourceDownload(viewer, resourceId) {
       const found = await data.files.findResourceFile(resourceId);
       if (!found) throw notFound('This resource has no download.');
-      clear(viewer, found.tierRequired, 'download');
+      if (!mayDownloadResource(viewer, found)) refuseFile(viewer, 'download');
       return delivery(found.file, true);
     },
   };

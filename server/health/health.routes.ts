@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { DatabaseHandle } from '../../db/client.ts';
 import { loggableError } from '../http/errors.ts';
 
 /** Readiness waits this long for the database: longer means "send traffic elsewhere for now". */
@@ -20,7 +19,13 @@ function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
  *   stopping ("route around me" when it does not);
  * - /healthz: the database answers (kept for existing checks).
  */
-export async function healthRoutes(app: FastifyInstance, options: { database: Pick<DatabaseHandle, 'ping' | 'schemaIsCurrent'> }) {
+/** What the checks ask of the database: that it answers, and that its schema is the one this code expects. */
+interface DatabaseProbe {
+  ping(timeoutMs?: number): Promise<void>;
+  schemaIsCurrent(): Promise<boolean>;
+}
+
+export async function healthRoutes(app: FastifyInstance, options: { database: DatabaseProbe }) {
   const { database } = options;
   const noStore = { 'cache-control': 'no-store' };
 

@@ -2,18 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { CoursesService } from '../../common/courses.contract.ts';
 import { conflict, forbidden, notFound } from '../../common/errors.ts';
-import {
-  UPGRADE_NEEDED,
-  WATCHED_TO_COMPLETE,
-  type EnrolledCourse,
-  type LearningService,
-  type MemberCertificate,
-} from '../../common/learning.contract.ts';
-import { PAGE_SIZE } from '../../common/limits.ts';
+import { UPGRADE_NEEDED, type EnrolledCourse, type LearningService, type MemberCertificate } from '../../common/learning.contract.ts';
+import { PAGE_SIZE, WATCHED_TO_COMPLETE } from '../../common/limits.ts';
 import type { BeforeQuery, Paged } from '../../common/paging.ts';
 import { progressPercent } from '../../common/progress.ts';
-import { isEntitled } from '../../common/tiers.ts';
-import { requireMember, requireOwner, type SignedInMember, type Viewer } from '../../common/viewer.ts';
+import { type SignedInMember, type Viewer } from '../../common/viewer.ts';
+import { mayStudyCourse, requireMember, requireStaffArea } from '../../common/policies.ts';
 import { renderCertificatePdf } from './certificate-pdf.ts';
 import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
@@ -45,9 +39,9 @@ export function createLearningService(deps: {
   const { courses } = deps;
   const learning = deps.data.learning;
 
-  async function entitledCourse(viewer: Viewer, member: SignedInMember, courseId: string) {
+  async function entitledCourse(viewer: Viewer, courseId: string) {
     const course = await courses.get(viewer, courseId);
-    if (!isEntitled(member.membershipTier, course.tier)) throw forbidden(UPGRADE_NEEDED);
+    if (!mayStudyCourse(viewer, course)) throw forbidden(UPGRADE_NEEDED);
     return course;
   }
 
@@ -71,10 +65,10 @@ export function createLearningService(deps: {
   }
 
   /** The lesson, if this member may take it: a lesson of a course they may not see (a draft, an archived course they never took) is not there. */
-  async function openLesson(viewer: Viewer, member: SignedInMember, lessonId: string) {
+  async function openLesson(viewer: Viewer, lessonId: string) {
     const lesson = await learning.findLesson(lessonId);
     if (!lesson || !(await courses.find(viewer, lesson.courseId))) throw notFound('Lesson not found');
-    if (!isEntitled(member.membershipTier, lesson.courseTier)) throw forbidden(UPGRADE_NEEDED);
+    if (!mayStudyCourse(viewer, { tier: lesson.courseTier })) throw forbidden(UPGRADE_NEEDED);
     return lesson;
   }
 
@@ -173,7 +167,7 @@ export function createLearningService(deps: {
   return {
     async enrol(viewer, courseId) {
       const member = requireMember(viewer);
-      await entitledCourse(viewer, member, courseId);
+      await entitledCourse(viewer, courseId);
       await learning.enrol(member.id, courseId);
       return progressOf(member.id, courseId);
     },
@@ -186,14 +180,14 @@ export function createLearningService(deps: {
 
     async completeLesson(viewer, lessonId) {
       const member = requireMember(viewer);
-      const lesson = await openLesson(viewer, member, lessonId);
+      const lesson = await openLesson(viewer, lessonId);
       await complete(member, lesson);
       return progressOf(member.id, lesson.courseId);
     },
 
     async saveLessonPosition(viewer, lessonId, input) {
       const member = requireMember(viewer);
-      const lesson = await openLesson(viewer, member, lessonId);
+      const lesson = await openLesson(viewer, lessonId);
       if (!lesson.hasVideo) throw conflict('This lesson has no video to resume.');
       // Watching a lesson starts its course. Writes that change nothing are skipped: each one would
       // still tell every process that members' data changed.
@@ -231,7 +225,7 @@ export function createLearningService(deps: {
 
     // Staff (owners) see a member's learning on the member's page: the latest of each.
     async learnerRecord(viewer, memberId) {
-      requireOwner(viewer);
+      requireStaffArea(viewer, 'members');
       const [enrolments, certificates] = await Promise.all([enrolmentsOf(memberId), certificatesOf(memberId)]);
       return { enrolments: enrolments.items, certificates: certificates.items };
     },

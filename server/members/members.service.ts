@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { AdminMember, MembersService } from '../../common/admin.contract.ts';
-import { PAGE_SIZE } from '../../common/limits.ts';
+import { PAGE_SIZE, SHOWN, STREAM_BATCH } from '../../common/limits.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import { notFound } from '../../common/errors.ts';
-import { requireOwner } from '../../common/viewer.ts';
+import { isPaidTier } from '../../common/pricing.ts';
+import { requireStaffArea } from '../../common/policies.ts';
 import type { SubscriptionRow } from '../billing/billing.repository.ts';
-import { subscriptionView } from '../billing/billing.service.ts';
+import { subscriptionView } from '../billing/billing-views.ts';
 import { applyMembershipTier } from '../billing/membership-tier.ts';
 import type { LearningService } from '../../common/learning.contract.ts';
 import { auditEntryView } from '../audit/audit.service.ts';
@@ -13,7 +14,6 @@ import type { DataAccess } from '../repositories.ts';
 import { deviceName } from '../sessions/device-name.ts';
 import type { MemberCursor, MembersRepository } from './members.repository.ts';
 
-const EXPORT_PAGE = 500;
 const MemberListCursor = z.tuple([TimestampKey, z.uuid()]);
 
 type MemberRow = Awaited<ReturnType<MembersRepository['search']>>[number];
@@ -34,9 +34,6 @@ function csvCell(value: string): string {
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
-const SIGN_INS_SHOWN = 20;
-const ACTIVITY_SHOWN = 50;
-const WEEKS_SHOWN = 12;
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The Mondays of the last `count` weeks, oldest first, as YYYY-MM-DD (the database's weeks). */
@@ -48,14 +45,14 @@ function lastWeeks(count: number, now = new Date()): string[] {
 export function createMembersService(data: DataAccess, learning: LearningService): MembersService {
   return {
     async detail(viewer, memberId) {
-      requireOwner(viewer);
+      requireStaffArea(viewer, 'members');
       const row = await data.members.listed(memberId);
       if (!row) throw notFound('Member not found');
       const [subscriptions, record, signIns, activity] = await Promise.all([
         data.billing.currentOf([row.id]),
         learning.learnerRecord(viewer, row.id),
-        data.members.signIns(row.id, SIGN_INS_SHOWN),
-        data.audit.forTarget(row.email, ACTIVITY_SHOWN),
+        data.members.signIns(row.id, SHOWN.memberSignIns),
+        data.audit.forTarget(row.email, SHOWN.memberActivity),
       ]);
       const now = Date.now();
       return {
@@ -73,8 +70,8 @@ export function createMembersService(data: DataAccess, learning: LearningService
     },
 
     async overview(viewer) {
-      requireOwner(viewer);
-      const weeks = lastWeeks(WEEKS_SHOWN);
+      requireStaffArea(viewer, 'members');
+      const weeks = lastWeeks(SHOWN.signUpWeeks);
       const since = new Date(`${weeks[0]}T00:00:00Z`);
       const [signups, enrolled, tiers] = await Promise.all([
         data.members.signupsByWeek(since),
@@ -92,7 +89,7 @@ export function createMembersService(data: DataAccess, learning: LearningService
     },
 
     async search(viewer, query) {
-      requireOwner(viewer);
+      requireStaffArea(viewer, 'members');
       const before = query.before ? decodeCursor(query.before, MemberListCursor) : undefined;
       const rows = await data.members.search(query.search, PAGE_SIZE.staffList + 1, before && { createdAt: before[0], id: before[1] });
       const subscriptions = await data.billing.currentOf(rows.slice(0, PAGE_SIZE.staffList).map((row) => row.id));
@@ -105,29 +102,29 @@ export function createMembersService(data: DataAccess, learning: LearningService
     },
 
     async *exportCsv(viewer, search) {
-      requireOwner(viewer);
+      requireStaffArea(viewer, 'members');
       yield `${['Name', 'Email', 'Tier', 'Joined'].join(',')}\r\n`;
       let before: MemberCursor | undefined;
       for (;;) {
-        const rows = await data.members.search(search, EXPORT_PAGE, before);
+        const rows = await data.members.search(search, STREAM_BATCH, before);
         if (rows.length > 0) {
           yield rows
             .map((row) => `${[row.name, row.email, row.tier, row.createdAt.toISOString().slice(0, 10)].map(csvCell).join(',')}\r\n`)
             .join('');
         }
         const last = rows.at(-1);
-        if (!last || rows.length < EXPORT_PAGE) return;
+        if (!last || rows.length < STREAM_BATCH) return;
         before = { createdAt: last.cursor, id: last.id };
       }
     },
 
     async setTier(viewer, memberId, tier) {
-      const staff = requireOwner(viewer);
+      const staff = requireStaffArea(viewer, 'members');
       return data.transaction(async (tx) => {
         const member = await tx.members.findById(memberId);
         if (!member) throw notFound('Member not found');
         // Staff give a complimentary tier; the member's tier is then the higher of it and what they pay for.
-        const complimentary = tier === 'free' ? null : tier;
+        const complimentary = isPaidTier(tier) ? tier : null;
         await tx.members.setComplimentaryTier(member.id, complimentary);
         await applyMembershipTier(tx, member.id);
         await tx.audit.record({

@@ -1,9 +1,10 @@
 import { notFound } from '../../common/errors.ts';
-import { EPISODES_PER_PAGE, type PodcastEpisode, type PodcastService } from '../../common/podcast.contract.ts';
-import { requireStaff } from '../../common/viewer.ts';
+import type { PodcastEpisode, PodcastService } from '../../common/podcast.contract.ts';
+import { requireStaffArea } from '../../common/policies.ts';
 import { publicImageUrl } from '../files/public-image.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { PodcastRepository } from './podcast.repository.ts';
+import { EPISODES_PER_PAGE } from '../../common/limits.ts';
 
 type EpisodeRow = Awaited<ReturnType<PodcastRepository['list']>>[number];
 
@@ -59,14 +60,14 @@ export function createPodcastService(data: DataAccess): PodcastService {
     find: async (id) => (await list()).find((episode) => episode.id === id) ?? null,
 
     async adminList(viewer) {
-      requireStaff(viewer);
+      requireStaffArea(viewer, 'content');
       return (await data.podcast.list()).map(toAdminShape);
     },
 
     // Existing episodes keep what the list leaves out; a new one goes into the latest season with
     // the next number, published today, with generated artwork unless an image was chosen.
     async replaceAll(viewer, episodes) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'content');
       const stored = await data.podcast.list();
       const known = new Map(stored.map((row) => [row.id, row]));
       // Artwork is checked before the transaction (the file library is read outside it).

@@ -1,8 +1,7 @@
 import { badRequest, notFound } from '../../common/errors.ts';
 import type { ResourceInput, ResourcesService, StaffResource } from '../../common/resources.contract.ts';
 import { slugOf } from '../../common/slug.ts';
-import { isEntitled } from '../../common/tiers.ts';
-import { requireStaff } from '../../common/viewer.ts';
+import { mayDownloadResource, requireStaffArea } from '../../common/policies.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { ResourcesRepository } from './resources.repository.ts';
 
@@ -54,19 +53,19 @@ export function createResourcesService(data: DataAccess): ResourcesService {
   });
 
   return {
-    // A download link is sent only to a member whose tier reaches tier_required.
+    // A download link is sent only to whoever may download it (policies.ts).
     async list(viewer) {
       const rows = await data.resources.list();
-      return rows.map((row) => publicShape(row, isEntitled(viewer.member?.membershipTier, row.tierRequired)));
+      return rows.map((row) => publicShape(row, mayDownloadResource(viewer, row)));
     },
 
     async staffList(viewer) {
-      requireStaff(viewer);
+      requireStaffArea(viewer, 'content');
       return (await data.resources.listWithFiles()).map(({ resource, fileName }) => staffShape(resource, fileName));
     },
 
     async create(viewer, input) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'content');
       await checkFile(input);
       const id = await data.transaction(async (tx) => {
         const base = slugOf(input.title, 'resource');
@@ -80,7 +79,7 @@ export function createResourcesService(data: DataAccess): ResourcesService {
     },
 
     async update(viewer, resourceId, input) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'content');
       const before = await data.resources.findById(resourceId);
       if (!before) throw notFound(RESOURCE_NOT_FOUND);
       await checkFile(input);
@@ -99,7 +98,7 @@ export function createResourcesService(data: DataAccess): ResourcesService {
 
     // The file stays in the library: it may serve elsewhere, and staff delete files there.
     async remove(viewer, resourceId) {
-      const staff = requireStaff(viewer);
+      const staff = requireStaffArea(viewer, 'content');
       const before = await data.resources.findById(resourceId);
       if (!before) throw notFound(RESOURCE_NOT_FOUND);
       await data.transaction(async (tx) => {

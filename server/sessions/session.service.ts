@@ -1,7 +1,6 @@
-import { MAX_LIVE_SESSIONS } from '../../common/limits.ts';
+import { KEPT_SESSIONS, MAX_LIVE_SESSIONS } from '../../common/limits.ts';
 import type { MemberIdentity, StaffIdentity } from '../../common/viewer.ts';
-import type { Database } from '../../db/client.ts';
-import { createSessionsRepository, type SessionOwner, type SessionsRepository } from './sessions.repository.ts';
+import type { SessionOwner, SessionsRepository } from './sessions.repository.ts';
 import { generateSessionToken, hashSessionToken } from './tokens.ts';
 
 export interface SessionPolicy {
@@ -27,9 +26,6 @@ const MAX_TOKEN_LENGTH = 200;
 
 type SessionRow = Awaited<ReturnType<SessionsRepository['findByTokenHashes']>>[number];
 
-// Sessions looked up recently, by token hash, at most this many (the least recently used go first).
-const KEPT_SESSIONS = 50_000;
-
 /**
  * Sessions for members and staff: random tokens, stored only as their hash, revocable. A session
  * looked up once is kept in memory while nothing that could change the answer has changed (the
@@ -43,8 +39,8 @@ export class SessionService {
   private readonly kept = new Map<string, { version: string; row: SessionRow }>();
 
   /** `freshness` names the data version the kept sessions hold for, or null while it is unknown. */
-  constructor(db: Database, policy: SessionPolicy, freshness?: () => string | null) {
-    this.repository = createSessionsRepository(db);
+  constructor(repository: SessionsRepository, policy: SessionPolicy, freshness?: () => string | null) {
+    this.repository = repository;
     this.policy = policy;
     this.freshness = freshness;
   }

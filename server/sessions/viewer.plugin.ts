@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { requireStaffArea, type StaffArea } from '../../common/policies.ts';
-import { requireMember, requireStaff, requireStaffSignIn, type Viewer } from '../../common/viewer.ts';
+import { requireMember, requireStaff, requireStaffArea, requireStaffSignIn, type StaffArea } from '../../common/policies.ts';
+import { type Viewer } from '../../common/viewer.ts';
 import type { SiteCookies } from './session-cookies.ts';
 import type { SessionService } from './session.service.ts';
 

@@ -3,9 +3,9 @@ import { createAccountTokensRepository } from '../accounts/account-tokens.reposi
 import { hashPassword } from '../sessions/passwords.ts';
 import { generateSessionToken, hashSessionToken } from '../sessions/tokens.ts';
 import { createStaffRepository } from './staff.repository.ts';
+import { LINK_VALID_MS } from '../../common/limits.ts';
 
 const DEFAULT_ADMIN_EMAIL = 'admin@realtypocket.local';
-const SETUP_LINK_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Creates the first staff account when none exists. With ADMIN_EMAIL/ADMIN_PASSWORD it signs in with
@@ -32,7 +32,7 @@ export async function ensureFirstStaffAccount(
       purpose: 'password_reset',
       owner: { staffId: id },
       tokenHash: hashSessionToken(token),
-      expiresAt: new Date(Date.now() + SETUP_LINK_MS),
+      expiresAt: new Date(Date.now() + LINK_VALID_MS.staffSetup),
     });
   });
   const link = new URL('/admin/reset-password', publicUrl);

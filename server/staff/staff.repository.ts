@@ -50,6 +50,11 @@ export function createStaffRepository(db: DatabaseOrTransaction) {
       return row?.value ?? 0;
     },
 
+    async countWithRole(role: StaffRole): Promise<number> {
+      const [row] = await db.select({ value: count() }).from(staffAccounts).where(eq(staffAccounts.role, role));
+      return row?.value ?? 0;
+    },
+
     async create(values: { email: string; passwordHash: string }): Promise<void> {
       await db.insert(staffAccounts).values(values).onConflictDoNothing();
     },

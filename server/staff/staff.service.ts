@@ -2,15 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { LAST_OWNER, STAFF_EXISTS, type StaffAccount, type StaffService } from '../../common/admin.contract.ts';
 import { conflict, forbidden, notFound } from '../../common/errors.ts';
 import type { StaffRole } from '../../common/staff-roles.ts';
-import { requireOwner, requireStaffSignIn } from '../../common/viewer.ts';
+import { leavesNoOwner, requireStaffArea, requireStaffSignIn } from '../../common/policies.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
-import { isUniqueViolation } from '../members/members.repository.ts';
 import type { DataAccess } from '../repositories.ts';
 import { hashPassword } from '../sessions/passwords.ts';
+import { LINK_VALID_MS } from '../../common/limits.ts';
 
-/** An invitation's link to choose a password: long enough for someone away for the weekend. */
-const INVITATION_MS = 7 * 24 * 60 * 60 * 1000;
 const ROLE_NAME: Record<StaffRole, string> = { owner: 'an owner', editor: 'an editor' };
 
 export function createStaffService(deps: { storageName: string; data: DataAccess; mailer: Mailer }): StaffService {
@@ -44,12 +42,12 @@ export function createStaffService(deps: { storageName: string; data: DataAccess
     },
 
     async list(viewer) {
-      const owner = requireOwner(viewer);
+      const owner = requireStaffArea(viewer, 'staff');
       return (await data.staff.list()).map((row) => shape(row, owner.id));
     },
 
     async invite(viewer, invitation) {
-      const owner = requireOwner(viewer);
+      const owner = requireStaffArea(viewer, 'staff');
       if (await data.staff.findByEmail(invitation.email)) throw conflict(STAFF_EXISTS);
       // Nobody knows this password: the invited person chooses theirs through the link.
       const passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
@@ -62,7 +60,7 @@ export function createStaffService(deps: { storageName: string; data: DataAccess
             'staff-invitation',
             invitation.email,
             await mailTemplates.staffInvitation({ role: ROLE_NAME[invitation.role], inviter: owner.email, setPasswordUrl }),
-            { grant: { kind: 'account-token', purpose: 'password_reset', staffId, ttlMs: INVITATION_MS } },
+            { grant: { kind: 'account-token', purpose: 'password_reset', staffId, ttlMs: LINK_VALID_MS.staffInvitation } },
           );
           await tx.audit.record({
             actorEmail: owner.email,
@@ -73,7 +71,7 @@ export function createStaffService(deps: { storageName: string; data: DataAccess
           });
         });
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(STAFF_EXISTS);
+        if (data.isDuplicate(error)) throw conflict(STAFF_EXISTS);
         throw error;
       }
       mailer.nudge();
@@ -82,12 +80,11 @@ export function createStaffService(deps: { storageName: string; data: DataAccess
     },
 
     async setRole(viewer, staffId, role) {
-      const owner = requireOwner(viewer);
+      const owner = requireStaffArea(viewer, 'staff');
       const before = await accountOf(staffId);
       await data.transaction(async (tx) => {
         await tx.staff.lockAll();
-        const owners = (await tx.staff.list()).filter((row) => row.role === 'owner');
-        if (before.role === 'owner' && role !== 'owner' && owners.length <= 1) throw conflict(LAST_OWNER);
+        if (leavesNoOwner({ from: before.role, to: role }, await tx.staff.countWithRole('owner'))) throw conflict(LAST_OWNER);
         await tx.staff.setRole(staffId, role);
         await tx.audit.record({
           actorEmail: owner.email,
@@ -102,13 +99,12 @@ export function createStaffService(deps: { storageName: string; data: DataAccess
 
     // Its sessions and links go with the account (the database cascades), so it is signed out at once.
     async remove(viewer, staffId) {
-      const owner = requireOwner(viewer);
+      const owner = requireStaffArea(viewer, 'staff');
       if (staffId === owner.id) throw forbidden('You cannot remove your own account: ask another owner.');
       const before = await accountOf(staffId);
       await data.transaction(async (tx) => {
         await tx.staff.lockAll();
-        const owners = (await tx.staff.list()).filter((row) => row.role === 'owner');
-        if (before.role === 'owner' && owners.length <= 1) throw conflict(LAST_OWNER);
+        if (leavesNoOwner({ from: before.role, to: null }, await tx.staff.countWithRole('owner'))) throw conflict(LAST_OWNER);
         await tx.staff.remove(staffId);
         await tx.audit.record({
           actorEmail: owner.email,

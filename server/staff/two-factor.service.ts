@@ -1,16 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { BRAND_NAME } from '../../common/brand.ts';
 import { conflict, forbidden } from '../../common/errors.ts';
-import { requireStaffArea } from '../../common/policies.ts';
+import { requireStaffArea, requireStaffSignIn } from '../../common/policies.ts';
 import { TWO_FACTOR_OWN_FIRST, TWO_FACTOR_REQUIRED_FOR_STAFF, type TwoFactorService } from '../../common/two-factor.contract.ts';
 import { badRequest } from '../../common/errors.ts';
 import { TWO_FACTOR_CODE_WRONG } from '../../common/auth.contract.ts';
-import { requireStaffSignIn } from '../../common/viewer.ts';
 import { matchingTotpStep, newTotpSecret, totpUri } from '../auth/totp.ts';
 import type { DataAccess } from '../repositories.ts';
-import { STAFF_TWO_FACTOR_SETTING } from './site-settings.repository.ts';
+import { RECOVERY_CODES } from '../../common/limits.ts';
 
-const RECOVERY_CODES = 10;
 const RECOVERY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
 const hashCode = (code: string) => createHash('sha256').update(code.toLowerCase()).digest('hex');
@@ -39,7 +37,7 @@ export function checkSecondFactor(data: Pick<DataAccess, 'staff'>) {
 
 /** Each staff member's own two-factor sign-in, and the owners' choice to require it (both audited). */
 export function createTwoFactorService(data: DataAccess): TwoFactorService {
-  const required = () => data.siteSettings.flag(STAFF_TWO_FACTOR_SETTING);
+  const required = () => data.siteSettings.staffTwoFactorRequired();
 
   /** The code proves the app (or a recovery code) is at hand. */
   async function proven(staffId: string, secret: string, code: string): Promise<number | 'recovery'> {
@@ -108,7 +106,7 @@ export function createTwoFactorService(data: DataAccess): TwoFactorService {
       // An owner who requires it signs in with it: nobody locks everyone out, themselves included.
       if (value && !owner.twoFactorEnabled) throw conflict(TWO_FACTOR_OWN_FIRST);
       await data.transaction(async (tx) => {
-        await tx.siteSettings.setFlag(STAFF_TWO_FACTOR_SETTING, value, owner.email);
+        await tx.siteSettings.setStaffTwoFactorRequired(value, owner.email);
         await tx.audit.record({
           actorEmail: owner.email,
           action: 'staff.two-factor-required',

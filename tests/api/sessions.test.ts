@@ -5,6 +5,7 @@ import { members, sessions } from '../../db/schema.ts';
 import { hashPassword, verifyPassword } from '../../server/sessions/passwords.ts';
 import { SessionService } from '../../server/sessions/session.service.ts';
 import { hashSessionToken } from '../../server/sessions/tokens.ts';
+import { createSessionsRepository } from '../../server/sessions/sessions.repository.ts';
 
 let database: DatabaseHandle;
 let memberId: string;
@@ -22,7 +23,7 @@ afterAll(() => database.close());
 
 describe('sessions', () => {
   it('stores only the hash of a random token and resolves the member from the token', async () => {
-    const service = new SessionService(database.db, { idleMs: HOUR, maxMs: 24 * HOUR });
+    const service = new SessionService(createSessionsRepository(database.db), { idleMs: HOUR, maxMs: 24 * HOUR });
     const { token, sessionId } = await service.create({ kind: 'member', memberId });
     expect(token.length).toBeGreaterThanOrEqual(43);
     const [row] = await database.db.select().from(sessions).where(eq(sessions.id, sessionId));
@@ -33,7 +34,7 @@ describe('sessions', () => {
   });
 
   it('expires a session after its idle period and after its absolute lifetime', async () => {
-    const service = new SessionService(database.db, { idleMs: HOUR, maxMs: 24 * HOUR });
+    const service = new SessionService(createSessionsRepository(database.db), { idleMs: HOUR, maxMs: 24 * HOUR });
     const idle = await service.create({ kind: 'member', memberId });
     await database.db
       .update(sessions)
@@ -50,7 +51,7 @@ describe('sessions', () => {
   });
 
   it('revokes every other session of a member', async () => {
-    const service = new SessionService(database.db, { idleMs: HOUR, maxMs: 24 * HOUR });
+    const service = new SessionService(createSessionsRepository(database.db), { idleMs: HOUR, maxMs: 24 * HOUR });
     const kept = await service.create({ kind: 'member', memberId });
     const other = await service.create({ kind: 'member', memberId });
     expect(await service.revokeOtherMemberSessions(memberId, kept.sessionId)).toBeGreaterThanOrEqual(1);

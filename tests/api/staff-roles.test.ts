@@ -4,10 +4,9 @@ import { simpleParser } from 'mailparser';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAST_OWNER, STAFF_EXISTS } from '../../common/admin.contract.ts';
-import { OWNER_ONLY } from '../../common/viewer.ts';
 import { auditLog, members, outboxMessages, staffAccounts } from '../../db/schema.ts';
 import { createTestApp, uniqueEmail, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
-import { mayEnterStaffArea } from '../../common/policies.ts';
+import { mayEnterStaffArea, OWNER_ONLY } from '../../common/policies.ts';
 
 // Owners invite staff with a role; editors author content but cannot manage staff, members or billing.
 let t: TestApp;

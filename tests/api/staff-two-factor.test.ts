@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TWO_FACTOR_CODE_NEEDED, TWO_FACTOR_CODE_WRONG } from '../../common/auth.contract.ts';
 import { TWO_FACTOR_OWN_FIRST, TWO_FACTOR_REQUIRED_FOR_STAFF } from '../../common/two-factor.contract.ts';
-import { TWO_FACTOR_SETUP_FIRST } from '../../common/viewer.ts';
+import { TWO_FACTOR_SETUP_FIRST } from '../../common/policies.ts';
 import { totpCode } from '../../server/auth/totp.ts';
 import { createTestApp, uniqueEmail, type TestApp } from '../helpers/test-app.ts';
 

@@ -82,6 +82,7 @@ describe('staff sign-in', () => {
       'Community',
       'Messages',
       'Activity',
+      'Security',
     ]);
     // Podcasts is the dashboard's default tab.
     expect(new URL(admin.url()).pathname).toBe('/admin/dashboard');

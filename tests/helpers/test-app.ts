@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Tier } from '../../common/tiers.ts';
+import type { SignedInMember, SignedInStaff, Viewer } from '../../common/viewer.ts';
 import { openDatabase, type Database, type DatabaseHandle } from '../../db/client.ts';
 import { members, staffAccounts } from '../../db/schema.ts';
 import { seedDemoCatalogue } from '../../db/seed/seed.ts';
@@ -31,6 +32,17 @@ export interface TestApp {
   logs: string[];
   /** A new member of this tier with a live session; returns its Bearer token. */
   loginAs(tier: Tier, details?: { name?: string; email?: string; password?: string }): Promise<MemberLogin>;
+  /**
+   * The viewer a service sees for the request that carries this token, read from the session as the
+   * server reads it (so a change to the account since sign-in shows, as it would at the next request).
+   */
+  viewerOf(token: string, address?: string): Promise<Viewer>;
+  /** The viewer a service sees for a visitor (service tests call services in process, without HTTP). */
+  asVisitor(address?: string): Viewer;
+  /** A new member of this tier, signed in, as the viewer a service sees. */
+  asMember(tier: Tier, details?: { name?: string; email?: string; suspended?: boolean }): Promise<Viewer & { member: SignedInMember }>;
+  /** A new staff account, signed in, as the viewer a service sees. */
+  asStaff(role?: 'owner' | 'editor'): Promise<Viewer & { staff: SignedInStaff }>;
   /** A new staff account with a live session. */
   loginAsStaff(details?: {
     email?: string;
@@ -171,6 +183,31 @@ export async function createTestApp(
         .returning({ id: staffAccounts.id });
       const { token } = await testApp.app.sessions.create({ kind: 'staff', staffId: staff!.id });
       return { token, email, password, id: staff!.id };
+    },
+    asVisitor(address = '10.0.0.1') {
+      return { member: null, staff: null, client: { address, userAgent: 'service test' } };
+    },
+    async viewerOf(token, address = '10.0.0.4') {
+      const resolved = await testApp.app.sessions.resolve(token);
+      if (!resolved) throw new Error('The session did not resolve');
+      const client = { address, userAgent: 'service test' };
+      return resolved.kind === 'member'
+        ? { member: { ...resolved.member, sessionId: resolved.sessionId }, staff: null, client }
+        : { member: null, staff: { ...resolved.staff, sessionId: resolved.sessionId }, client };
+    },
+    async asMember(tier, details = {}) {
+      const login = await testApp.loginAs(tier, details);
+      if (details.suspended)
+        await handle.db.update(members).set({ communitySuspendedAt: new Date() }).where(eq(members.id, login.memberId));
+      const viewer = await testApp.viewerOf(login.token, '10.0.0.2');
+      if (!viewer.member) throw new Error('The member session did not resolve');
+      return { ...viewer, member: viewer.member };
+    },
+    async asStaff(role = 'owner') {
+      const login = await testApp.loginAsStaff({ role });
+      const viewer = await testApp.viewerOf(login.token, '10.0.0.3');
+      if (!viewer.staff) throw new Error('The staff session did not resolve');
+      return { ...viewer, staff: viewer.staff };
     },
     async restart() {
       await testApp.app.close();

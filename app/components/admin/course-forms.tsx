@@ -3,6 +3,7 @@ import type { UploadedFileList } from '../../../common/files.contract.ts';
 import { TIER_LABEL, TIERS } from '../../../common/tiers.ts';
 import { Input, Select, Textarea } from '../ui/field.tsx';
 import type { z } from 'zod';
+import { TEXT_MAX } from '../../../common/limits.ts';
 
 type LibraryFile = z.infer<typeof UploadedFileList>[number];
 const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
@@ -29,11 +30,12 @@ export type FieldErrors = Record<string, string>;
 /** The title and description every authored item has, across the whole width of its form. */
 export function TitleAndDescription({
   values,
-  titleMax,
+  max,
   errors,
 }: {
   values?: { title: string; description: string };
-  titleMax: number;
+  /** The longest title and description (common/limits.ts). */
+  max: { title: number; description: number };
   errors: FieldErrors;
 }) {
   return (
@@ -44,7 +46,7 @@ export function TitleAndDescription({
         name="title"
         defaultValue={values?.title}
         required
-        maxLength={titleMax}
+        maxLength={max.title}
         error={errors.title}
         className="sm:col-span-2"
       />
@@ -55,7 +57,7 @@ export function TitleAndDescription({
         defaultValue={values?.description}
         required
         rows={3}
-        maxLength={4000}
+        maxLength={max.description}
         error={errors.description}
         className="sm:col-span-2"
       />
@@ -67,7 +69,7 @@ export function TitleAndDescription({
 export function CourseFields({ course, images, errors = {} }: { course?: StaffCourse; images: LibraryFile[]; errors?: FieldErrors }) {
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <TitleAndDescription values={course} titleMax={150} errors={errors} />
+      <TitleAndDescription values={course} max={{ title: TEXT_MAX.courseTitle, description: TEXT_MAX.courseDescription }} errors={errors} />
       <Select
         compact
         label="Category"
@@ -90,7 +92,7 @@ export function CourseFields({ course, images, errors = {} }: { course?: StaffCo
         name="instructor"
         defaultValue={course?.instructor}
         required
-        maxLength={100}
+        maxLength={TEXT_MAX.instructor}
         error={errors.instructor}
       />
       <Select
@@ -108,7 +110,7 @@ export function CourseFields({ course, images, errors = {} }: { course?: StaffCo
         placeholder="1h 30m"
         defaultValue={course?.duration}
         required
-        maxLength={40}
+        maxLength={TEXT_MAX.duration}
         error={errors.duration}
       />
       <Select
@@ -156,7 +158,15 @@ export function LessonFields({
   const videoMissing = lesson?.video_file_id && !videos.some((file) => file.id === lesson.video_file_id);
   return (
     <div className="grid gap-3 sm:grid-cols-2">
-      <Input compact label="Lesson title" name="title" defaultValue={lesson?.title} required maxLength={150} error={errors.title} />
+      <Input
+        compact
+        label="Lesson title"
+        name="title"
+        defaultValue={lesson?.title}
+        required
+        maxLength={TEXT_MAX.courseTitle}
+        error={errors.title}
+      />
       <Input
         compact
         label="Lesson duration"
@@ -164,7 +174,7 @@ export function LessonFields({
         placeholder="12:30"
         defaultValue={lesson?.duration}
         required
-        maxLength={40}
+        maxLength={TEXT_MAX.duration}
         error={errors.duration}
       />
       <Textarea
@@ -173,7 +183,7 @@ export function LessonFields({
         name="description"
         defaultValue={lesson?.description}
         rows={2}
-        maxLength={4000}
+        maxLength={TEXT_MAX.lessonDescription}
         error={errors.description}
         className="sm:col-span-2"
       />
@@ -195,7 +205,7 @@ export function LessonFields({
         name="video_url"
         type="url"
         defaultValue={lesson?.video_url}
-        maxLength={500}
+        maxLength={TEXT_MAX.link}
         error={errors.video_url}
       />
       <label className="flex items-center gap-2 text-sm font-medium text-gray-700 sm:col-span-2">

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { useFetcher } from 'react-router';
+import type { FetcherWithComponents } from 'react-router';
 import { Button } from '../ui/button.tsx';
 import { Outcome, type Answer } from './outcome.tsx';
 
@@ -14,7 +14,8 @@ export function EditDetails({
   submitLabel,
   children,
 }: {
-  fetcher: ReturnType<typeof useFetcher>;
+  /** The item's `useFetcher<typeof action>()`: any action whose answers are an `Answer`. */
+  fetcher: FetcherWithComponents<Answer>;
   summary: string;
   fields: Record<string, string>;
   submitLabel: string;
@@ -35,7 +36,7 @@ export function EditDetails({
         </fetcher.Form>
       </details>
       <div className="mt-2">
-        <Outcome answer={fetcher.data as Answer | undefined} />
+        <Outcome answer={fetcher.data} />
       </div>
     </>
   );

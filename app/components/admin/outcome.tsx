@@ -1,5 +1,11 @@
-/** What a staff form's action answered: a message when it worked, the reason (per field too) when it was refused. */
-export type Answer = { ok: true; message: string } | { ok: false; formError: string | null; fieldErrors: Record<string, string> };
+import type { FormErrors } from '../../lib/forms.ts';
+
+/**
+ * What a staff form's action answers: a message when it worked (an upload answers with its URL
+ * instead), the reason (per field too) when it was refused. Actions' typed answers fit it as they
+ * are, so pages pass `fetcher.data` straight in.
+ */
+export type Answer = { ok: true; message?: string } | FormErrors;
 
 /** The answer, shown under the form and announced to screen readers. */
 export function Outcome({ answer }: { answer: Answer | undefined }) {

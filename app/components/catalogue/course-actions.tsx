@@ -1,14 +1,16 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { isEntitled, type Tier } from '../../../common/tiers.ts';
+import { mayStudyCourse } from '../../../common/policies.ts';
+import type { Tier } from '../../../common/tiers.ts';
+import type { PublicViewer } from '../../../common/viewer.ts';
 import { ButtonLink } from '../ui/button.tsx';
 
 export type EnrolState = 'signed-out' | 'not-entitled' | 'entitled';
 
 /** SPEC 2/4 Course detail: which main button a viewer sees. */
-export function enrolState(memberTier: Tier | null, courseTier: Tier): EnrolState {
-  if (!memberTier) return 'signed-out';
-  return isEntitled(memberTier, courseTier) ? 'entitled' : 'not-entitled';
+export function enrolState(viewer: PublicViewer | undefined, course: { tier: Tier }): EnrolState {
+  if (!viewer?.member) return 'signed-out';
+  return mayStudyCourse(viewer, course) ? 'entitled' : 'not-entitled';
 }
 
 /** 'Sign Up to Enroll' with a 'Log in' link, 'Upgrade to Access', or (entitled) the 'Start Learning' form given. */

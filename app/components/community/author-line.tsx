@@ -1,3 +1,4 @@
+import { showsTierBadge } from '../../../common/policies.ts';
 import type { Tier } from '../../../common/tiers.ts';
 import { formatDate } from '../../../common/format.ts';
 import { TierBadge } from '../catalogue/tier-badge.tsx';
@@ -12,7 +13,7 @@ export function AuthorLine({ name, tier, date, edited }: { name: string; tier: T
       <div className="min-w-0">
         <p className="flex flex-wrap items-center gap-2 font-semibold text-gray-900">
           {name}
-          {(tier === 'silver' || tier === 'gold') && <TierBadge tier={tier} />}
+          {showsTierBadge(tier) && <TierBadge tier={tier} />}
         </p>
         <p className="text-xs text-gray-500">
           {formatDate(date)}

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState, useSyncExternalStore, type ComponentType } from 'react';
 import { Outlet, useNavigation } from 'react-router';
 import { EditModeContext, loadTextEditor, type EditableTextProps } from '../editable/editable-text.tsx';
+import { mayEditPageTexts } from '../../../common/policies.ts';
 import { useRootData } from '../../lib/root-data.ts';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNav } from './site-nav.tsx';
@@ -57,22 +58,23 @@ export default function SiteLayout() {
   const editing = useSyncExternalStore(editModeStore.subscribe, editModeStore.get, () => false);
   // Loaded as soon as staff open a page, so it is there when they switch edit mode on.
   const [Editor, setEditor] = useState<ComponentType<EditableTextProps>>();
+  const editsTexts = mayEditPageTexts(viewer);
   useEffect(() => {
-    if (viewer.staff) void loadTextEditor().then((loaded) => setEditor(() => loaded));
-  }, [viewer.staff]);
+    if (editsTexts) void loadTextEditor().then((loaded) => setEditor(() => loaded));
+  }, [editsTexts]);
   const editMode = useMemo(
     () => ({
-      enabled: editing && Boolean(viewer.staff) && Editor !== undefined,
+      enabled: editing && editsTexts && Editor !== undefined,
       toggle: () => editModeStore.set(!editing),
       Editor,
     }),
-    [editing, viewer.staff, Editor],
+    [editing, editsTexts, Editor],
   );
   const loadingText = useLoadingText();
   return (
     <EditModeContext.Provider value={editMode}>
       <div className="flex min-h-screen flex-col">
-        <SiteNav viewer={viewer} editMode={viewer.staff ? editMode : undefined} />
+        <SiteNav viewer={viewer} editMode={editsTexts ? editMode : undefined} />
         <main id="main" className="flex-1 pt-16">
           {loadingText ? (
             <div className="flex flex-col items-center justify-center gap-4 py-32" role="status">

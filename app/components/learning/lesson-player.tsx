@@ -1,10 +1,8 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Lesson } from '../../../common/courses.contract.ts';
-import { WATCHED_TO_COMPLETE, type CourseProgress } from '../../../common/learning.contract.ts';
+import type { CourseProgress } from '../../../common/learning.contract.ts';
+import { POSITION_REPORT_SECONDS, WATCHED_TO_COMPLETE } from '../../../common/limits.ts';
 import { Button } from '../ui/button.tsx';
-
-/** How often, in seconds of video, the player tells the server where the member is while playing. */
-const REPORT_EVERY_SECONDS = 10;
 
 /** '4:05' for 245 seconds. */
 function clockTime(totalSeconds: number): string {
@@ -86,7 +84,7 @@ function LessonVideo({
           setResumedAt(start);
         }}
         onTimeUpdate={(event) => {
-          if (Math.abs(event.currentTarget.currentTime - lastReported.current) >= REPORT_EVERY_SECONDS) report();
+          if (Math.abs(event.currentTarget.currentTime - lastReported.current) >= POSITION_REPORT_SECONDS) report();
         }}
         onPause={() => report()}
         onEnded={() => report()}

@@ -1,5 +1,6 @@
 import { Form } from 'react-router';
 import { Button } from './button.tsx';
+import { TEXT_MAX } from '../../../common/limits.ts';
 
 /**
  * A search over a list, as a GET form: the words go in the address (`?name=`), so the results work
@@ -32,7 +33,7 @@ export function SearchForm({
         type="search"
         name={name}
         defaultValue={defaultValue}
-        maxLength={100}
+        maxLength={TEXT_MAX.searchWords}
         placeholder={label}
         className="min-w-0 flex-1 rounded-lg border border-gray-300 px-3 py-2 text-sm focus:border-brand-700 focus:outline-none focus:ring-2 focus:ring-brand-700/30"
       />

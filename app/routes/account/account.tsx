@@ -2,7 +2,7 @@ import { redirect, useFetcher } from 'react-router';
 import { useResultToast } from '../../lib/use-result-toast.ts';
 import { z } from 'zod';
 import { AccountDeletion, EmailChangeRequest, NameChange, PasswordChange } from '../../../common/account.contract.ts';
-import { PASSWORD_MIN_LENGTH } from '../../../common/limits.ts';
+import { PASSWORD_MIN_LENGTH, TEXT_MAX } from '../../../common/limits.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/field.tsx';
@@ -140,7 +140,7 @@ export default function AccountPage({ loaderData }: Route.ComponentProps) {
             name="name"
             defaultValue={me.name}
             required
-            maxLength={100}
+            maxLength={TEXT_MAX.name}
             autoComplete="name"
             error={errorsOf(name).name}
           />

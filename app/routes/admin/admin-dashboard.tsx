@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Form, Link, Outlet, redirect } from 'react-router';
 import { BRAND_NAME } from '../../../common/brand.ts';
+import { mayEnterStaffArea, STAFF_AREAS, type StaffArea } from '../../../common/policies.ts';
 import { buttonClass } from '../../components/ui/button.tsx';
 import { pageMeta } from '../../lib/meta.ts';
 import { staffPageServices } from '../../lib/page-context.ts';
@@ -18,31 +19,33 @@ export function loader({ context, request }: Route.LoaderArgs) {
   const session = services.staff.session(viewer);
   // Owners require two-factor sign-in and this account has not set it up: that comes first.
   if (session.two_factor_setup_needed && new URL(request.url).pathname !== SECURITY_TAB) throw redirect(SECURITY_TAB);
-  return session;
+  // The tabs of the areas this staff member's role includes (each route checks again).
+  return { ...session, areas: STAFF_AREAS.filter((area) => mayEnterStaffArea(viewer, area)) };
 }
 
 const SECURITY_TAB = '/admin/dashboard/security';
 
 // SPEC 2: Podcasts (the default), File Upload and Content come first; then the staff-only extras.
-const TABS = [
-  { to: '/admin/dashboard/podcasts', label: 'Podcasts', alsoAt: '/admin/dashboard' },
-  { to: '/admin/dashboard/files', label: 'File Upload' },
-  { to: '/admin/dashboard/content', label: 'Content' },
-  { to: '/admin/dashboard/courses', label: 'Courses' },
-  { to: '/admin/dashboard/resources', label: 'Resources' },
-  { to: '/admin/dashboard/members', label: 'Members', ownerOnly: true },
-  { to: '/admin/dashboard/staff', label: 'Staff', ownerOnly: true },
-  { to: '/admin/dashboard/community', label: 'Community' },
-  { to: '/admin/dashboard/messages', label: 'Messages' },
-  { to: '/admin/dashboard/activity', label: 'Activity' },
+// Each tab belongs to an area of policies.ts; Security is every staff member's own.
+const TABS: { to: string; label: string; area?: StaffArea; alsoAt?: string }[] = [
+  { to: '/admin/dashboard/podcasts', label: 'Podcasts', area: 'content', alsoAt: '/admin/dashboard' },
+  { to: '/admin/dashboard/files', label: 'File Upload', area: 'content' },
+  { to: '/admin/dashboard/content', label: 'Content', area: 'content' },
+  { to: '/admin/dashboard/courses', label: 'Courses', area: 'content' },
+  { to: '/admin/dashboard/resources', label: 'Resources', area: 'content' },
+  { to: '/admin/dashboard/members', label: 'Members', area: 'members' },
+  { to: '/admin/dashboard/staff', label: 'Staff', area: 'staff' },
+  { to: '/admin/dashboard/community', label: 'Community', area: 'community' },
+  { to: '/admin/dashboard/messages', label: 'Messages', area: 'messages' },
+  { to: '/admin/dashboard/activity', label: 'Activity', area: 'activity' },
   { to: '/admin/dashboard/security', label: 'Security' },
-] as const;
+];
 
 /** SPEC 3: the admin email is kept in local storage for display; the session itself is an HttpOnly cookie. */
 const ADMIN_EMAIL_KEY = 'adminEmail';
 
 export default function AdminDashboardLayout({ loaderData, matches }: Route.ComponentProps) {
-  const { email, role } = loaderData;
+  const { email, areas } = loaderData;
   const path = matches.at(-1)?.pathname.replace(/\/$/, '') ?? '';
   useEffect(() => window.localStorage.setItem(ADMIN_EMAIL_KEY, email), [email]);
 
@@ -77,8 +80,8 @@ export default function AdminDashboardLayout({ loaderData, matches }: Route.Comp
       <main className="mx-auto max-w-6xl px-4 py-6">
         <nav aria-label="Admin sections">
           <ul className="flex flex-wrap gap-2">
-            {TABS.filter((tab) => role === 'owner' || !('ownerOnly' in tab)).map((tab) => {
-              const current = path === tab.to || path.startsWith(`${tab.to}/`) || ('alsoAt' in tab && path === tab.alsoAt);
+            {TABS.filter((tab) => tab.area === undefined || areas.includes(tab.area)).map((tab) => {
+              const current = path === tab.to || path.startsWith(`${tab.to}/`) || path === tab.alsoAt;
               return (
                 <li key={tab.to}>
                   <Link

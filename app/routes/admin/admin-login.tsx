@@ -9,6 +9,7 @@ import { pageMeta } from '../../lib/meta.ts';
 import { pageServices, pageSession } from '../../lib/page-context.ts';
 import { useSubmitting } from '../../lib/use-form-feedback.ts';
 import type { Route } from './+types/admin-login';
+import { TEXT_MAX } from '../../../common/limits.ts';
 
 export const meta = () => pageMeta({ title: 'Admin Login', description: `${BRAND_NAME} administrator sign-in.` });
 
@@ -49,7 +50,7 @@ export default function AdminLoginPage() {
             inputMode="numeric"
             autoComplete="one-time-code"
             required
-            maxLength={11}
+            maxLength={TEXT_MAX.twoFactorCode}
           />
         )}
         {result && !result.ok && !busy && (

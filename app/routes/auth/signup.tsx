@@ -1,7 +1,7 @@
 import { Form, Link, redirect, useActionData, useLocation } from 'react-router';
 import { SignupForm } from '../../../common/auth.contract.ts';
 import { planName } from '../../../common/billing.contract.ts';
-import { PASSWORD_MIN_LENGTH } from '../../../common/limits.ts';
+import { PASSWORD_MIN_LENGTH, TEXT_MAX } from '../../../common/limits.ts';
 import { AuthCard, OrDivider } from '../../components/auth/auth-card.tsx';
 import { NoScriptFormError } from '../../components/auth/form-error.tsx';
 import { GoogleButton } from '../../components/auth/google-button.tsx';
@@ -63,7 +63,7 @@ export default function SignupPage({ loaderData }: Route.ComponentProps) {
           name="name"
           type="text"
           required
-          maxLength={100}
+          maxLength={TEXT_MAX.name}
           autoComplete="name"
           placeholder="Jane Smith"
           error={errors.name}

@@ -2,7 +2,6 @@ import { Form, Link, redirect, useActionData, useNavigation } from 'react-router
 import { z } from 'zod';
 import { BRAND_NAME } from '../../../common/brand.ts';
 import {
-  COMMUNITY_LIMITS,
   FeedQuery,
   NewPostInput,
   PostParams,
@@ -24,6 +23,7 @@ import { pageMeta } from '../../lib/meta.ts';
 import { orFallback, pageServices, pageSession } from '../../lib/page-context.ts';
 import type { SiteNumbers } from '../../../common/stats.contract.ts';
 import type { Route } from './+types/community';
+import { TEXT_MAX } from '../../../common/limits.ts';
 
 export const meta = () =>
   pageMeta({
@@ -249,8 +249,8 @@ function Composer({ feed }: { feed: FeedResponse }) {
             {refused.formError}
           </p>
         )}
-        <Input label="Title" name="title" required maxLength={COMMUNITY_LIMITS.title} compact error={errors.title} />
-        <Textarea label="Message" name="body" required rows={4} maxLength={COMMUNITY_LIMITS.body} compact error={errors.body} />
+        <Input label="Title" name="title" required maxLength={TEXT_MAX.postTitle} compact error={errors.title} />
+        <Textarea label="Message" name="body" required rows={4} maxLength={TEXT_MAX.postBody} compact error={errors.body} />
         <Button type="submit" size="sm" disabled={busy}>
           {busy ? 'Posting...' : 'Post'}
         </Button>

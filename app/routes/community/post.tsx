@@ -1,7 +1,6 @@
 import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation } from 'react-router';
 import { z } from 'zod';
 import {
-  COMMUNITY_LIMITS,
   EditPostInput,
   PostParams,
   PostQuery,
@@ -23,6 +22,7 @@ import { pageMeta } from '../../lib/meta.ts';
 import { pageServices, pageSession } from '../../lib/page-context.ts';
 import { useResultToast } from '../../lib/use-result-toast.ts';
 import type { Route } from './+types/post';
+import { TEXT_MAX } from '../../../common/limits.ts';
 
 export const meta = ({ loaderData: loaded }: Route.MetaArgs) =>
   pageMeta({ title: loaded?.detail ? loaded.detail.post.title : 'Discussion', description: 'A discussion in the RealtyPocket community.' });
@@ -108,7 +108,7 @@ function ReportForm({ replyId }: { replyId?: string }) {
       <fetcher.Form method="post" className="mt-2 flex flex-wrap items-end gap-2">
         <input type="hidden" name="intent" value="report" />
         {replyId && <input type="hidden" name="replyId" value={replyId} />}
-        <Input label="What is wrong?" name="reason" required maxLength={COMMUNITY_LIMITS.reason} compact className="min-w-48 flex-1" />
+        <Input label="What is wrong?" name="reason" required maxLength={TEXT_MAX.reportReason} compact className="min-w-48 flex-1" />
         <Button type="submit" size="sm" variant="outline" disabled={fetcher.state !== 'idle'}>
           Send report
         </Button>
@@ -129,16 +129,14 @@ function OwnActions({ replyId, title, body }: { replyId?: string; title?: string
         <fetcher.Form method="post" className="mt-2 space-y-2">
           <input type="hidden" name="intent" value={replyId ? 'edit-reply' : 'edit-post'} />
           {replyId && <input type="hidden" name="replyId" value={replyId} />}
-          {title !== undefined && (
-            <Input label="Title" name="title" defaultValue={title} required maxLength={COMMUNITY_LIMITS.title} compact />
-          )}
+          {title !== undefined && <Input label="Title" name="title" defaultValue={title} required maxLength={TEXT_MAX.postTitle} compact />}
           <Textarea
             label={replyId ? 'Reply' : 'Message'}
             name="body"
             defaultValue={body}
             required
             rows={3}
-            maxLength={replyId ? COMMUNITY_LIMITS.reply : COMMUNITY_LIMITS.body}
+            maxLength={replyId ? TEXT_MAX.reply : TEXT_MAX.postBody}
             compact
           />
           <Button type="submit" size="sm" disabled={fetcher.state !== 'idle'}>
@@ -194,7 +192,7 @@ function ReplyComposer({ detail }: { detail: PostDetail }) {
           {result.formError}
         </p>
       )}
-      <Textarea label="Your reply" name="body" required rows={3} maxLength={COMMUNITY_LIMITS.reply} compact />
+      <Textarea label="Your reply" name="body" required rows={3} maxLength={TEXT_MAX.reply} compact />
       <Button type="submit" size="sm" disabled={busy}>
         {busy ? 'Replying...' : 'Reply'}
       </Button>

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Form, Link, useActionData, useNavigation } from 'react-router';
-import { CONTACT_LIMITS, ContactInput } from '../../../common/contact.contract.ts';
+import { ContactInput } from '../../../common/contact.contract.ts';
+import { TEXT_MAX } from '../../../common/limits.ts';
 import { EditableText } from '../../components/editable/editable-text.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -20,7 +21,7 @@ export const meta = () =>
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   // A link may fill in the subject, such as the pricing page's 'Contact us for team pricing'.
-  const subject = new URL(request.url).searchParams.get('subject')?.slice(0, CONTACT_LIMITS.subject) ?? '';
+  const subject = new URL(request.url).searchParams.get('subject')?.slice(0, TEXT_MAX.contactSubject) ?? '';
   return {
     subject,
     contactInfo: await pageContent(pageServices(context).services, 'contact_info', 'the contact details'),
@@ -83,21 +84,13 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
             </p>
           )}
           <Form method="post" ref={form} className="mt-6 grid gap-5 sm:grid-cols-2">
-            <Input
-              label="Your Name"
-              name="name"
-              type="text"
-              required
-              maxLength={CONTACT_LIMITS.name}
-              autoComplete="name"
-              error={errors.name}
-            />
+            <Input label="Your Name" name="name" type="text" required maxLength={TEXT_MAX.name} autoComplete="name" error={errors.name} />
             <Input
               label="Email Address"
               name="email"
               type="email"
               required
-              maxLength={CONTACT_LIMITS.email}
+              maxLength={TEXT_MAX.email}
               autoComplete="email"
               error={errors.email}
             />
@@ -106,7 +99,7 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
               name="subject"
               type="text"
               required
-              maxLength={CONTACT_LIMITS.subject}
+              maxLength={TEXT_MAX.contactSubject}
               defaultValue={loaderData.subject}
               className="sm:col-span-2"
               error={errors.subject}
@@ -116,7 +109,7 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
               name="message"
               required
               rows={6}
-              maxLength={CONTACT_LIMITS.message}
+              maxLength={TEXT_MAX.contactMessage}
               className="sm:col-span-2"
               error={errors.message}
             />

@@ -125,7 +125,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
   const { course, lessons } = loaderData;
   const [progress, updateProgress] = useLiveProgress(loaderData.progress);
   if (!course) return <CourseNotFound />;
-  const state = enrolState(viewer?.member?.membership_tier ?? null, course.tier);
+  const state = enrolState(viewer, course);
   const completed = new Set(progress?.completed_lesson_ids ?? []);
   const goOn = progress?.enrolled ? nextLessonToTake(lessons, progress) : undefined;
   // What happens next: enrol once; then go on with the next lesson, or review a finished course.

@@ -4,6 +4,7 @@ import { toast } from '../../lib/toast.tsx';
 import { DASHBOARD_MAX_ITEMS } from '../../../common/limits.ts';
 import { episodeLine, episodePath } from '../../components/podcast/episode-card.tsx';
 import { TIER_LABEL } from '../../../common/tiers.ts';
+import { offersUpgrade } from '../../../common/policies.ts';
 import { InstallAppButton } from '../../components/app-install/install-app.tsx';
 import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
@@ -153,7 +154,7 @@ const APP_BUTTON = 'rounded-lg border border-gray-600 px-4 py-2 text-sm font-sem
 export default function DashboardPage({ loaderData }: Route.ComponentProps) {
   const mobileApp = useRootData()?.mobileApp;
   const { profile, enrolments, certificates, episodes, posts, postsAreMine, repliesToMe, counts, subscription } = loaderData;
-  const isFree = profile.membership_tier === 'free';
+  const isFree = offersUpgrade(profile.membership_tier);
   // A member who has not started anything yet is welcomed, not welcomed back.
   const returning = counts.enrolments > 0 || counts.certificates > 0 || postsAreMine;
   return (

@@ -5,7 +5,8 @@ import { toast } from '../../lib/toast.tsx';
 import { canSaveOffline, pruneDownloads, removeDownload, saveDownload } from '../../lib/offline-downloads.ts';
 import { RESOURCE_TYPE_LABEL, RESOURCE_TYPES, type Resource } from '../../../common/resources.contract.ts';
 import { matchesSearch } from '../../../common/search.ts';
-import { TIER_LABEL, tierSavesOffline } from '../../../common/tiers.ts';
+import { maySaveOffline } from '../../../common/policies.ts';
+import { TIER_LABEL } from '../../../common/tiers.ts';
 import { ListResults } from '../../components/catalogue/list-results.tsx';
 import { SearchFilters } from '../../components/catalogue/search-filters.tsx';
 import { CallToAction } from '../../components/ui/call-to-action.tsx';
@@ -155,10 +156,10 @@ function ResourceCard({
 }
 
 export default function ResourcesPage({ loaderData }: Route.ComponentProps) {
-  const member = useRootData()?.viewer.member;
-  const signedIn = Boolean(member);
+  const viewer = useRootData()?.viewer;
+  const signedIn = Boolean(viewer?.member);
   const { resources } = loaderData;
-  const savesOffline = tierSavesOffline(member?.membership_tier);
+  const savesOffline = viewer !== undefined && maySaveOffline(viewer);
   const [saved, recheck] = useSavedDownloads(resources, savesOffline);
   const [search, setSearch] = useState('');
   const [type, setType] = useState('all');

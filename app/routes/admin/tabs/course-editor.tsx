@@ -11,7 +11,7 @@ import {
 } from '../../../../common/courses.contract.ts';
 import { CourseFields, formValues, LessonFields, libraryChoices } from '../../../components/admin/course-forms.tsx';
 import { EditDetails } from '../../../components/admin/edit-details.tsx';
-import { Outcome, type Answer } from '../../../components/admin/outcome.tsx';
+import { Outcome } from '../../../components/admin/outcome.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmedForm } from '../../../components/ui/confirmed-form.tsx';
 import { attempt, formErrors, readForm, refusedBy, unreadableForm } from '../../../lib/forms.ts';
@@ -119,7 +119,7 @@ function StatusActions({ course }: { course: StaffCourse }) {
           </ConfirmedForm>
         )}
       </div>
-      <Outcome answer={fetcher.data as Answer | undefined} />
+      <Outcome answer={fetcher.data} />
     </div>
   );
 }
@@ -136,7 +136,7 @@ function LessonItem({
   library: ReturnType<typeof libraryChoices>;
 }) {
   const fetcher = useFetcher<typeof action>();
-  const answer = fetcher.data as Answer | undefined;
+  const answer = fetcher.data;
   const small = (intent: string, label: string, extra: Record<string, string> = {}, disabled = false) => (
     <fetcher.Form method="post">
       <input type="hidden" name="intent" value={intent} />
@@ -187,11 +187,11 @@ function LessonItem({
 
 export default function CourseEditor({ loaderData }: Route.ComponentProps) {
   const { course, lessons, library } = loaderData;
-  const answer = useActionData<typeof action>() as (Answer & { intent?: unknown }) | undefined;
+  const answer = useActionData<typeof action>();
   const navigation = useNavigation();
   const submitting = navigation.formData?.get('intent');
   const adding = useFetcher<typeof action>();
-  const added = adding.data as Answer | undefined;
+  const added = adding.data;
   return (
     <section className="space-y-6">
       <Link to="/admin/dashboard/courses" className="text-sm font-semibold text-brand-800 hover:text-brand-600">

@@ -13,7 +13,7 @@ import {
   UPLOAD_FOLDER_VALUES,
   UploadFolder,
 } from '../../../../common/files.contract.ts';
-import { Outcome, type Answer } from '../../../components/admin/outcome.tsx';
+import { Outcome } from '../../../components/admin/outcome.tsx';
 import { useActionAlerts } from '../../../components/admin/use-action-alerts.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmedForm } from '../../../components/ui/confirmed-form.tsx';
@@ -24,6 +24,7 @@ import { SearchQuery } from '../../../../common/paging.ts';
 import { attempt, formErrors, orRequestFailed, readForm, unlessRequestFailed, unreadableForm } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/files-tab';
+import { TEXT_MAX } from '../../../../common/limits.ts';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
@@ -112,7 +113,7 @@ function VisibilitySelect({ file }: { file: { id: string; filename: string; visi
 function FileActions({ file }: { file: { id: string; filename: string } }) {
   const fetcher = useFetcher<typeof clientAction>();
   // This form's answers are a message or a refusal (never an upload's).
-  const answer = fetcher.state === 'idle' ? (fetcher.data as Answer | undefined) : undefined;
+  const answer = fetcher.state === 'idle' ? fetcher.data : undefined;
   return (
     <div className="basis-full">
       <div className="flex flex-wrap items-start gap-3 text-xs">
@@ -121,7 +122,7 @@ function FileActions({ file }: { file: { id: string; filename: string } }) {
           <fetcher.Form method="post" className="mt-2 flex flex-wrap items-end gap-2">
             <input type="hidden" name="intent" value="rename" />
             <input type="hidden" name="fileId" value={file.id} />
-            <Input compact label="New name" name="filename" defaultValue={file.filename} required maxLength={200} />
+            <Input compact label="New name" name="filename" defaultValue={file.filename} required maxLength={TEXT_MAX.filename} />
             <Button type="submit" size="sm" disabled={fetcher.state !== 'idle'}>
               Save name
             </Button>

@@ -25,7 +25,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     return { search: search ?? '', members: [], next: null, revenue: null, overview: null, refusal: members.message };
   }
   const [revenue, overview] = await Promise.all([
-    services.billing.enabled ? orFallback(services.billing.revenue(viewer), null, 'the revenue') : null,
+    services.billing.enabled ? orFallback(services.billingAdmin.revenue(viewer), null, 'the revenue') : null,
     orFallback(services.members.overview(viewer), null, 'the members overview'),
   ]);
   return { search: search ?? '', members: members.value.items, next: members.value.next_cursor, revenue, overview, refusal: null };
@@ -42,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!form.ok) return invalid(form);
   const input = form.data;
   if (input.intent === 'refund') {
-    const refunded = await attempt(() => services.billing.refundFirstSubscription(viewer, input.memberId));
+    const refunded = await attempt(() => services.billingAdmin.refundFirstSubscription(viewer, input.memberId));
     if (!refunded.ok) return refunded.refusal;
     return {
       ok: true as const,

@@ -11,13 +11,14 @@ import { TIER_LABEL, TIERS } from '../../../../common/tiers.ts';
 import { formValues, libraryChoices, TitleAndDescription, type FieldErrors } from '../../../components/admin/course-forms.tsx';
 import { TierBadge } from '../../../components/catalogue/tier-badge.tsx';
 import { EditDetails } from '../../../components/admin/edit-details.tsx';
-import { Outcome, type Answer } from '../../../components/admin/outcome.tsx';
+import { Outcome } from '../../../components/admin/outcome.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmedForm } from '../../../components/ui/confirmed-form.tsx';
 import { Input, Select } from '../../../components/ui/field.tsx';
 import { attempt, formErrors, readForm, refusedBy, unreadableForm } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/resources-tab';
+import { TEXT_MAX } from '../../../../common/limits.ts';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
@@ -56,7 +57,11 @@ function ResourceFields({ resource, files, errors = {} }: { resource?: StaffReso
   const currentMissing = resource?.file_id && !files.some((file) => file.id === resource.file_id);
   return (
     <div className="grid gap-3 sm:grid-cols-2">
-      <TitleAndDescription values={resource} titleMax={200} errors={errors} />
+      <TitleAndDescription
+        values={resource}
+        max={{ title: TEXT_MAX.resourceTitle, description: TEXT_MAX.resourceDescription }}
+        errors={errors}
+      />
       <Select
         compact
         label="Type"
@@ -91,7 +96,7 @@ function ResourceFields({ resource, files, errors = {} }: { resource?: StaffReso
         name="download_url"
         type="url"
         defaultValue={resource?.link}
-        maxLength={500}
+        maxLength={TEXT_MAX.link}
         error={errors.download_url}
       />
       <p className="text-xs text-gray-500 sm:col-span-2">
@@ -103,7 +108,7 @@ function ResourceFields({ resource, files, errors = {} }: { resource?: StaffReso
 
 function ResourceItem({ resource, files }: { resource: StaffResource; files: LibraryFile[] }) {
   const fetcher = useFetcher<typeof action>();
-  const answer = fetcher.data as Answer | undefined;
+  const answer = fetcher.data;
   return (
     <li className="rounded-xl border border-gray-200 bg-white p-4" data-resource-id={resource.id}>
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -140,7 +145,7 @@ function ResourceItem({ resource, files }: { resource: StaffResource; files: Lib
 export default function ResourcesTab({ loaderData }: Route.ComponentProps) {
   const { resources, files } = loaderData;
   const adding = useFetcher<typeof action>();
-  const added = adding.data as Answer | undefined;
+  const added = adding.data;
   return (
     <section className="space-y-8">
       <div>

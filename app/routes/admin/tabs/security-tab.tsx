@@ -1,5 +1,6 @@
 import { useFetcher } from 'react-router';
 import { z } from 'zod';
+import { mayEnterStaffArea } from '../../../../common/policies.ts';
 import { TwoFactorCodeInput } from '../../../../common/two-factor.contract.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input } from '../../../components/ui/field.tsx';
@@ -7,11 +8,13 @@ import { attempt, invalid, parseForm } from '../../../lib/forms.ts';
 import { useResultToast } from '../../../lib/use-result-toast.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/security-tab';
+import { TEXT_MAX, TOTP_DIGITS } from '../../../../common/limits.ts';
 
 // Every staff member's own two-factor sign-in; owners also choose whether everyone must use it.
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  return { status: await services.twoFactor.status(viewer), isOwner: viewer.staff!.role === 'owner' };
+  // Requiring it of every staff member is the staff area's, the owners'.
+  return { status: await services.twoFactor.status(viewer), isOwner: mayEnterStaffArea(viewer, 'staff') };
 }
 
 const SecurityForm = z.discriminatedUnion('intent', [
@@ -114,7 +117,7 @@ function Setup() {
           inputMode="numeric"
           autoComplete="one-time-code"
           required
-          maxLength={6}
+          maxLength={TOTP_DIGITS}
           compact
           error={refused ?? undefined}
         />
@@ -133,7 +136,14 @@ function TurnOff({ required }: { required: boolean }) {
   return (
     <fetcher.Form method="post" className="flex flex-wrap items-end gap-2">
       <input type="hidden" name="intent" value="disable" />
-      <Input label="Code (or a recovery code) to turn it off" name="code" autoComplete="one-time-code" required maxLength={11} compact />
+      <Input
+        label="Code (or a recovery code) to turn it off"
+        name="code"
+        autoComplete="one-time-code"
+        required
+        maxLength={TEXT_MAX.twoFactorCode}
+        compact
+      />
       <Button type="submit" size="sm" variant="outline" disabled={fetcher.state !== 'idle'}>
         Turn off
       </Button>

@@ -3,13 +3,14 @@ import { z } from 'zod';
 import { StaffInvitation, StaffParams, type StaffAccount } from '../../../../common/admin.contract.ts';
 import { formatDate } from '../../../../common/format.ts';
 import { StaffRole } from '../../../../common/staff-roles.ts';
-import { Outcome, type Answer } from '../../../components/admin/outcome.tsx';
+import { Outcome } from '../../../components/admin/outcome.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmedForm } from '../../../components/ui/confirmed-form.tsx';
 import { Input, Select } from '../../../components/ui/field.tsx';
 import { attempt, formErrors, readForm, unreadableForm } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/staff-tab';
+import { TEXT_MAX } from '../../../../common/limits.ts';
 
 // Owners only: the service refuses editors, and the page shows them the reason.
 export async function loader({ context }: Route.LoaderArgs) {
@@ -86,7 +87,7 @@ function StaffRow({ account }: { account: StaffAccount }) {
         </div>
       </div>
       <div className="mt-2">
-        <Outcome answer={fetcher.state === 'idle' ? (fetcher.data as Answer | undefined) : undefined} />
+        <Outcome answer={fetcher.state === 'idle' ? fetcher.data : undefined} />
       </div>
     </li>
   );
@@ -111,10 +112,10 @@ export default function StaffTab({ loaderData }: Route.ComponentProps) {
         <p className="mt-1 text-sm text-gray-600">They get an email with a link to choose their password (it works for 7 days).</p>
         <inviting.Form method="post" className="mt-4 grid gap-3 sm:grid-cols-2" key={staff.length}>
           <input type="hidden" name="intent" value="invite" />
-          <Input compact label="Email" name="email" type="email" required maxLength={254} />
+          <Input compact label="Email" name="email" type="email" required maxLength={TEXT_MAX.email} />
           <Select compact label="Role" name="role" defaultValue="editor" options={ROLE_OPTIONS} />
           <div className="sm:col-span-2">
-            <Outcome answer={inviting.state === 'idle' ? (inviting.data as Answer | undefined) : undefined} />
+            <Outcome answer={inviting.state === 'idle' ? inviting.data : undefined} />
             <Button type="submit" className="mt-2" disabled={inviting.state !== 'idle'}>
               {inviting.state !== 'idle' ? 'Sending...' : 'Send invitation'}
             </Button>
