@@ -88,8 +88,6 @@ export interface LearningService {
   certificates(viewer: Viewer, query?: BeforeQuery): Promise<Paged<MemberCertificate>>;
   /** How many courses the member is enrolled in and certificates they earned (the dashboard's tiles). */
   counts(viewer: Viewer): Promise<{ enrolments: number; certificates: number }>;
-  /** Owners: a member's latest courses with their progress, and certificates (a page of each). */
-  learnerRecord(viewer: Viewer, memberId: string): Promise<{ enrolments: EnrolledCourse[]; certificates: MemberCertificate[] }>;
   /** Public: the certificate with this code, or a 404. */
   verifyCertificate(code: string): Promise<CertificateVerification>;
   /** The certificate as a PDF, for its owner only. */

@@ -132,6 +132,10 @@ export interface PodcastService {
   page(page: number): Promise<EpisodePage>;
   /** The episode, or null. */
   find(id: string): Promise<PodcastEpisode | null>;
+}
+
+/** Staff's side: the Podcasts tab. */
+export interface PodcastAuthoringService {
   adminList(viewer: Viewer): Promise<AdminPodcastEpisode[]>;
   /** SPEC 4: 'Save All Changes' replaces the stored list with the one sent, in one transaction. */
   replaceAll(viewer: Viewer, episodes: AdminEpisodeList): Promise<void>;

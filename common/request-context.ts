@@ -10,8 +10,8 @@ import type { ContentService } from './content.contract.ts';
 import type { CourseAuthoringService, CoursesService } from './courses.contract.ts';
 import type { FilesService } from './files.contract.ts';
 import type { LearningService } from './learning.contract.ts';
-import type { PodcastService } from './podcast.contract.ts';
-import type { ResourcesService } from './resources.contract.ts';
+import type { PodcastAuthoringService, PodcastService } from './podcast.contract.ts';
+import type { ResourceAuthoringService, ResourcesService } from './resources.contract.ts';
 import type { StatsService } from './stats.contract.ts';
 import type { SignedInMember, Viewer } from './viewer.ts';
 
@@ -30,7 +30,9 @@ export interface Services {
   learning: LearningService;
   content: ContentService;
   podcast: PodcastService;
+  podcastAuthoring: PodcastAuthoringService;
   resources: ResourcesService;
+  resourceAuthoring: ResourceAuthoringService;
   community: CommunityService;
   communityModeration: CommunityModerationService;
   twoFactor: TwoFactorService;

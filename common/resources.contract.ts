@@ -65,7 +65,10 @@ export const StaffResourceList = z.array(StaffResource);
 export interface ResourcesService {
   /** Every resource; a download link only for a member whose tier reaches tier_required. */
   list(viewer: Viewer): Promise<Resource[]>;
-  // Staff.
+}
+
+/** Staff's side: the resources with their files, and authoring them. */
+export interface ResourceAuthoringService {
   staffList(viewer: Viewer): Promise<StaffResource[]>;
   create(viewer: Viewer, input: ResourceInput): Promise<StaffResource>;
   update(viewer: Viewer, resourceId: string, input: ResourceInput): Promise<StaffResource>;

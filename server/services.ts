@@ -15,7 +15,8 @@ import { createCourseAuthoringService } from './courses/course-authoring.service
 import { createCoursesService } from './courses/courses.service.ts';
 import type { DataVersion } from './cache/data-version.ts';
 import { VersionedMemo, withMemberReadsInMemory, withPublicReadsInMemory, withReadsAfterWritesFresh } from './cache/in-memory-reads.ts';
-import { createFilesService, type ServerFilesService } from './files/files.service.ts';
+import { createFileDeliveryService, type FileDeliveryService } from './files/file-delivery.service.ts';
+import { createFileLibraryService } from './files/file-library.service.ts';
 import type { FileStorage } from './files/storage.ts';
 import { AttemptLimiter } from './http/attempt-limiter.ts';
 import { createLearningService } from './learning/learning.service.ts';
@@ -30,10 +31,12 @@ import { createTwoFactorService } from './staff/two-factor.service.ts';
 import { createStatsService } from './stats/stats.service.ts';
 import { CACHE_BOUNDS } from '../common/limits.ts';
 import { createBillingAdminService } from './billing/billing-admin.service.ts';
+import { createResourceAuthoringService } from './resources/resource-authoring.service.ts';
+import { createPodcastAuthoringService } from './podcast/podcast-authoring.service.ts';
 
 /** The services the API routes call; pages get the same objects through the React Router context. */
 export interface ServerServices extends Services {
-  files: ServerFilesService;
+  fileDelivery: FileDeliveryService;
   billing: ServerBillingService;
 }
 
@@ -80,12 +83,15 @@ export function createServices(deps: {
     learning,
     content: createContentService(data),
     podcast: createPodcastService(data),
+    podcastAuthoring: createPodcastAuthoringService(data),
     resources: createResourcesService(data),
+    resourceAuthoring: createResourceAuthoringService(data),
     community: createCommunityService({ data, limiter, mailer }),
     communityModeration: createCommunityModerationService(data),
     contact: createContactService({ data, limiter, mailer, staffNotify: deps.config.mail.staffNotify }),
     stats: createStatsService(data),
-    files: createFilesService({ data, storage: deps.storage, uploadMaxBytes: deps.config.uploadMaxBytes, courses }),
+    files: createFileLibraryService({ data, storage: deps.storage, uploadMaxBytes: deps.config.uploadMaxBytes }),
+    fileDelivery: createFileDeliveryService({ data, courses }),
     members: createMembersService(data, learning),
     messages: createMessagesService(data),
     audit: createAuditService(data.audit),

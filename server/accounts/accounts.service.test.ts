@@ -1,23 +1,19 @@
-import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
 import { RESET_LINK_INVALID, RESET_REQUESTED, VERIFY_LINK_INVALID, WRONG_PASSWORD } from '../../common/account.contract.ts';
 import { EMAIL_TAKEN, INVALID_CREDENTIALS } from '../../common/auth.contract.ts';
 import { CURRENT_PASSWORD_LIMITS, MEMBER_AUTH_LIMITS, STAFF_LOGIN_LIMITS } from '../../common/limits.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { Viewer } from '../../common/viewer.ts';
-import { accountTokens, auditLog, members, outboxMessages, unsubscribeLinks, type ACCOUNT_TOKEN_PURPOSES } from '../../db/schema.ts';
-import { refusal, SIGN_IN_FIRST, TOO_MANY_ATTEMPTS } from '../../tests/helpers/service-errors.ts';
-import { createTestApp, uniqueEmail, type TestApp } from '../../tests/helpers/test-app.ts';
+import { accountTokens, members, outboxMessages, unsubscribeLinks, type ACCOUNT_TOKEN_PURPOSES } from '../../db/schema.ts';
+import { lastAuditEntry, refusal, serviceTestApp, SIGN_IN_FIRST, TOO_MANY_ATTEMPTS } from '../../tests/helpers/service-tests.ts';
+import { uniqueEmail } from '../../tests/helpers/test-app.ts';
 import { generateSessionToken, hashSessionToken } from '../sessions/tokens.ts';
 
 // A member's account beyond signing in (resets, confirmations, settings, deletion), called in process;
 // the HTTP contract is tests/api/email.test.ts and tests/api/account-security.test.ts.
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: false });
-});
-afterAll(() => t.close());
+const t = serviceTestApp();
 
 const account = () => t.app.services.account;
 const NEW_PASSWORD = 'a brand new password';
@@ -101,8 +97,10 @@ describe('password resets', () => {
     await account().resetStaffPassword(from, { token: staffLink, password: NEW_PASSWORD });
     expect(await t.app.sessions.resolve(staff.token)).toBeNull();
     await expect(staffSignIn(NEW_PASSWORD)).resolves.toMatchObject({ email: staff.email });
-    const [entry] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'staff.password-reset')).orderBy(desc(auditLog.id));
-    expect(entry).toMatchObject({ target: staff.id, actorEmail: 'password reset link' });
+    expect(await lastAuditEntry(t, { action: 'staff.password-reset' })).toMatchObject({
+      target: staff.id,
+      actorEmail: 'password reset link',
+    });
   });
 });
 

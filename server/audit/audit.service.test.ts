@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_SIZE } from '../../common/limits.ts';
 import { TWO_FACTOR_SETUP_FIRST } from '../../common/policies.ts';
 import { auditLog } from '../../db/schema.ts';
-import { refusal } from '../../tests/helpers/service-errors.ts';
-import { createTestApp, type TestApp } from '../../tests/helpers/test-app.ts';
+import { refusal, serviceTestApp } from '../../tests/helpers/service-tests.ts';
 import { INVALID_CURSOR } from '../lists/keyset.ts';
 
 // The activity log as staff read it: owners every entry, editors the content changes only.
 
-let t: TestApp;
+const t = serviceTestApp();
 beforeAll(async () => {
-  t = await createTestApp({ seed: false });
   // One entry of each kind, oldest first: what editors change, then what only owners deal with.
   await t.db.insert(auditLog).values(
     [
@@ -34,9 +32,10 @@ beforeAll(async () => {
     })),
   );
 });
-afterAll(() => t.close());
 
 const audit = () => t.app.services.audit;
+/** The content changes among the entries made above, newest first: all of them that editors read. */
+const CONTENT_CHANGES = ['resource.create', 'podcast.update', 'file.upload', 'lesson.create', 'course.publish', 'content.update'];
 
 describe('who reads the activity log', () => {
   it('refuses visitors (401), members of any tier (403), and staff who have yet to set up required two-factor sign-in', async () => {
@@ -55,12 +54,7 @@ describe('who reads the activity log', () => {
       'community.suspend',
       'staff.invite',
       'member.tier',
-      'resource.create',
-      'podcast.update',
-      'file.upload',
-      'lesson.create',
-      'course.publish',
-      'content.update',
+      ...CONTENT_CHANGES,
     ]);
     expect(items[0]).toEqual({
       id: expect.any(Number),
@@ -76,14 +70,7 @@ describe('who reads the activity log', () => {
 
   it("shows editors the content changes only: no member's email, no staff, community, message or look-alike entry", async () => {
     const { items } = await audit().list(await t.asStaff('editor'));
-    expect(items.map((entry) => entry.action)).toEqual([
-      'resource.create',
-      'podcast.update',
-      'file.upload',
-      'lesson.create',
-      'course.publish',
-      'content.update',
-    ]);
+    expect(items.map((entry) => entry.action)).toEqual(CONTENT_CHANGES);
   });
 });
 

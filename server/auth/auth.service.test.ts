@@ -1,19 +1,15 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EMAIL_TAKEN, INVALID_CREDENTIALS } from '../../common/auth.contract.ts';
 import { MEMBER_AUTH_LIMITS, TAKEN_ADDRESS_LIMIT } from '../../common/limits.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import { members, outboxMessages } from '../../db/schema.ts';
-import { refusal, SIGN_IN_FIRST, TOO_MANY_ATTEMPTS } from '../../tests/helpers/service-errors.ts';
-import { createTestApp, uniqueEmail, type TestApp } from '../../tests/helpers/test-app.ts';
+import { refusal, serviceTestApp, SIGN_IN_FIRST, TOO_MANY_ATTEMPTS } from '../../tests/helpers/service-tests.ts';
+import { uniqueEmail } from '../../tests/helpers/test-app.ts';
 
 // Signing up, in and out, and a member's devices, called in process (the HTTP contract is tests/api/auth.test.ts).
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: false });
-});
-afterAll(() => t.close());
+const t = serviceTestApp();
 
 const auth = () => t.app.services.auth;
 const PASSWORD = 'a long enough password';

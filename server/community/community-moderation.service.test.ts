@@ -1,21 +1,18 @@
-import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { POST_NOT_FOUND, REPLY_NOT_FOUND, SUSPENDED, THREAD_LOCKED } from '../../common/community.contract.ts';
 import { PAGE_SIZE } from '../../common/limits.ts';
 import type { Viewer } from '../../common/viewer.ts';
-import { auditLog, communityReports, members } from '../../db/schema.ts';
-import { refusal } from '../../tests/helpers/service-errors.ts';
-import { createTestApp, type TestApp } from '../../tests/helpers/test-app.ts';
+import { communityReports, members } from '../../db/schema.ts';
+import { lastAuditEntry, refusal, serviceTestApp } from '../../tests/helpers/service-tests.ts';
 
 // Staff's side of the community: the report queue, every discussion, and moderation, each change in the activity log.
 
-let t: TestApp;
+const t = serviceTestApp();
 let editor: Viewer;
 beforeAll(async () => {
-  t = await createTestApp({ seed: false });
   editor = await t.asStaff('editor');
 });
-afterAll(() => t.close());
 
 const community = () => t.app.services.community;
 const moderation = () => t.app.services.communityModeration;
@@ -28,8 +25,6 @@ async function discussion(space: 'general' | 'gold' = 'general') {
   const reply = await community().reply(replier, post.id, { body: 'Door knocking, every Saturday.' });
   return { author, post, replier, reply };
 }
-const lastEntry = async (action: string) =>
-  (await t.db.select().from(auditLog).where(eq(auditLog.action, action)).orderBy(desc(auditLog.id)).limit(1))[0];
 
 describe('who moderates', () => {
   it('refuses visitors (401) and members, Gold included (403), for every moderation call, changing nothing', async () => {
@@ -71,7 +66,7 @@ describe('discussions', () => {
     expect((await moderation().reports(editor, {})).items.some((report) => report.post_id === post.id)).toBe(false);
     const [report] = await t.db.select().from(communityReports).where(eq(communityReports.postId, post.id));
     expect(report?.resolvedBy).toBe(editor.staff!.email);
-    expect(await lastEntry('community.post.hide')).toMatchObject({
+    expect(await lastAuditEntry(t, { action: 'community.post.hide' })).toMatchObject({
       actorEmail: editor.staff!.email,
       target: post.title,
       oldValue: post.id,
@@ -130,7 +125,7 @@ describe('discussions', () => {
     await community().reply(replier, post.id, { body: 'Open again.' });
     await moderation().moderatePost(editor, post.id, 'delete');
     expect(await refusal(moderation().moderatePost(editor, post.id, 'unhide'))).toEqual({ status: 404, message: POST_NOT_FOUND });
-    expect(await lastEntry('community.post.delete')).toMatchObject({ target: post.title, oldValue: post.id });
+    expect(await lastAuditEntry(t, { action: 'community.post.delete' })).toMatchObject({ target: post.title, oldValue: post.id });
   });
 });
 
@@ -143,7 +138,7 @@ describe('replies and reports', () => {
     expect(hidden.post.replies_count).toBe(0);
     expect(hidden.replies).toEqual([]);
     expect((await moderation().reports(editor, {})).items.some((report) => report.reply_id === reply.id)).toBe(false);
-    expect(await lastEntry('community.reply.hide')).toMatchObject({
+    expect(await lastAuditEntry(t, { action: 'community.reply.hide' })).toMatchObject({
       target: replier.member.name,
       oldValue: 'Door knocking, every Saturday.',
       newValue: post.id,
@@ -164,7 +159,10 @@ describe('replies and reports', () => {
     const report = (await moderation().reports(editor, {})).items.find((each) => each.post_id === post.id)!;
     await moderation().resolveReport(editor, report.id);
     expect((await moderation().reports(editor, {})).items.some((each) => each.id === report.id)).toBe(false);
-    expect(await lastEntry('community.report.dismiss')).toMatchObject({ actorEmail: editor.staff!.email, target: report.id });
+    expect(await lastAuditEntry(t, { action: 'community.report.dismiss' })).toMatchObject({
+      actorEmail: editor.staff!.email,
+      target: report.id,
+    });
     expect(await refusal(moderation().resolveReport(editor, report.id))).toEqual({
       status: 404,
       message: 'Report not found, or already dealt with',
@@ -182,13 +180,21 @@ describe('suspension', () => {
     const refused = refusal(community().createPost(await t.viewerOf(login.token), { title: 'After', body: 'Let me in', space: 'general' }));
     expect(await refused).toEqual({ status: 403, message: SUSPENDED });
     expect((await moderation().reports(editor, {})).items.find((report) => report.post_id === post.id)?.author_suspended).toBe(true);
-    expect(await lastEntry('community.suspend')).toMatchObject({ target: login.email, oldValue: false, newValue: true });
+    expect(await lastAuditEntry(t, { action: 'community.suspend' })).toMatchObject({
+      target: login.email,
+      oldValue: false,
+      newValue: true,
+    });
 
     await moderation().suspend(editor, login.memberId, false);
     const [account] = await t.db.select().from(members).where(eq(members.id, login.memberId));
     expect(account?.communitySuspendedAt).toBeNull();
     await community().createPost(await t.viewerOf(login.token), { title: 'After', body: 'Back again', space: 'general' });
-    expect(await lastEntry('community.unsuspend')).toMatchObject({ target: login.email, oldValue: true, newValue: false });
+    expect(await lastAuditEntry(t, { action: 'community.unsuspend' })).toMatchObject({
+      target: login.email,
+      oldValue: true,
+      newValue: false,
+    });
     const unknown = '00000000-0000-4000-8000-000000000000';
     expect(await refusal(moderation().suspend(editor, unknown, true))).toEqual({ status: 404, message: 'Member not found' });
   });

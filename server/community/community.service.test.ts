@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GOLD_SPACE_ONLY, SUSPENDED, THREAD_LOCKED, UPGRADE_TO_PARTICIPATE } from '../../common/community.contract.ts';
 import { PAGE_SIZE } from '../../common/limits.ts';
-import { refusal } from '../../tests/helpers/service-errors.ts';
-import { createTestApp, type TestApp } from '../../tests/helpers/test-app.ts';
+import { refusal, serviceTestApp } from '../../tests/helpers/service-tests.ts';
 
 // The community's rules for members, called in process (the HTTP contract is tests/api/community.test.ts).
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: false });
-});
-afterAll(() => t.close());
+const t = serviceTestApp();
 
 const community = () => t.app.services.community;
 

@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ContactInput } from '../../common/contact.contract.ts';
 import { CONTACT_LIMIT, PAGE_SIZE } from '../../common/limits.ts';
 import { TWO_FACTOR_SETUP_FIRST } from '../../common/policies.ts';
 import { auditLog, contactMessages, outboxMessages } from '../../db/schema.ts';
-import { refusal, TOO_MANY_ATTEMPTS } from '../../tests/helpers/service-errors.ts';
-import { createTestApp, uniqueEmail, type TestApp } from '../../tests/helpers/test-app.ts';
+import { refusal, serviceTestApp, TOO_MANY_ATTEMPTS } from '../../tests/helpers/service-tests.ts';
+import { uniqueEmail } from '../../tests/helpers/test-app.ts';
 import { AttemptLimiter } from '../http/attempt-limiter.ts';
 import { INVALID_CURSOR } from '../lists/keyset.ts';
 import { createMailer } from '../mail/mailer.ts';
@@ -14,11 +14,7 @@ import { createContactService } from './contact.service.ts';
 
 // The contact form (anyone writes; the sender and staff are mailed) and staff's inbox of messages.
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: false });
-});
-afterAll(() => t.close());
+const t = serviceTestApp();
 
 const message = (subject: string): ContactInput => ({
   name: 'Pat Broker',

@@ -1,23 +1,16 @@
-import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
 import { sectionNotFound } from '../../common/content.contract.ts';
 import { CONTENT_DEFAULTS } from '../../common/content-sections.ts';
-import { auditLog, contentSections } from '../../db/schema.ts';
-import { refusal } from '../../tests/helpers/service-errors.ts';
-import { createTestApp, type TestApp } from '../../tests/helpers/test-app.ts';
+import { contentSections } from '../../db/schema.ts';
+import { lastAuditEntry, refusal, serviceTestApp } from '../../tests/helpers/service-tests.ts';
 
 // The site's editable texts: anyone reads a section; staff replace it whole, or one field in place.
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: false });
-});
-afterAll(() => t.close());
+const t = serviceTestApp();
 
 const content = () => t.app.services.content;
 const CONTACT = { phone: '(737) 555-0199', email: 'hello@example.com', address: '1 Main St', hours: 'Always' };
-const latestEntry = async (target: string) =>
-  (await t.db.select().from(auditLog).where(eq(auditLog.target, target)).orderBy(desc(auditLog.id)).limit(1))[0];
 
 describe('reading a section', () => {
   it('answers a never-saved section with no fields, and an unknown one with a 404 that names it', async () => {
@@ -48,7 +41,7 @@ describe('saving a section', () => {
     expect(await content().get('contact_info')).toEqual(changed);
     const [row] = await t.db.select().from(contentSections).where(eq(contentSections.key, 'contact_info'));
     expect(row?.updatedBy).toBe(editor.staff.email);
-    expect(await latestEntry('contact_info')).toMatchObject({
+    expect(await lastAuditEntry(t, { target: 'contact_info' })).toMatchObject({
       actorEmail: editor.staff.email,
       action: 'content.update',
       oldValue: CONTACT,
@@ -89,7 +82,7 @@ describe('editing one field in place', () => {
     await content().saveField(editor, { section: 'homepage_hero', field: 'headline', value: 'Close more deals' });
     const saved = { ...CONTENT_DEFAULTS.homepage_hero, headline: 'Close more deals' };
     expect(await content().get('homepage_hero')).toEqual(saved);
-    expect(await latestEntry('homepage_hero')).toMatchObject({ action: 'content.update', oldValue: {}, newValue: saved });
+    expect(await lastAuditEntry(t, { target: 'homepage_hero' })).toMatchObject({ action: 'content.update', oldValue: {}, newValue: saved });
   });
 
   it('refuses a member (403), a field the section lacks (400) and an unknown section (404)', async () => {

@@ -1,22 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { COURSE_NOT_FOUND, type CourseInput, type LessonInput } from '../../common/courses.contract.ts';
 import type { Viewer } from '../../common/viewer.ts';
-import { auditLog, certificates, outboxMessages, uploadedFiles } from '../../db/schema.ts';
-import { refusal } from '../../tests/helpers/service-errors.ts';
-import { createTestApp, type TestApp } from '../../tests/helpers/test-app.ts';
+import { certificates, outboxMessages, uploadedFiles } from '../../db/schema.ts';
+import { lastAuditEntry, refusal, serviceTestApp } from '../../tests/helpers/service-tests.ts';
 
 // Staff write the catalogue: courses start as drafts; lessons are added, changed, reordered and
 // removed; what members started is never taken from them.
 
-let t: TestApp;
+const t = serviceTestApp();
 let editor: Viewer;
 beforeAll(async () => {
-  t = await createTestApp({ seed: false });
   editor = await t.asStaff('editor');
 });
-afterAll(() => t.close());
 
 const authoring = () => t.app.services.courseAuthoring;
 const COURSE: CourseInput = {
@@ -53,14 +50,6 @@ async function libraryFile(filename: string, contentType: string) {
     .returning({ id: uploadedFiles.id });
   return file!.id;
 }
-const lastEntry = async (action: string, target: string) =>
-  (
-    await t.db
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.action, action), eq(auditLog.target, target)))
-      .orderBy(desc(auditLog.id))
-  )[0];
 const catalogueIds = async () => (await t.app.services.courses.list()).map((course) => course.id);
 
 describe('who authors', () => {
@@ -95,14 +84,17 @@ describe('courses', () => {
     expect(second.course.id).toBe('pricing-listings-right-2');
     expect(first.course.thumbnail).toBe('/api/courses/pricing-listings-right/artwork.svg');
     expect(await catalogueIds()).not.toContain(first.course.id);
-    expect(await lastEntry('course.create', first.course.id)).toMatchObject({ actorEmail: editor.staff!.email, newValue: COURSE });
+    expect(await lastAuditEntry(t, { action: 'course.create', target: first.course.id })).toMatchObject({
+      actorEmail: editor.staff!.email,
+      newValue: COURSE,
+    });
   });
 
   it('changes only the fields given, records before and after, and answers 404 for an unknown course', async () => {
     const { course } = await authoring().create(editor, { ...COURSE, title: 'Open Houses' });
     const { course: updated } = await authoring().update(editor, course.id, { tier: 'gold', duration: '2h' });
     expect(updated).toMatchObject({ title: 'Open Houses', tier: 'gold', duration: '2h', instructor: COURSE.instructor });
-    expect(await lastEntry('course.update', course.id)).toMatchObject({
+    expect(await lastAuditEntry(t, { action: 'course.update', target: course.id })).toMatchObject({
       oldValue: { tier: 'bronze' },
       newValue: { tier: 'gold', duration: '2h' },
     });
@@ -118,7 +110,10 @@ describe('courses', () => {
     await authoring().addLesson(editor, course.id, lesson('Now it has one'));
     await authoring().setStatus(editor, course.id, 'published');
     expect(await catalogueIds()).toContain(course.id);
-    expect(await lastEntry('course.published', course.id)).toMatchObject({ oldValue: 'draft', newValue: 'published' });
+    expect(await lastAuditEntry(t, { action: 'course.published', target: course.id })).toMatchObject({
+      oldValue: 'draft',
+      newValue: 'published',
+    });
     await authoring().setStatus(editor, course.id, 'archived');
     expect(await catalogueIds()).not.toContain(course.id);
   });
@@ -139,7 +134,10 @@ describe('courses', () => {
     const { course: unstarted } = await publishedCourse('Nobody Came', ['Intro']);
     await authoring().remove(editor, unstarted.id);
     expect(await refusal(authoring().get(editor, unstarted.id))).toEqual({ status: 404, message: COURSE_NOT_FOUND });
-    expect(await lastEntry('course.delete', unstarted.id)).toMatchObject({ oldValue: { title: 'Nobody Came' }, newValue: null });
+    expect(await lastAuditEntry(t, { action: 'course.delete', target: unstarted.id })).toMatchObject({
+      oldValue: { title: 'Nobody Came' },
+      newValue: null,
+    });
   });
 });
 
@@ -191,8 +189,11 @@ describe('lessons', () => {
       ['A', false],
       ['B, rewritten', true],
     ]);
-    expect(await lastEntry('lesson.reorder', course.id)).toMatchObject({ oldValue: [a, b, c], newValue: [c, a, b] });
-    expect(await lastEntry('lesson.update', course.id)).toMatchObject({ oldValue: { id: b, title: 'B' } });
+    expect(await lastAuditEntry(t, { action: 'lesson.reorder', target: course.id })).toMatchObject({
+      oldValue: [a, b, c],
+      newValue: [c, a, b],
+    });
+    expect(await lastAuditEntry(t, { action: 'lesson.update', target: course.id })).toMatchObject({ oldValue: { id: b, title: 'B' } });
   });
 
   it('keeps one lesson in a published course, and certifies members whose only missing lesson was removed', async () => {
@@ -210,7 +211,9 @@ describe('lessons', () => {
       status: 409,
       message: 'A published course needs at least one lesson: add another first, or unpublish or archive the course.',
     });
-    expect(await lastEntry('lesson.delete', course.id)).toMatchObject({ oldValue: { id: lessons[1]!.id, title: 'Never done' } });
+    expect(await lastAuditEntry(t, { action: 'lesson.delete', target: course.id })).toMatchObject({
+      oldValue: { id: lessons[1]!.id, title: 'Never done' },
+    });
   });
 
   // The lesson count is checked under the course's lock, so changes that race cannot leave a published course empty.

@@ -22,7 +22,7 @@ const LocalFileParams = z.object({ folder: z.string().max(100), name: z.string()
 const ResourceParams = z.object({ id: CourseParams.shape.id.describe('Resource id') });
 
 export async function filesRoutes(app: ZodApp) {
-  const { files } = app.services;
+  const { files, fileDelivery } = app.services;
   const maxBytes = app.config.uploadMaxBytes;
   await app.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 5, fieldSize: 1000 } });
   const staff = { access: 'staff' } as const;
@@ -90,23 +90,23 @@ export async function filesRoutes(app: ZodApp) {
   // Files, not JSON: only the input is declared. Each goes through its access check first.
   // ?w=640: an image as its WebP copy at least that wide (pages ask for it in srcset).
   app.get('/api/files/:id', { schema: { params: FileParams, querystring: FileQuery } }, async (request, reply) => {
-    const { file, membersOnly, publicImage } = await files.fileById(await request.viewer(), request.params.id, request.query.w);
+    const { file, membersOnly, publicImage } = await fileDelivery.fileById(await request.viewer(), request.params.id, request.query.w);
     return sendStoredFile(request, reply, app.storage, file, { membersOnly, publicImage });
   });
 
   app.get('/api/lessons/:id/video', { schema: { params: LessonParams } }, async (request, reply) => {
-    const { file, membersOnly } = await files.lessonVideo(await request.viewer(), request.params.id);
+    const { file, membersOnly } = await fileDelivery.lessonVideo(await request.viewer(), request.params.id);
     return sendStoredFile(request, reply, app.storage, file, { membersOnly });
   });
 
   app.get('/api/resources/:id/download', { schema: { params: ResourceParams } }, async (request, reply) => {
-    const { file, membersOnly } = await files.resourceDownload(await request.viewer(), request.params.id);
+    const { file, membersOnly } = await fileDelivery.resourceDownload(await request.viewer(), request.params.id);
     return sendStoredFile(request, reply, app.storage, file, { membersOnly });
   });
 
   // Public files kept on local disk; a members-only file is not found here, whatever its name.
   app.get(`${LOCAL_FILES_PREFIX}:folder/:name`, { schema: { params: LocalFileParams } }, async (request, reply) => {
-    const found = await files.publicFile(`${request.params.folder}/${request.params.name}`);
+    const found = await fileDelivery.publicFile(`${request.params.folder}/${request.params.name}`);
     if (!found) throw notFound('File not found.');
     return sendStoredFile(request, reply, app.storage, found.file, { membersOnly: false });
   });

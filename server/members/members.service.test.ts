@@ -1,24 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_SIZE } from '../../common/limits.ts';
-import { OWNER_ONLY } from '../../common/policies.ts';
 import type { Viewer } from '../../common/viewer.ts';
-import { auditLog, members, subscriptions } from '../../db/schema.ts';
-import { refusal, SIGN_IN_AS_STAFF, STAFF_ONLY } from '../../tests/helpers/service-errors.ts';
-import { createTestApp, uniqueEmail, type TestApp } from '../../tests/helpers/test-app.ts';
+import { members, subscriptions } from '../../db/schema.ts';
+import { expectRefusedToEveryoneBut, lastAuditEntry, refusal, serviceTestApp } from '../../tests/helpers/service-tests.ts';
+import { uniqueEmail } from '../../tests/helpers/test-app.ts';
 import { INVALID_CURSOR } from '../lists/keyset.ts';
 
 // The owners' view of the members: search, export, one member's record, the overview and tiers given
 // by staff. Called in process; the HTTP contract is tests/api/admin.test.ts and staff-roles.test.ts.
 
-let t: TestApp;
+const t = serviceTestApp();
 let owner: Viewer;
 beforeAll(async () => {
-  t = await createTestApp({ seed: false });
   owner = await t.asStaff('owner');
 });
-afterAll(() => t.close());
 
 const service = () => t.app.services.members;
 const NOBODY = '00000000-0000-4000-8000-000000000000';
@@ -42,14 +39,7 @@ describe('members, for owners', () => {
       () => service().exportCsv(viewer, undefined)[Symbol.asyncIterator]().next(),
       () => service().setTier(viewer, member.memberId, 'gold'),
     ];
-    const refusals: [Viewer, object][] = [
-      [t.asVisitor(), SIGN_IN_AS_STAFF],
-      [await t.asMember('gold'), STAFF_ONLY],
-      [await t.asStaff('editor'), { status: 403, message: OWNER_ONLY }],
-    ];
-    for (const [viewer, expected] of refusals) {
-      for (const call of calls(viewer)) expect(await refusal(call)).toEqual(expected);
-    }
+    await expectRefusedToEveryoneBut('owners', t, calls);
     expect(await stored(member.memberId)).toMatchObject({ membershipTier: 'bronze', complimentaryTier: 'bronze' });
   });
 
@@ -61,11 +51,11 @@ describe('members, for owners', () => {
       membership_tier: 'silver',
     });
     expect(await stored(member.memberId)).toMatchObject({ membershipTier: 'silver', complimentaryTier: 'silver' });
-    const [entry] = await t.db
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.action, 'member.tier'), eq(auditLog.target, member.email)));
-    expect(entry).toMatchObject({ actorEmail: owner.staff!.email, oldValue: 'free', newValue: 'silver' });
+    expect(await lastAuditEntry(t, { action: 'member.tier', target: member.email })).toMatchObject({
+      actorEmail: owner.staff!.email,
+      oldValue: 'free',
+      newValue: 'silver',
+    });
     expect((await service().setTier(owner, member.memberId, 'free')).membership_tier).toBe('free');
     expect(await stored(member.memberId)).toMatchObject({ membershipTier: 'free', complimentaryTier: null });
 

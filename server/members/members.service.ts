@@ -8,7 +8,7 @@ import { requireStaffArea } from '../../common/policies.ts';
 import type { SubscriptionRow } from '../billing/billing.repository.ts';
 import { subscriptionView } from '../billing/billing-views.ts';
 import { applyMembershipTier } from '../billing/membership-tier.ts';
-import type { LearningService } from '../../common/learning.contract.ts';
+import type { ServerLearningService } from '../learning/learning.service.ts';
 import { auditEntryView } from '../audit/audit.service.ts';
 import type { DataAccess } from '../repositories.ts';
 import { deviceName } from '../sessions/device-name.ts';
@@ -42,7 +42,7 @@ function lastWeeks(count: number, now = new Date()): string[] {
   return Array.from({ length: count }, (_, index) => new Date(monday.getTime() - (count - 1 - index) * WEEK_MS).toISOString().slice(0, 10));
 }
 
-export function createMembersService(data: DataAccess, learning: LearningService): MembersService {
+export function createMembersService(data: DataAccess, learning: Pick<ServerLearningService, 'recordOf'>): MembersService {
   return {
     async detail(viewer, memberId) {
       requireStaffArea(viewer, 'members');
@@ -50,7 +50,7 @@ export function createMembersService(data: DataAccess, learning: LearningService
       if (!row) throw notFound('Member not found');
       const [subscriptions, record, signIns, activity] = await Promise.all([
         data.billing.currentOf([row.id]),
-        learning.learnerRecord(viewer, row.id),
+        learning.recordOf(row.id),
         data.members.signIns(row.id, SHOWN.memberSignIns),
         data.audit.forTarget(row.email, SHOWN.memberActivity),
       ]);

@@ -13,7 +13,7 @@ import { sendArtwork } from '../files/artwork.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function podcastRoutes(app: ZodApp) {
-  const { podcast } = app.services;
+  const { podcast, podcastAuthoring } = app.services;
   const staff = { access: 'staff' } as const;
 
   app.get('/api/podcast/episodes', { config: visitors, schema: { response: withErrors({ 200: PodcastEpisodeList }) } }, () =>
@@ -43,7 +43,7 @@ export async function podcastRoutes(app: ZodApp) {
   app.get(
     '/api/admin/podcast/list',
     { config: staff, schema: { response: withErrors({ 200: AdminPodcastEpisodeList }) } },
-    async (request) => podcast.adminList(await request.viewer()),
+    async (request) => podcastAuthoring.adminList(await request.viewer()),
   );
 
   // SPEC 4: 'Save All Changes' sends the whole list.
@@ -51,7 +51,7 @@ export async function podcastRoutes(app: ZodApp) {
     '/api/admin/podcast/update',
     { config: staff, schema: { body: AdminEpisodeList, response: withErrors({ 200: SuccessResponse }) } },
     async (request) => {
-      await podcast.replaceAll(await request.viewer(), request.body);
+      await podcastAuthoring.replaceAll(await request.viewer(), request.body);
       return { success: true as const };
     },
   );

@@ -4,7 +4,7 @@ import { VISITORS_ALIKE as visitors } from '../cache/visitor-cache.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function resourcesRoutes(app: ZodApp) {
-  const { resources } = app.services;
+  const { resources, resourceAuthoring } = app.services;
   const staff = { access: 'staff' } as const;
 
   app.get('/api/resources', { config: visitors, schema: { response: withErrors({ 200: ResourceList }) } }, async (request) =>
@@ -12,23 +12,23 @@ export async function resourcesRoutes(app: ZodApp) {
   );
 
   app.get('/api/admin/resources', { config: staff, schema: { response: withErrors({ 200: StaffResourceList }) } }, async (request) =>
-    resources.staffList(await request.viewer()),
+    resourceAuthoring.staffList(await request.viewer()),
   );
   app.post(
     '/api/admin/resources',
     { config: staff, schema: { body: ResourceInput, response: withErrors({ 201: StaffResource }) } },
-    async (request, reply) => reply.status(201).send(await resources.create(await request.viewer(), request.body)),
+    async (request, reply) => reply.status(201).send(await resourceAuthoring.create(await request.viewer(), request.body)),
   );
   app.put(
     '/api/admin/resources/:id',
     { config: staff, schema: { params: ResourceParams, body: ResourceInput, response: withErrors({ 200: StaffResource }) } },
-    async (request) => resources.update(await request.viewer(), request.params.id, request.body),
+    async (request) => resourceAuthoring.update(await request.viewer(), request.params.id, request.body),
   );
   app.delete(
     '/api/admin/resources/:id',
     { config: staff, schema: { params: ResourceParams, response: withErrors({ 200: SuccessResponse }) } },
     async (request) => {
-      await resources.remove(await request.viewer(), request.params.id);
+      await resourceAuthoring.remove(await request.viewer(), request.params.id);
       return { success: true as const };
     },
   );

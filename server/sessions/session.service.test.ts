@@ -1,18 +1,14 @@
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_LIVE_SESSIONS } from '../../common/limits.ts';
 import { members, sessions } from '../../db/schema.ts';
-import { createTestApp, type TestApp } from '../../tests/helpers/test-app.ts';
+import { serviceTestApp } from '../../tests/helpers/service-tests.ts';
 import { generateSessionToken, hashSessionToken } from './tokens.ts';
 
 // Sessions of members and staff: tokens kept only as hashes, their lifetimes, revocations and what one
 // process keeps in memory. Called in process; the HTTP side is tests/api/auth.test.ts and sessions.test.ts.
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: false });
-});
-afterAll(() => t.close());
+const t = serviceTestApp();
 
 const service = () => t.app.sessions;
 const DAY = 24 * 60 * 60 * 1000;

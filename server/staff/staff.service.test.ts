@@ -1,31 +1,24 @@
-import { and, desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
 import { LAST_OWNER, STAFF_EXISTS } from '../../common/admin.contract.ts';
-import { OWNER_ONLY } from '../../common/policies.ts';
 import type { Viewer } from '../../common/viewer.ts';
-import { auditLog, outboxMessages } from '../../db/schema.ts';
-import { refusal, SIGN_IN_AS_STAFF, STAFF_ONLY } from '../../tests/helpers/service-errors.ts';
-import { createTestApp, uniqueEmail, type TestApp } from '../../tests/helpers/test-app.ts';
+import { outboxMessages } from '../../db/schema.ts';
+import {
+  expectRefusedToEveryoneBut,
+  lastAuditEntry,
+  refusal,
+  serviceTestApp,
+  SIGN_IN_AS_STAFF,
+  STAFF_ONLY,
+} from '../../tests/helpers/service-tests.ts';
+import { uniqueEmail } from '../../tests/helpers/test-app.ts';
 
 // Staff accounts and their roles, called in process (the HTTP contract is tests/api/staff-roles.test.ts).
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: false });
-});
-afterAll(() => t.close());
+const t = serviceTestApp();
 
 const staff = () => t.app.services.staff;
 const NOBODY = '00000000-0000-4000-8000-000000000000';
-/** The latest audit entry of this action about this target. */
-const lastAudit = async (action: string, target: string) =>
-  (
-    await t.db
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.action, action), eq(auditLog.target, target)))
-      .orderBy(desc(auditLog.id))
-  )[0];
 
 describe('staff accounts', () => {
   it('tell any staff member who they are and where uploads go, and nobody else', async () => {
@@ -50,14 +43,7 @@ describe('staff accounts', () => {
       () => staff().setRole(viewer, target.staff.id, 'owner'),
       () => staff().remove(viewer, target.staff.id),
     ];
-    const refusals: [Viewer, object][] = [
-      [t.asVisitor(), SIGN_IN_AS_STAFF],
-      [await t.asMember('gold'), STAFF_ONLY],
-      [await t.asStaff('editor'), { status: 403, message: OWNER_ONLY }],
-    ];
-    for (const [viewer, expected] of refusals) {
-      for (const call of calls(viewer)) expect(await refusal(call)).toEqual(expected);
-    }
+    await expectRefusedToEveryoneBut('owners', t, calls);
     const rows = await staff().list(await t.asStaff('owner'));
     expect(rows.find((row) => row.id === target.staff.id)?.role).toBe('editor');
     expect(rows.map((row) => row.email)).not.toContain(invitee);
@@ -92,7 +78,10 @@ describe('staff accounts', () => {
         text: expect.stringContaining(`${owner.staff.email} invited you`),
       }),
     ]);
-    expect(await lastAudit('staff.invite', email)).toMatchObject({ actorEmail: owner.staff.email, newValue: 'editor' });
+    expect(await lastAuditEntry(t, { action: 'staff.invite', target: email })).toMatchObject({
+      actorEmail: owner.staff.email,
+      newValue: 'editor',
+    });
     expect(await refusal(staff().invite(owner, { email: email.toUpperCase(), role: 'owner' }))).toEqual({
       status: 409,
       message: STAFF_EXISTS,
@@ -104,7 +93,7 @@ describe('staff accounts', () => {
     const owner = await t.asStaff('owner');
     const editor = await t.asStaff('editor');
     expect(await staff().setRole(owner, editor.staff.id, 'owner')).toMatchObject({ id: editor.staff.id, role: 'owner', you: false });
-    expect(await lastAudit('staff.role', editor.staff.email)).toMatchObject({
+    expect(await lastAuditEntry(t, { action: 'staff.role', target: editor.staff.email })).toMatchObject({
       actorEmail: owner.staff.email,
       oldValue: 'editor',
       newValue: 'owner',
@@ -122,7 +111,10 @@ describe('staff accounts', () => {
     await staff().remove(owner, editor.id);
     expect(await t.app.sessions.resolve(editor.token)).toBeNull();
     expect((await staff().list(owner)).map((row) => row.id)).not.toContain(editor.id);
-    expect(await lastAudit('staff.remove', editor.email)).toMatchObject({ actorEmail: owner.staff.email, oldValue: 'editor' });
+    expect(await lastAuditEntry(t, { action: 'staff.remove', target: editor.email })).toMatchObject({
+      actorEmail: owner.staff.email,
+      oldValue: 'editor',
+    });
   });
 
   it('always keep one owner, even against a request sent before its sender was made an editor', async () => {

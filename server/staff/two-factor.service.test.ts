@@ -1,23 +1,16 @@
-import { and, desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INVALID_CREDENTIALS, TWO_FACTOR_CODE_NEEDED, TWO_FACTOR_CODE_WRONG } from '../../common/auth.contract.ts';
 import { OWNER_ONLY, TWO_FACTOR_SETUP_FIRST } from '../../common/policies.ts';
 import type { StaffRole } from '../../common/staff-roles.ts';
 import { TWO_FACTOR_OWN_FIRST, TWO_FACTOR_REQUIRED_FOR_STAFF } from '../../common/two-factor.contract.ts';
 import type { Viewer } from '../../common/viewer.ts';
-import { auditLog } from '../../db/schema.ts';
-import { refusal, SIGN_IN_AS_STAFF, STAFF_ONLY } from '../../tests/helpers/service-errors.ts';
-import { createTestApp, type TestApp } from '../../tests/helpers/test-app.ts';
+import { expectRefusedToEveryoneBut, lastAuditEntry, refusal, serviceTestApp } from '../../tests/helpers/service-tests.ts';
 import { totpCode } from '../auth/totp.ts';
 
 // Staff two-factor sign-in, and owners requiring it of everyone, called in process (the HTTP
 // contract is tests/api/staff-two-factor.test.ts).
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: false });
-});
-afterAll(() => t.close());
+const t = serviceTestApp();
 
 const twoFactor = () => t.app.services.twoFactor;
 const WRONG_CODE = { status: 400, message: TWO_FACTOR_CODE_WRONG };
@@ -25,14 +18,6 @@ const WRONG_CODE = { status: 400, message: TWO_FACTOR_CODE_WRONG };
 const codeOf = (secret: string, stepsAhead = 0) => totpCode(secret, Math.floor(Date.now() / 30_000) + stepsAhead);
 let lastAddress = 0;
 const visitor = () => t.asVisitor(`10.50.0.${++lastAddress}`);
-const lastAudit = async (action: string, target: string) =>
-  (
-    await t.db
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.action, action), eq(auditLog.target, target)))
-      .orderBy(desc(auditLog.id))
-  )[0];
 
 /** A staff member who turned two-factor sign-in on: their sign-in, secret, recovery codes and viewer as of now. */
 async function withTwoFactor(role: StaffRole) {
@@ -44,14 +29,12 @@ async function withTwoFactor(role: StaffRole) {
 
 describe('two-factor sign-in', () => {
   it('is each staff member’s own business: visitors 401, members 403', async () => {
-    const member = await t.asMember('gold');
     const calls = (viewer: Viewer) => [
       () => twoFactor().status(viewer),
       () => twoFactor().begin(viewer),
       () => twoFactor().enable(viewer, '123456'),
     ];
-    for (const call of calls(t.asVisitor())) expect(await refusal(call)).toEqual(SIGN_IN_AS_STAFF);
-    for (const call of calls(member)) expect(await refusal(call)).toEqual(STAFF_ONLY);
+    await expectRefusedToEveryoneBut('staff', t, calls);
     expect(await twoFactor().status(await t.asStaff('editor'))).toEqual({ enabled: false, required: false, recovery_codes_left: 0 });
   });
 
@@ -73,7 +56,11 @@ describe('two-factor sign-in', () => {
     expect((await t.viewerOf(login.token)).staff!.twoFactorEnabled).toBe(true);
     expect(await refusal(twoFactor().begin(viewer))).toEqual({ status: 409, message: 'Two-factor sign-in is on already.' });
     expect(await refusal(twoFactor().enable(viewer, codeOf(setup.secret, 1)))).toEqual(noSetup);
-    expect(await lastAudit('staff.two-factor', login.email)).toMatchObject({ actorEmail: login.email, oldValue: 'off', newValue: 'on' });
+    expect(await lastAuditEntry(t, { action: 'staff.two-factor', target: login.email })).toMatchObject({
+      actorEmail: login.email,
+      oldValue: 'off',
+      newValue: 'on',
+    });
   });
 
   it('asks for a code after the right password, and takes each code and each recovery code once', async () => {
@@ -99,7 +86,7 @@ describe('two-factor sign-in', () => {
     expect((await twoFactor().status(staff.viewer)).enabled).toBe(true);
     await twoFactor().disable(staff.viewer, staff.codes[3]!);
     expect(await twoFactor().status(staff.viewer)).toEqual({ enabled: false, required: false, recovery_codes_left: 0 });
-    expect(await lastAudit('staff.two-factor', staff.email)).toMatchObject({ oldValue: 'on', newValue: 'off' });
+    expect(await lastAuditEntry(t, { action: 'staff.two-factor', target: staff.email })).toMatchObject({ oldValue: 'on', newValue: 'off' });
     await expect(t.app.services.auth.staffSignIn(visitor(), { email: staff.email, password: staff.password })).resolves.toBeTruthy();
   });
 
@@ -111,7 +98,10 @@ describe('two-factor sign-in', () => {
 
     const owner = await withTwoFactor('owner');
     await twoFactor().setRequired(owner.viewer, true);
-    expect(await lastAudit('staff.two-factor-required', 'every staff member')).toMatchObject({ actorEmail: owner.email, newValue: true });
+    expect(await lastAuditEntry(t, { action: 'staff.two-factor-required', target: 'every staff member' })).toMatchObject({
+      actorEmail: owner.email,
+      newValue: true,
+    });
     const unprotected = await t.asStaff('owner');
     expect(t.app.services.staff.session(unprotected).two_factor_setup_needed).toBe(true);
     expect(await refusal(t.app.services.staff.list(unprotected))).toEqual({ status: 403, message: TWO_FACTOR_SETUP_FIRST });

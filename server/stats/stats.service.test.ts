@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONTENT_DEFAULTS } from '../../common/content-sections.ts';
 import { courses, members } from '../../db/schema.ts';
-import { createTestApp, type TestApp } from '../../tests/helpers/test-app.ts';
+import { serviceTestApp } from '../../tests/helpers/service-tests.ts';
 
 // The public numbers: real counts of members and of the catalogue, unless staff wrote their own copy.
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: false });
-});
-afterAll(() => t.close());
+const t = serviceTestApp();
 
 const stats = () => t.app.services.stats;
 /** A course row as the catalogue stores it, in this state (written straight to the database). */

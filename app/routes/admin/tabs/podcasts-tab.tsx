@@ -18,7 +18,7 @@ import type { Route } from './+types/podcasts-tab';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  const [episodes, files] = await Promise.all([services.podcast.adminList(viewer), services.files.choices(viewer)]);
+  const [episodes, files] = await Promise.all([services.podcastAuthoring.adminList(viewer), services.files.choices(viewer)]);
   return { episodes, images: libraryChoices(files).images };
 }
 
@@ -27,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services, viewer } = staffPageServices(context);
   const form = await parseForm(AdminEpisodeListForm, request);
   if (!form.ok) return invalid(form);
-  const saved = await attempt(() => services.podcast.replaceAll(viewer, form.data.episodes));
+  const saved = await attempt(() => services.podcastAuthoring.replaceAll(viewer, form.data.episodes));
   if (!saved.ok) return saved.refusal;
   return { ok: true as const };
 }

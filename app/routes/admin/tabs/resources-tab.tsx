@@ -22,7 +22,7 @@ import { TEXT_MAX } from '../../../../common/limits.ts';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  const [resources, files] = await Promise.all([services.resources.staffList(viewer), services.files.choices(viewer)]);
+  const [resources, files] = await Promise.all([services.resourceAuthoring.staffList(viewer), services.files.choices(viewer)]);
   return { resources, files: libraryChoices(files).attachments };
 }
 
@@ -36,18 +36,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === 'remove') {
     const target = ResourceId.safeParse({ resourceId: form.get('resourceId') });
     if (!target.success) return formErrors(target.error.issues[0]?.message ?? 'Choose a resource.');
-    const removed = await attempt(() => services.resources.remove(viewer, target.data.resourceId));
+    const removed = await attempt(() => services.resourceAuthoring.remove(viewer, target.data.resourceId));
     return removed.ok ? { ok: true as const, message: 'Resource removed.' } : removed.refusal;
   }
   const input = ResourceInput.safeParse(formValues(form, { nullable: ['file_id'] }));
   if (!input.success) return refusedBy(input.error);
   if (intent === 'create') {
-    const created = await attempt(() => services.resources.create(viewer, input.data));
+    const created = await attempt(() => services.resourceAuthoring.create(viewer, input.data));
     return created.ok ? { ok: true as const, message: `“${created.value.title}” added.` } : created.refusal;
   }
   const target = ResourceId.safeParse({ resourceId: form.get('resourceId') });
   if (!target.success) return formErrors(target.error.issues[0]?.message ?? 'Choose a resource.');
-  const updated = await attempt(() => services.resources.update(viewer, target.data.resourceId, input.data));
+  const updated = await attempt(() => services.resourceAuthoring.update(viewer, target.data.resourceId, input.data));
   return updated.ok ? { ok: true as const, message: 'Resource saved.' } : updated.refusal;
 }
 

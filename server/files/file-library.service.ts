@@ -2,12 +2,9 @@ import { z } from 'zod';
 import { badRequest, conflict, notFound } from '../../common/errors.ts';
 import { PAGE_SIZE, SHOWN } from '../../common/limits.ts';
 import { accessTierOf, defaultVisibility, FileVisibility, UploadFolder, type FilesService } from '../../common/files.contract.ts';
-import { type Viewer } from '../../common/viewer.ts';
-import { mayDownloadResource, mayOpenFile, mayWatchLesson, refuseFile, requireStaffArea } from '../../common/policies.ts';
-import type { CoursesService } from '../../common/courses.contract.ts';
+import { requireStaffArea } from '../../common/policies.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import type { DataAccess } from '../repositories.ts';
-import type { StoredFile } from './send-file.ts';
 import type { FileStorage } from './storage.ts';
 import { checkUpload, displayName, storageKeyFor } from './upload-checks.ts';
 import { makeImageVariants } from './image-variants.ts';
@@ -17,36 +14,10 @@ const FileCursor = z.tuple([TimestampKey, z.uuid()]);
 
 type FileRow = NonNullable<Awaited<ReturnType<DataAccess['files']['findById']>>>;
 
-/** A file cleared for this viewer, and whether it is for members only (never stored by a shared cache). */
-interface FileDelivery {
-  file: StoredFile;
-  membersOnly: boolean;
-}
+// Staff's file library: uploads, their visibility and names, and the pickers' choices. Who may open
+// a file is file-delivery.service.ts.
 
-/** Server-side extras beyond what pages call: the checks that let a viewer open a file. */
-export interface ServerFilesService extends FilesService {
-  /** A public file by its storage key (the local `/files/...` address); null for a members-only or unknown one. */
-  publicFile(storageKey: string): Promise<FileDelivery | null>;
-  /** An uploaded file by id, for whoever its visibility allows (staff: every file); an image at a width, if asked. */
-  fileById(viewer: Viewer, fileId: string, width?: number): Promise<FileDelivery & { publicImage: boolean }>;
-  /** A lesson's uploaded video, for members whose tier reaches the course's (and staff). */
-  lessonVideo(viewer: Viewer, lessonId: string): Promise<FileDelivery>;
-  /** A resource's uploaded file, for members whose tier reaches tier_required (and staff). */
-  resourceDownload(viewer: Viewer, resourceId: string): Promise<FileDelivery>;
-}
-
-const delivery = (row: StoredFile, membersOnly: boolean): FileDelivery => ({
-  file: { storageKey: row.storageKey, contentType: row.contentType, filename: row.filename },
-  membersOnly,
-});
-
-export function createFilesService(deps: {
-  data: DataAccess;
-  storage: FileStorage;
-  uploadMaxBytes: number;
-  /** Who may see a lesson's course (drafts, archived courses). */
-  courses: CoursesService;
-}): ServerFilesService {
+export function createFileLibraryService(deps: { data: DataAccess; storage: FileStorage; uploadMaxBytes: number }): FilesService {
   const { data, storage } = deps;
   // A public file on local disk has its own address; every other file goes through /api/files/:id.
   const urlOf = (row: FileRow) =>
@@ -197,39 +168,6 @@ export function createFilesService(deps: {
       });
       // After the row is gone, so a failure here leaves an orphan in the store, never a row without its file.
       for (const key of [removed.storageKey, ...removed.variants.map((variant) => variant.key)]) await storage.delete(key).catch(() => {});
-    },
-
-    async publicFile(storageKey) {
-      const row = await data.files.findByStorageKey(storageKey);
-      return row && row.accessTier === null ? delivery(row, false) : null;
-    },
-
-    // With a width, an image comes as its smallest WebP copy at least that wide (or as uploaded).
-    async fileById(viewer, fileId, width) {
-      const row = await data.files.findById(fileId);
-      if (!row) throw notFound('File not found.');
-      if (!mayOpenFile(viewer, row)) refuseFile(viewer, 'file');
-      const variant = width ? row.variants.filter((each) => each.width >= width).sort((a, b) => a.width - b.width)[0] : undefined;
-      const file = variant
-        ? { storageKey: variant.key, contentType: 'image/webp', filename: row.filename.replace(/\.[^.]+$/, '.webp') }
-        : row;
-      return { ...delivery(file, row.accessTier !== null), publicImage: row.accessTier === null && row.contentType.startsWith('image/') };
-    },
-
-    async lessonVideo(viewer, lessonId) {
-      const found = await data.files.findLessonVideo(lessonId);
-      // Only where the course itself may be seen (drafts by staff, archived ones by their members);
-      // there, a free preview is open to everyone.
-      if (!found || !(await deps.courses.find(viewer, found.courseId))) throw notFound('This lesson has no video.');
-      if (!mayWatchLesson(viewer, found)) refuseFile(viewer, 'lesson video');
-      return delivery(found.file, true);
-    },
-
-    async resourceDownload(viewer, resourceId) {
-      const found = await data.files.findResourceFile(resourceId);
-      if (!found) throw notFound('This resource has no download.');
-      if (!mayDownloadResource(viewer, found)) refuseFile(viewer, 'download');
-      return delivery(found.file, true);
     },
   };
 }
