@@ -78,6 +78,17 @@ export default function App({ loaderData }: Route.ComponentProps) {
     // Loaded for members only: a visitor has none (signing out removed them).
     if (memberId) void import('./lib/offline-downloads.ts').then((offline) => offline.pruneDownloadsForViewer(tier));
   }, [memberId, tier]);
+  const knowsZone = viewer.member?.time_zone !== null;
+  useEffect(() => {
+    // A member's times are shown in their zone: until they choose one on /account, their browser's.
+    if (!memberId || knowsZone) return;
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    void fetch('/api/account/time-zone', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ time_zone: zone }),
+    }).catch(() => {});
+  }, [memberId, knowsZone]);
   useEffect(() => {
     // Marks the page as interactive; browser tests wait for it before clicking.
     document.documentElement.dataset.hydrated = 'true';

@@ -17,6 +17,9 @@ export default [
     route('login', 'routes/auth/login.tsx'),
     route('signup', 'routes/auth/signup.tsx'),
     route('dashboard', 'routes/dashboard/dashboard.tsx'),
+    route('coaching', 'routes/coaching/coaching.tsx'),
+    route('coaching/one-on-one', 'routes/coaching/one-on-one.tsx'),
+    route('goals', 'routes/goals/goals.tsx'),
     route('account', 'routes/account/account.tsx'),
     route('account/billing', 'routes/account/billing.tsx'),
     route('forgot-password', 'routes/account/forgot-password.tsx'),
@@ -54,6 +57,8 @@ export default [
     route('community', 'routes/admin/tabs/community-tab.tsx'),
     route('messages', 'routes/admin/tabs/messages-tab.tsx'),
     route('activity', 'routes/admin/tabs/activity-tab.tsx'),
+    route('coaching', 'routes/admin/tabs/coaching-tab.tsx'),
+    route('coaching/one-on-one', 'routes/admin/tabs/one-on-one-tab.tsx'),
     route('security', 'routes/admin/tabs/security-tab.tsx'),
   ]),
 ] satisfies RouteConfig;

@@ -29,6 +29,12 @@ export const RESET_LINK_INVALID = 'This link has expired or was already used. As
 export const VERIFY_LINK_INVALID = 'This confirmation link has expired or was already used.';
 export const WRONG_PASSWORD = 'Your current password is not right.';
 
+interface EmailChoices {
+  weekly_tips: boolean;
+  optional_email: boolean;
+}
+export const WeeklyTipsInput = z.object({ weekly_tips: z.boolean({ error: 'weekly_tips must be true or false' }) });
+
 export const MessageResponse = z.object({ success: z.literal(true), message: z.string() });
 export type MessageResponse = z.infer<typeof MessageResponse>;
 
@@ -42,6 +48,11 @@ export interface AccountService {
   verifyEmail(token: string): Promise<void>;
   resendVerification(viewer: Viewer): Promise<MessageResponse>;
   changeName(viewer: Viewer, name: string): Promise<void>;
+  /** Where the member is: times are shown in this zone (an IANA name, checked by TimeZone). */
+  setTimeZone(viewer: Viewer, zone: string): Promise<void>;
+  /** Which optional emails the member gets: the weekly tips, and all optional mail (off once they unsubscribe). */
+  emailChoices(viewer: Viewer): Promise<EmailChoices>;
+  setWeeklyTips(viewer: Viewer, on: boolean): Promise<void>;
   /** Mails a confirmation link to the new address and tells the old one; the change happens on confirmation. */
   requestEmailChange(viewer: Viewer, input: { email: string; password: string }): Promise<MessageResponse>;
   /** Moves the account to the new address, signs out every other session (the viewer's own stays) and tells the old address. */

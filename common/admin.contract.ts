@@ -4,7 +4,7 @@ import { cursorParam, emailField, singleQueryText, uuidParam } from './fields.ts
 import { EnrolledCourse, MemberCertificate } from './learning.contract.ts';
 import { StaffRole } from './staff-roles.ts';
 import { Tier } from './tiers.ts';
-import type { BeforeQuery, Paged } from './paging.ts';
+import { BeforeQuery, type Paged } from './paging.ts';
 import type { Viewer } from './viewer.ts';
 import { TEXT_MAX } from './limits.ts';
 
@@ -53,10 +53,21 @@ export const ContactMessageRow = z.object({
   message: z.string(),
   handled: z.boolean(),
   created_at: z.string(),
+  /** Sent by a Silver or Gold member: priority support. */
+  priority: z.boolean(),
+  /** The sender's plan when they wrote, if they were signed in. */
+  sender_tier: Tier.nullable(),
 });
 export type ContactMessageRow = z.infer<typeof ContactMessageRow>;
 export const ContactMessageList = z.array(ContactMessageRow);
 export const MessageParams = z.object({ id: uuidParam('Message id') });
+
+/** The staff inbox: newest first or priority first, all or only those not replied to (or replied). */
+export const MessagesQuery = BeforeQuery.extend({
+  sort: z.enum(['newest', 'priority'], { error: 'sort must be newest or priority' }).default('newest'),
+  status: z.enum(['all', 'open', 'replied'], { error: 'status must be all, open or replied' }).default('all'),
+});
+export type MessagesQuery = z.input<typeof MessagesQuery>;
 
 /** One row of the audit log as the Activity tab shows it. */
 export const AuditEntry = z.object({
@@ -104,7 +115,7 @@ export interface MembersService {
 
 export interface MessagesService {
   /** Contact messages, newest first, a page at a time. */
-  list(viewer: Viewer, query?: BeforeQuery): Promise<Paged<ContactMessageRow>>;
+  list(viewer: Viewer, query?: MessagesQuery): Promise<Paged<ContactMessageRow>>;
   markHandled(viewer: Viewer, messageId: string): Promise<void>;
 }
 

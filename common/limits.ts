@@ -132,6 +132,64 @@ export const TEXT_MAX = {
   contactMessage: 5000,
   /** A code from an authenticator app, or a recovery code ('abcde-fghij'). */
   twoFactorCode: 11,
+  sessionTitle: 150,
+  sessionDescription: 4000,
+  /** Notes staff add to a session's recording: a summary and the links they mentioned. */
+  sessionNotes: 10000,
+  /** What a member wants to work on in their 1-on-1. */
+  bookingTopic: 2000,
+  /** A goal's name ("Calls to past clients") and its unit ("calls"). */
+  goalTitle: 100,
+  goalUnit: 30,
+  /** The name members see for a host or a coach. */
+  displayName: 100,
+} as const;
+
+// Live coaching.
+export const COACHING = {
+  /** The join link shows this long before the start (time to find headphones), and until the end. */
+  joinOpensMinutesBefore: 15,
+  /** Weekly series are made into sessions this many weeks ahead, so members can plan and RSVP. */
+  weeksAhead: 12,
+  /** Members who RSVP'd are reminded a day before and an hour before. */
+  reminders: { day: DAY, hour: HOUR },
+  /** A reminder still goes out this long after its moment (a restart, a slow minute), never later. */
+  reminderGraceMs: 45 * MINUTE,
+  /** How often a process looks for reminders due and weeks to plan. */
+  checkEveryMs: MINUTE,
+  /** A session lasts 15 minutes to 8 hours. */
+  minMinutes: 15,
+  maxMinutes: 480,
+  maxCapacity: 10_000,
+} as const;
+
+/** A member's goals. */
+export const GOALS = {
+  /** Goals a member keeps at once: a dashboard's worth. */
+  maxActive: 10,
+  maxTarget: 100_000,
+  /** The most one log adds (or takes back, when negative). */
+  maxLogged: 10_000,
+  /** Days of logs read to count a streak: a streak longer than this shows as this. */
+  streakDaysRead: 366,
+} as const;
+
+/** Gold's monthly 1-on-1 coaching. */
+export const ONE_ON_ONE = {
+  /** Bookings a Gold member holds per calendar month (of their own time zone). */
+  perMonth: 1,
+  /** A booking is rescheduled or cancelled up to this long before it starts, not later. */
+  changeUntilMs: DAY,
+  /** The days of free slots one look shows (a page; the member moves on a fortnight at a time). */
+  daysShown: 14,
+  /** How far ahead a member can book. */
+  bookAheadDays: 90,
+  /** A coach's slot length and minimum notice: their defaults, and the range they choose in. */
+  slotMinutes: { standard: 45, min: 15, max: 180 },
+  minNoticeHours: { standard: 24, min: 0, max: 14 * 24 },
+  /** Windows of availability (and breaks) a coach sets per week, and days off kept ahead. */
+  maxWindows: 50,
+  maxDaysOff: 200,
 } as const;
 
 /** Attachments under one lesson: a lesson's handouts, not a file library. */
@@ -155,6 +213,8 @@ export const SHOWN = {
   memberSignIns: 20,
   memberActivity: 50,
   signUpWeeks: 12,
+  /** 'Recommended for you' on the dashboard. */
+  recommendations: 4,
   /** A member's own data export: the sign-ins kept with it. */
   exportedSignIns: 100,
 } as const;
@@ -175,7 +235,8 @@ export const CACHE_BOUNDS = {
   /** Pages and answers visitors share. */
   visitorPages: { maxEntries: 2_000, maxBytes: 64 * 1024 * 1024 },
   /** A signed-in member's own pages. */
-  ownPages: { maxEntries: 5_000, maxBytes: 32 * 1024 * 1024 },
+  /** A signed-in member's own pages: kept a minute at most, as they show the time of day (a join link opening, the tip of the day). */
+  ownPages: { maxEntries: 5_000, maxBytes: 32 * 1024 * 1024, maxAgeMs: 60_000 },
   /** The catalogue (courses, lessons, episodes, resources, content): small by nature, kept whole. */
   catalogue: { maxEntries: 2_000, maxBytes: 16 * 1024 * 1024 },
   /** Members' own reads: the most recently used members' first pages. */

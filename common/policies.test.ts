@@ -51,6 +51,7 @@ function member(tier: Tier, suspended = false): Viewer {
       createdAt: new Date('2026-01-01T00:00:00Z'),
       emailVerifiedAt: null,
       communitySuspendedAt: suspended ? new Date('2026-06-01T00:00:00Z') : null,
+      timeZone: null,
       sessionId: 'session',
     },
     staff: null,

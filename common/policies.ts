@@ -1,5 +1,5 @@
 import { GOLD_SPACE_ONLY, SUSPENDED, UPGRADE_TO_PARTICIPATE, type CommunitySpace } from './community.contract.ts';
-import { COMMUNITY_PREVIEW_POSTS } from './limits.ts';
+import { COACHING, COMMUNITY_PREVIEW_POSTS, ONE_ON_ONE } from './limits.ts';
 import { forbidden, unauthorized } from './errors.ts';
 import type { StaffRole } from './staff-roles.ts';
 import { tierReaches, type Tier } from './tiers.ts';
@@ -54,11 +54,11 @@ export function requireStaff(viewer: Viewer): SignedInStaff {
 // ---- Staff areas ----------------------------------------------------------------------------
 
 /** The parts of the admin area, each for the roles whose work it is. */
-export const STAFF_AREAS = ['content', 'community', 'messages', 'activity', 'members', 'billing', 'staff'] as const;
+export const STAFF_AREAS = ['content', 'coaching', 'community', 'messages', 'activity', 'members', 'billing', 'staff'] as const;
 export type StaffArea = (typeof STAFF_AREAS)[number];
 
-// Editors author content and moderate; members, billing and staff are the owners' alone.
-const EDITOR_AREAS: ReadonlySet<StaffArea> = new Set(['content', 'community', 'messages', 'activity']);
+// Editors author content, coach and moderate; members, billing and staff are the owners' alone.
+const EDITOR_AREAS: ReadonlySet<StaffArea> = new Set(['content', 'coaching', 'community', 'messages', 'activity']);
 
 export const OWNER_ONLY = 'Only an owner can do this: editors author content, owners manage staff, members and billing.';
 
@@ -80,8 +80,8 @@ export const mayEditPageTexts = (viewer: Viewer | PublicViewer) => mayEnterStaff
 /** Moderating the community (hiding, pinning, locking, suspending) is the community area's work. */
 export const mayModerate = (viewer: Viewer) => mayEnterStaffArea(viewer, 'community');
 
-/** Audit entries about content (what editors change): courses, lessons, files, the podcast, resources, texts. */
-export const CONTENT_AUDIT_ACTIONS = ['content', 'course', 'lesson', 'file', 'podcast', 'resource'] as const;
+/** Audit entries about what editors change: courses, lessons, files, the podcast, resources, texts, coaching. */
+export const CONTENT_AUDIT_ACTIONS = ['content', 'course', 'lesson', 'file', 'podcast', 'resource', 'coaching'] as const;
 
 /**
  * Which entries of the audit log this staff member reads: owners every one; editors only the
@@ -182,6 +182,37 @@ export function editRefusal(viewer: Viewer, item: { authorId: string | null }, s
   if (!isAuthorOf(viewer, item)) return `You can only change your own ${what}.`;
   return postingRefusal(viewer, space);
 }
+
+// ---- Live coaching ----------------------------------------------------------------------------
+
+/** Whether a member may join a session (RSVP, add it to a calendar, open its link): their tier reaches its lowest tier. */
+export const mayJoinSession = (asker: Asker, session: { minTier: Tier }) => reaches(asker, session.minTier);
+
+/** Whether the session's join link opens now: from shortly before the start until the end, unless cancelled. */
+export function joinLinkOpen(session: { startsAt: Date; durationMinutes: number; cancelledAt: Date | null }, now: Date): boolean {
+  const opens = session.startsAt.getTime() - COACHING.joinOpensMinutesBefore * 60_000;
+  const ends = session.startsAt.getTime() + session.durationMinutes * 60_000;
+  return session.cancelledAt === null && now.getTime() >= opens && now.getTime() < ends;
+}
+
+/** Whether the asker sees the join link now: a member who may join, while it is open. */
+export const maySeeJoinLink = (asker: Asker, session: Parameters<typeof joinLinkOpen>[0] & { minTier: Tier }, now: Date) =>
+  mayJoinSession(asker, session) && joinLinkOpen(session, now);
+
+/** Whether the asker may watch a session's recording: members whose tier reaches the session's, and staff. */
+export const mayWatchRecording = (asker: Asker, session: { minTier: Tier }) => mayJoinSession(asker, session) || isStaff(asker);
+
+/** Silver and Gold sell priority support: their messages head the staff inbox. */
+export const hasPrioritySupport = (asker: Asker) => reaches(asker, 'silver');
+
+export const ONE_ON_ONE_GOLD_ONLY = 'Monthly 1-on-1 coaching is part of the Gold plan. Upgrade to Gold to book.';
+
+/** Whether the asker may book a monthly 1-on-1 with a coach: Gold members (the plan sells it). */
+export const mayBookOneOnOne = (asker: Asker) => reaches(asker, 'gold');
+
+/** A 1-on-1 is changed or cancelled by its member up to a day before it starts (the coach plans their day). */
+export const mayChangeBooking = (booking: { startsAt: Date }, now: Date) =>
+  booking.startsAt.getTime() - now.getTime() >= ONE_ON_ONE.changeUntilMs;
 
 // ---- What pages show of a tier --------------------------------------------------------------
 

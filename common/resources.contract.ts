@@ -65,6 +65,8 @@ export const StaffResourceList = z.array(StaffResource);
 export interface ResourcesService {
   /** Every resource; a download link only for a member whose tier reaches tier_required. */
   list(viewer: Viewer): Promise<Resource[]>;
+  /** The daily tip of this date (YYYY-MM-DD, the member's own), the same for everyone; null without tips. */
+  tipOfTheDay(viewer: Viewer, localDate: string): Promise<Resource | null>;
 }
 
 /** Staff's side: the resources with their files, and authoring them. */

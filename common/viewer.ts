@@ -13,6 +13,8 @@ export interface MemberIdentity {
   emailVerifiedAt: Date | null;
   /** Set while staff have suspended the member from posting in the community. */
   communitySuspendedAt: Date | null;
+  /** Where the member is (an IANA zone), once known: times are shown in it. */
+  timeZone: string | null;
 }
 
 export interface StaffIdentity {
@@ -42,13 +44,20 @@ export interface Viewer {
 
 /** What the browser may know of the viewer: no ids, no session. */
 export interface PublicViewer {
-  member: { name: string; email: string; membership_tier: Tier } | null;
+  member: { name: string; email: string; membership_tier: Tier; time_zone: string | null } | null;
   staff: { email: string; role: StaffRole } | null;
 }
 
 export function publicViewer(viewer: Viewer): PublicViewer {
   return {
-    member: viewer.member ? { name: viewer.member.name, email: viewer.member.email, membership_tier: viewer.member.membershipTier } : null,
+    member: viewer.member
+      ? {
+          name: viewer.member.name,
+          email: viewer.member.email,
+          membership_tier: viewer.member.membershipTier,
+          time_zone: viewer.member.timeZone,
+        }
+      : null,
     staff: viewer.staff ? { email: viewer.staff.email, role: viewer.staff.role } : null,
   };
 }

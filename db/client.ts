@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -72,8 +73,8 @@ export type DatabaseLocation =
 // The advisory lock key of the start-up work, the same in every process of the site ('rp-start').
 const STARTUP_LOCK_KEY = 0x72702d7374617274n.toString();
 
-/** PostgreSQL extensions the schema uses, which the embedded database must load to open it (migration 0012). */
-export const EMBEDDED_EXTENSIONS = { pg_trgm };
+/** PostgreSQL extensions the schema uses, which the embedded database must load to open it (migrations 0012 and 0018). */
+export const EMBEDDED_EXTENSIONS = { pg_trgm, btree_gist };
 
 export function embeddedDataPath(dataDir: string): string {
   return path.join(dataDir, 'pglite');

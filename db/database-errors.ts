@@ -78,3 +78,18 @@ export function isUniqueViolation(error: unknown): boolean {
   const candidate = error as { code?: string; cause?: { code?: string } };
   return candidate?.code === UNIQUE_VIOLATION || candidate?.cause?.code === UNIQUE_VIOLATION;
 }
+
+/**
+ * The constraint the database refused a change for (SQLSTATE class 23: a unique index, an exclusion
+ * constraint), through any wrapping of the driver's error; undefined for any other failure.
+ */
+export function violatedConstraint(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const candidate = current as { code?: unknown; constraint?: unknown; cause?: unknown };
+    if (typeof candidate.code === 'string' && candidate.code.startsWith('23') && typeof candidate.constraint === 'string') {
+      return candidate.constraint;
+    }
+    current = candidate.cause;
+  }
+  return undefined;
+}

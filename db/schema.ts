@@ -13,6 +13,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -57,10 +58,18 @@ export const members = pgTable(
     emailVerifiedAt: timestamp({ withTimezone: true }),
     /** The member asked for no email beyond what their account needs (one-click unsubscribe). */
     emailOptOut: boolean().notNull().default(false),
+    /** Where the member is (an IANA zone): times are shown in it. Null until set, then the browser's. */
+    timeZone: text(),
+    /** The weekly tips email, which the member can switch off on /account. */
+    weeklyTips: boolean().notNull().default(true),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },
   (t) => [
+    // The weekly tips run reads the members of the zones where it is Monday morning.
+    index('members_weekly_tips_zone_idx')
+      .on(t.timeZone, t.id)
+      .where(sql`weekly_tips and not email_opt_out`),
     // Emails are unique regardless of case.
     uniqueIndex('members_email_lower_idx').on(sql`lower(${t.email})`),
     uniqueIndex('members_stripe_customer_idx').on(t.stripeCustomerId),
@@ -87,6 +96,8 @@ export const staffAccounts = pgTable(
     totpEnabledAt: timestamp({ withTimezone: true }),
     /** The last 30-second step whose code was used: a code works once. */
     totpLastStep: bigint({ mode: 'number' }),
+    /** The name members see when this staff member hosts a session or coaches ('' until they set it). */
+    displayName: text().notNull().default(''),
     createdAt: createdAt(),
   },
   (t) => [
@@ -466,11 +477,20 @@ export const contactMessages = pgTable(
     subject: text().notNull(),
     message: text().notNull(),
     ipAddress: text(),
+    /** The member who sent it, signed in; and whether their plan (Silver and Gold) makes it a priority. */
+    memberId: uuid().references(() => members.id, { onDelete: 'set null' }),
+    senderTier: text({ enum: TIERS }),
+    priority: boolean().notNull().default(false),
+    /** Replied to by staff (the inbox's 'Replied'). */
     handled: boolean().notNull().default(false),
     handledAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('contact_messages_created_idx').on(t.createdAt, t.id)],
+  (t) => [
+    index('contact_messages_created_idx').on(t.createdAt, t.id),
+    // The inbox by priority: Silver and Gold members' messages first, newest first within each.
+    index('contact_messages_priority_idx').on(t.priority, t.createdAt, t.id),
+  ],
 );
 
 export const uploadedFiles = pgTable(
@@ -593,6 +613,8 @@ export const outboxMessages = pgTable(
     unsubscribeUrl: text(),
     /** The link minted at sending; the stored text holds a placeholder in its place, before and after. */
     linkGrant: jsonb().$type<OutboxLinkGrant>(),
+    /** A calendar file (.ics) sent with the message: a 1-on-1's confirmation, for the member's calendar. */
+    calendar: text(),
     status: text({ enum: OUTBOX_STATUSES }).notNull().default('pending'),
     attempts: integer().notNull().default(0),
     nextAttemptAt: createdAt(),
@@ -659,3 +681,308 @@ export const dataVersions = pgTable('data_versions', {
   name: text().primaryKey(),
   version: bigint({ mode: 'number' }).notNull(),
 });
+
+// Live group coaching (SPEC 1 "live and group coaching sessions"; Silver's weekly live coaching).
+// A series holds what every session of it shares; each session is one meeting, moved or cancelled
+// on its own. Weekly series are made into sessions a few weeks ahead (server/coaching/).
+export const coachingSeries = pgTable(
+  'coaching_series',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    title: text().notNull(),
+    description: text().notNull().default(''),
+    /** The staff member who hosts; their name is kept for members if the account goes. */
+    hostStaffId: uuid().references(() => staffAccounts.id, { onDelete: 'set null' }),
+    hostName: text().notNull(),
+    /** The zone the sessions are planned in: a weekly session keeps its local time across daylight saving. */
+    timeZone: text().notNull(),
+    durationMinutes: integer().notNull(),
+    /** The lowest tier that may join. */
+    minTier: text({ enum: TIERS }).notNull(),
+    capacity: integer().notNull(),
+    weekly: boolean().notNull(),
+    /** The video meeting's address: shown to entitled members only, from shortly before the start. */
+    joinUrl: text().notNull(),
+    /** A weekly series stopped: no sessions are made after this. */
+    endedAt: timestamp({ withTimezone: true }),
+    createdBy: text().notNull(),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  () => [
+    check('coaching_series_min_tier_check', oneOf('min_tier', TIERS)),
+    check('coaching_series_duration_check', sql`${sql.raw('duration_minutes')} between 15 and 480`),
+    check('coaching_series_capacity_check', sql`${sql.raw('capacity')} between 1 and 10000`),
+  ],
+);
+
+export const coachingSessions = pgTable(
+  'coaching_sessions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    seriesId: uuid()
+      .notNull()
+      .references(() => coachingSeries.id, { onDelete: 'cascade' }),
+    /** The week's slot in its series, as first planned: a session is made once per slot, by whichever process. */
+    plannedFor: timestamp({ withTimezone: true }).notNull(),
+    startsAt: timestamp({ withTimezone: true }).notNull(),
+    durationMinutes: integer().notNull(),
+    cancelledAt: timestamp({ withTimezone: true }),
+    /** Raised at each change of time or status: calendars replace the older copy. */
+    revision: integer().notNull().default(0),
+    /** After the session: its recording (an uploaded video, or a link) and notes. */
+    recordingFileId: uuid().references(() => uploadedFiles.id, { onDelete: 'set null' }),
+    recordingUrl: text(),
+    notes: text().notNull().default(''),
+    recordedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('coaching_sessions_slot_idx').on(t.seriesId, t.plannedFor),
+    // Upcoming sessions in order of start; the recordings library, latest first.
+    index('coaching_sessions_start_idx').on(t.startsAt, t.id),
+    index('coaching_sessions_recorded_idx')
+      .on(t.startsAt, t.id)
+      .where(sql`recorded_at is not null`),
+    check('coaching_sessions_duration_check', sql`${sql.raw('duration_minutes')} between 15 and 480`),
+  ],
+);
+
+/** A member's place at a session: one per member, at most the series' capacity (checked under the session's lock). */
+export const coachingRsvps = pgTable(
+  'coaching_rsvps',
+  {
+    sessionId: uuid()
+      .notNull()
+      .references(() => coachingSessions.id, { onDelete: 'cascade' }),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.memberId] }), index('coaching_rsvps_member_idx').on(t.memberId, t.sessionId)],
+);
+
+/** Who opened the join link: attendance. */
+export const coachingAttendance = pgTable(
+  'coaching_attendance',
+  {
+    sessionId: uuid()
+      .notNull()
+      .references(() => coachingSessions.id, { onDelete: 'cascade' }),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    joinedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.memberId] })],
+);
+
+export const COACHING_REMINDERS = ['day', 'hour'] as const;
+
+/** Each reminder sent: its row is written with the mail, once, whichever process gets there first. */
+export const coachingReminders = pgTable(
+  'coaching_reminders',
+  {
+    sessionId: uuid()
+      .notNull()
+      .references(() => coachingSessions.id, { onDelete: 'cascade' }),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    kind: text({ enum: COACHING_REMINDERS }).notNull(),
+    /** The session's start the reminder named: a moved session is reminded of again. */
+    startsAt: timestamp({ withTimezone: true }).notNull(),
+    sentAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.memberId, t.kind, t.startsAt] }),
+    check('coaching_reminders_kind_check', oneOf('kind', COACHING_REMINDERS)),
+  ],
+);
+
+/** A member's private calendar feed: only the SHA-256 of its secret is kept. */
+export const calendarFeeds = pgTable('calendar_feeds', {
+  memberId: uuid()
+    .primaryKey()
+    .references(() => members.id, { onDelete: 'cascade' }),
+  tokenHash: text().notNull().unique(),
+  createdAt: createdAt(),
+});
+
+// ---- Gold's monthly 1-on-1 coaching ---------------------------------------------------------
+
+/** When a coach (a staff member) takes 1-on-1s: their zone, slot length and notice. */
+export const coachProfiles = pgTable(
+  'coach_profiles',
+  {
+    staffId: uuid()
+      .primaryKey()
+      .references(() => staffAccounts.id, { onDelete: 'cascade' }),
+    timeZone: text().notNull(),
+    /** Shown to Gold members as a coach they can book. */
+    accepting: boolean().notNull().default(false),
+    slotMinutes: integer().notNull(),
+    minNoticeHours: integer().notNull(),
+    /** The coach's video-meeting address for 1-on-1s, shown to the member who booked. */
+    meetingUrl: text().notNull(),
+    updatedAt: createdAt(),
+  },
+  () => [
+    check('coach_profiles_slot_check', sql`${sql.raw('slot_minutes')} between 15 and 180`),
+    check('coach_profiles_notice_check', sql`${sql.raw('min_notice_hours')} between 0 and 336`),
+  ],
+);
+
+export const COACH_WINDOW_KINDS = ['open', 'break'] as const;
+
+/** A weekly stretch of a coach's week, in minutes of the day in their zone: open hours, or a break in them. */
+export const coachWindows = pgTable(
+  'coach_windows',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    staffId: uuid()
+      .notNull()
+      .references(() => staffAccounts.id, { onDelete: 'cascade' }),
+    weekday: integer().notNull(),
+    startsMinute: integer().notNull(),
+    endsMinute: integer().notNull(),
+    kind: text({ enum: COACH_WINDOW_KINDS }).notNull(),
+  },
+  (t) => [
+    index('coach_windows_staff_idx').on(t.staffId, t.weekday),
+    check('coach_windows_kind_check', oneOf('kind', COACH_WINDOW_KINDS)),
+    check('coach_windows_weekday_check', sql`${sql.raw('weekday')} between 0 and 6`),
+    check('coach_windows_minutes_check', sql`${sql.raw('starts_minute')} >= 0 and ends_minute <= 1440 and starts_minute < ends_minute`),
+  ],
+);
+
+/** A day the coach takes no 1-on-1s, as a date in their zone. */
+export const coachDaysOff = pgTable(
+  'coach_days_off',
+  {
+    staffId: uuid()
+      .notNull()
+      .references(() => staffAccounts.id, { onDelete: 'cascade' }),
+    day: date({ mode: 'string' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.staffId, t.day] })],
+);
+
+/**
+ * A Gold member's 1-on-1. The database keeps the promises even when requests race on several
+ * processes: a coach's live bookings never overlap (an exclusion constraint on the time range,
+ * written in migration 0018, as Drizzle cannot declare one), and a member holds one live booking per
+ * calendar month of their zone (the unique index below).
+ */
+export const oneOnOneBookings = pgTable(
+  'one_on_one_bookings',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    coachId: uuid()
+      .notNull()
+      .references(() => staffAccounts.id, { onDelete: 'cascade' }),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    startsAt: timestamp({ withTimezone: true }).notNull(),
+    endsAt: timestamp({ withTimezone: true }).notNull(),
+    /** The first day of the booking's calendar month in the member's zone when booked. */
+    month: date({ mode: 'string' }).notNull(),
+    topic: text().notNull().default(''),
+    cancelledAt: timestamp({ withTimezone: true }),
+    /** Raised at each move: calendars replace the older copy. */
+    revision: integer().notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('one_on_one_bookings_member_month_idx')
+      .on(t.memberId, t.month)
+      .where(sql`cancelled_at is null`),
+    index('one_on_one_bookings_coach_idx').on(t.coachId, t.startsAt, t.id),
+    index('one_on_one_bookings_member_idx').on(t.memberId, t.startsAt),
+    check('one_on_one_bookings_time_check', sql`${sql.raw('ends_at')} > starts_at`),
+  ],
+);
+
+// ---- Goals ----------------------------------------------------------------------------------
+
+export const GOAL_KINDS = ['count', 'course'] as const;
+export const GOAL_PERIOD_VALUES = ['week', 'month', 'by_date'] as const;
+export const GOAL_REMINDER_VALUES = ['off', 'daily', 'weekly'] as const;
+
+/** A member's goal: a number to reach per week, per month or by a date, or a course to finish by a date. */
+export const goals = pgTable(
+  'goals',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    kind: text({ enum: GOAL_KINDS }).notNull(),
+    title: text().notNull(),
+    unit: text().notNull().default(''),
+    target: integer().notNull(),
+    period: text({ enum: GOAL_PERIOD_VALUES }).notNull(),
+    dueOn: date({ mode: 'string' }),
+    courseId: text().references(() => courses.id, { onDelete: 'cascade' }),
+    reminder: text({ enum: GOAL_REMINDER_VALUES }).notNull().default('off'),
+    /** The hour (0-23) of the member's day, and for weekly reminders the weekday (0 Sunday). */
+    reminderHour: integer().notNull().default(9),
+    reminderWeekday: integer().notNull().default(1),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('goals_member_idx').on(t.memberId, t.createdAt),
+    // The reminder run reads only the goals that remind.
+    index('goals_reminding_idx')
+      .on(t.id)
+      .where(sql`reminder <> 'off'`),
+    check('goals_kind_check', oneOf('kind', GOAL_KINDS)),
+    check('goals_period_check', oneOf('period', GOAL_PERIOD_VALUES)),
+    check('goals_reminder_check', oneOf('reminder', GOAL_REMINDER_VALUES)),
+    check('goals_hour_check', sql`${sql.raw('reminder_hour')} between 0 and 23 and reminder_weekday between 0 and 6`),
+  ],
+);
+
+/** Progress logged on a count goal, on a date of the member's zone. */
+export const goalEntries = pgTable(
+  'goal_entries',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    goalId: uuid()
+      .notNull()
+      .references(() => goals.id, { onDelete: 'cascade' }),
+    amount: integer().notNull(),
+    loggedOn: date({ mode: 'string' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('goal_entries_goal_idx').on(t.goalId, t.loggedOn)],
+);
+
+/** Each goal reminder sent: one per goal and local date, written with the mail, by whichever process gets there first. */
+export const goalReminders = pgTable(
+  'goal_reminders',
+  {
+    goalId: uuid()
+      .notNull()
+      .references(() => goals.id, { onDelete: 'cascade' }),
+    localDate: date({ mode: 'string' }).notNull(),
+    sentAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.goalId, t.localDate] })],
+);
+
+/** Each weekly tips email sent: one per member and week (its Monday, in the member's zone), by whichever process gets there first. */
+export const weeklyTipMails = pgTable(
+  'weekly_tip_mails',
+  {
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    weekOf: date({ mode: 'string' }).notNull(),
+    sentAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.weekOf] })],
+);

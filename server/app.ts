@@ -51,6 +51,10 @@ import viewerPlugin from './sessions/viewer.plugin.ts';
 import { staffRoutes } from './staff/staff.routes.ts';
 import { statsRoutes } from './stats/stats.routes.ts';
 import { createSessionsRepository } from './sessions/sessions.repository.ts';
+import { coachingRoutes } from './coaching/coaching.routes.ts';
+import { oneOnOneRoutes } from './one-on-one/one-on-one.routes.ts';
+import { goalsRoutes } from './goals/goals.routes.ts';
+import { scheduleCoachingJobs } from './coaching/coaching-jobs.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -202,6 +206,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   keepAnswersPrivate(app);
   scheduleSessionPurge(app, sessions, deps.database);
   scheduleDataRetention(app, deps.database, createDataAccess(deps.database.db));
+  scheduleCoachingJobs(app, createDataAccess(deps.database.db), mailer);
   const stripe = config.stripe ? new StripeGateway({ ...config.stripe, timeoutMs: config.outboundTimeoutMs }, app.log) : undefined;
   app.decorate(
     'services',
@@ -229,6 +234,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     authRoutes,
     accountsRoutes,
     billingRoutes,
+    coachingRoutes,
+    oneOnOneRoutes,
+    goalsRoutes,
     staffRoutes,
     coursesRoutes,
     learningRoutes,

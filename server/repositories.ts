@@ -14,7 +14,11 @@ import { createPodcastRepository } from './podcast/podcast.repository.ts';
 import { createResourcesRepository } from './resources/resources.repository.ts';
 import { createSiteSettingsRepository } from './staff/site-settings.repository.ts';
 import { createStaffRepository } from './staff/staff.repository.ts';
-import { isUniqueViolation } from '../db/database-errors.ts';
+import { isUniqueViolation, violatedConstraint } from '../db/database-errors.ts';
+import { createCoachingRepository } from './coaching/coaching.repository.ts';
+import { createOneOnOneRepository } from './one-on-one/one-on-one.repository.ts';
+import { createGoalsRepository } from './goals/goals.repository.ts';
+import { createTipsRepository } from './tips/tips.repository.ts';
 
 /** Every feature's repository, bound to the database or to one transaction. */
 function createRepositories(db: DatabaseOrTransaction) {
@@ -22,6 +26,10 @@ function createRepositories(db: DatabaseOrTransaction) {
     accountTokens: createAccountTokensRepository(db),
     audit: createAuditRepository(db),
     billing: createBillingRepository(db),
+    coaching: createCoachingRepository(db),
+    oneOnOne: createOneOnOneRepository(db),
+    goals: createGoalsRepository(db),
+    tips: createTipsRepository(db),
     community: createCommunityRepository(db),
     contact: createContactRepository(db),
     content: createContentRepository(db),
@@ -44,6 +52,8 @@ export interface DataAccess extends Repositories {
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
   /** Whether a failed change was the database refusing a duplicate (an address taken meanwhile by another request). */
   isDuplicate(error: unknown): boolean;
+  /** The constraint (a unique index, an exclusion) a failed change broke, if that is why it failed. */
+  violatedConstraint(error: unknown): string | undefined;
 }
 
 export function createDataAccess(db: Database): DataAccess {
@@ -51,5 +61,6 @@ export function createDataAccess(db: Database): DataAccess {
     ...createRepositories(db),
     transaction: (work) => db.transaction((tx) => work(createRepositories(tx))),
     isDuplicate: isUniqueViolation,
+    violatedConstraint,
   };
 }

@@ -33,6 +33,12 @@ import { CACHE_BOUNDS } from '../common/limits.ts';
 import { createBillingAdminService } from './billing/billing-admin.service.ts';
 import { createResourceAuthoringService } from './resources/resource-authoring.service.ts';
 import { createPodcastAuthoringService } from './podcast/podcast-authoring.service.ts';
+import { createCoachingService } from './coaching/coaching.service.ts';
+import { createCoachingAdminService } from './coaching/coaching-admin.service.ts';
+import { createOneOnOneService } from './one-on-one/one-on-one.service.ts';
+import { createGoalsService } from './goals/goals.service.ts';
+import { createRecommendationsService } from './recommendations/recommendations.service.ts';
+import { createOneOnOneCoachService } from './one-on-one/one-on-one-coach.service.ts';
 
 /** The services the API routes call; pages get the same objects through the React Router context. */
 export interface ServerServices extends Services {
@@ -78,6 +84,12 @@ export function createServices(deps: {
     account: createAccountService({ data, sessions, limiter, mailer, billing }),
     billing,
     billingAdmin,
+    coaching: createCoachingService({ data, mailer }),
+    coachingAdmin: createCoachingAdminService({ data, mailer }),
+    oneOnOne: createOneOnOneService({ data, mailer }),
+    oneOnOneCoach: createOneOnOneCoachService({ data }),
+    goals: createGoalsService({ data }),
+    recommendations: createRecommendationsService({ data }),
     courses,
     courseAuthoring: createCourseAuthoringService(data, learning),
     learning,

@@ -436,7 +436,10 @@ async function seedSubscriptions(tx: DatabaseOrTransaction) {
       select m.*, coalesce(m.former_tier, m.tier) as plan_tier,
              case when random() < 0.3 then 'yearly' else 'monthly' end as period,
              started.at as started_at,
-             case when m.subscription_status = 'canceled' then ${momentAfter(sql`started.at`)} end as ended_at
+             -- The daily job removes a member's data 90 days after their plan ends, so those who left
+             -- (and are still here) did so within that time.
+             case when m.subscription_status = 'canceled'
+                  then greatest(${momentAfter(sql`started.at`)}, now() - interval '89 days' * random()) end as ended_at
       from scale_member m
       cross join lateral (select ${momentAfter(sql`m.created_at`, 2)} as at) as started
       where m.subscription_status is not null

@@ -9,7 +9,9 @@ import {
   PasswordResetConfirm,
   PasswordResetRequest,
   TokenInput,
+  WeeklyTipsInput,
 } from '../../common/account.contract.ts';
+import { TimeZoneInput } from '../../common/coaching.contract.ts';
 import { SuccessResponse } from '../../common/fields.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
@@ -20,6 +22,25 @@ export async function accountsRoutes(app: ZodApp) {
   const { account } = app.services;
   const member = { access: 'member' } as const;
   const ok = { success: true as const };
+
+  // Settings of the member's own: their time zone, and the weekly tips email.
+  app.put(
+    '/api/account/weekly-tips',
+    { config: member, schema: { body: WeeklyTipsInput, response: withErrors({ 200: SuccessResponse }) } },
+    async (request) => {
+      await account.setWeeklyTips(await request.viewer(), request.body.weekly_tips);
+      return ok;
+    },
+  );
+
+  app.put(
+    '/api/account/time-zone',
+    { config: member, schema: { body: TimeZoneInput, response: withErrors({ 200: SuccessResponse }) } },
+    async (request) => {
+      await account.setTimeZone(await request.viewer(), request.body.time_zone);
+      return ok;
+    },
+  );
 
   // Password reset (SPEC: 'Forgot password?'): the same answer whether or not the account exists.
   app.post(

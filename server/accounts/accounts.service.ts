@@ -162,6 +162,20 @@ export function createAccountService(deps: {
       await data.members.update(member.id, { name });
     },
 
+    async setTimeZone(viewer, zone) {
+      const member = requireMember(viewer);
+      await data.members.update(member.id, { timeZone: zone });
+    },
+
+    async emailChoices(viewer) {
+      const account = await data.members.findAccount({ id: requireMember(viewer).id });
+      return { weekly_tips: account?.weeklyTips ?? false, optional_email: account ? !account.emailOptOut : false };
+    },
+
+    async setWeeklyTips(viewer, on) {
+      await data.tips.setWeeklyTips(requireMember(viewer).id, on);
+    },
+
     async requestEmailChange(viewer, input) {
       const member = requireMember(viewer);
       const account = await requireCurrentPassword(viewer, member.id, input.password);

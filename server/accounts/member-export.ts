@@ -34,6 +34,7 @@ async function* jsonArray<T>(rows: AsyncIterable<T>, view: (row: T) => unknown):
 /**
  * 'Download my data' (the privacy policy's right to one's data): the member's profile, plan and
  * invoices, courses and progress, certificates, discussions, replies and likes, sign-ins and consents,
+ * live sessions RSVP'd to and joined, and 1-on-1s,
  * as one JSON document written page by page. Nothing of another member (a reply names the
  * discussion it answers by id only), and no secret (no password hash, no token).
  */
@@ -60,11 +61,13 @@ export function createMemberExport(deps: { data: DataAccess; invoices: (viewer: 
         joined_at: iso(account.createdAt),
         email_confirmed_at: iso(account.emailVerifiedAt),
         community_suspended_at: iso(account.communitySuspendedAt),
+        time_zone: account.timeZone,
       },
       consents: {
         // The terms and the age of 18 are accepted at sign-up; marketing mail until one unsubscribes.
         terms_accepted_at: iso(account.createdAt),
         optional_email: !account.emailOptOut,
+        weekly_tips: account.weeklyTips,
       },
       plan: subscriptions.map((row) => ({
         status: row.status,
@@ -141,6 +144,35 @@ export function createMemberExport(deps: { data: DataAccess; invoices: (viewer: 
         (row) => row.postId,
       ),
       (row) => ({ discussion_id: row.postId, liked_at: iso(row.createdAt) }),
+    );
+    yield ',"live_sessions":';
+    yield* jsonArray(
+      pages(
+        (after: { rsvpedAt: string; sessionId: string } | undefined) => data.coaching.rsvpsOf(member.id, STREAM_BATCH, after),
+        (row) => ({ rsvpedAt: row.rsvpedKey, sessionId: row.sessionId }),
+      ),
+      (row) => ({
+        session_id: row.sessionId,
+        title: row.title,
+        starts_at: iso(row.startsAt),
+        rsvped_at: iso(row.rsvpedAt),
+        joined_at: iso(row.joinedAt),
+      }),
+    );
+    yield ',"one_on_ones":';
+    yield* jsonArray(
+      pages(
+        (after: { createdAt: string; id: string } | undefined) => data.oneOnOne.bookingsOf(member.id, STREAM_BATCH, after),
+        (row) => ({ createdAt: row.createdKey, id: row.booking.id }),
+      ),
+      (row) => ({
+        coach: row.coachName,
+        starts_at: iso(row.booking.startsAt),
+        ends_at: iso(row.booking.endsAt),
+        topic: row.booking.topic,
+        booked_at: iso(row.booking.createdAt),
+        cancelled_at: iso(row.booking.cancelledAt),
+      }),
     );
     yield '}\n';
   };

@@ -4,6 +4,8 @@ import { CACHE_BOUNDS } from '../../common/limits.ts';
 /** A page as one session's browser gets it: its headers, and its body in the encoding that browser asked for. */
 export interface OwnPage {
   version: string;
+  /** When it was rendered (Date.now()): it is kept CACHE_BOUNDS.ownPages.maxAgeMs at most. */
+  madeAt: number;
   headers: Record<string, string>;
   body: Buffer;
 }
@@ -27,12 +29,12 @@ export class OwnPageCache {
     return this.versions.map((version) => version.current).join(':');
   }
 
-  /** The kept page for this key if its data still holds (and, being used, it stays longest). */
+  /** The kept page for this key if its data still holds and it is fresh (and, being used, it stays longest). */
   lookup(key: string): OwnPage | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
-    if (entry.version !== this.currentVersion) {
+    if (entry.version !== this.currentVersion || Date.now() - entry.madeAt > CACHE_BOUNDS.ownPages.maxAgeMs) {
       this.bytes -= entry.body.length;
       return undefined;
     }

@@ -1,27 +1,37 @@
 import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { ContactInput } from '../../common/contact.contract.ts';
+import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { contactMessages } from '../../db/schema.ts';
 
 export function createContactRepository(db: DatabaseOrTransaction) {
   return {
-    async create(message: ContactInput & { ipAddress: string }): Promise<void> {
+    async create(
+      message: ContactInput & { ipAddress: string; memberId: string | null; senderTier: Tier | null; priority: boolean },
+    ): Promise<void> {
       await db.insert(contactMessages).values(message);
     },
 
-    /** Newest first, after `before` (a page). */
-    async latest(limit: number, before?: { createdAt: string; id: string }) {
+    /**
+     * Newest first, or priority first (then newest), after `before` (a page); all, or only those not
+     * replied to, or replied.
+     */
+    async latest(
+      limit: number,
+      options: { sort: 'newest' | 'priority'; status: 'all' | 'open' | 'replied' },
+      before?: { priority: boolean; createdAt: string; id: string },
+    ) {
+      const byPriority = options.sort === 'priority';
+      const after = !before
+        ? undefined
+        : byPriority
+          ? sql`(${contactMessages.priority}, ${contactMessages.createdAt}, ${contactMessages.id}) < (${before.priority}, ${before.createdAt}::timestamptz, ${before.id}::uuid)`
+          : sql`(${contactMessages.createdAt}, ${contactMessages.id}) < (${before.createdAt}::timestamptz, ${before.id}::uuid)`;
       return db
         .select({ ...getTableColumns(contactMessages), createdKey: sql<string>`${contactMessages.createdAt}::text` })
         .from(contactMessages)
-        .where(
-          and(
-            before
-              ? sql`(${contactMessages.createdAt}, ${contactMessages.id}) < (${before.createdAt}::timestamptz, ${before.id}::uuid)`
-              : undefined,
-          ),
-        )
-        .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
+        .where(and(after, options.status === 'all' ? undefined : eq(contactMessages.handled, options.status === 'replied')))
+        .orderBy(...(byPriority ? [desc(contactMessages.priority)] : []), desc(contactMessages.createdAt), desc(contactMessages.id))
         .limit(limit);
     },
 

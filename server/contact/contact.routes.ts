@@ -1,7 +1,6 @@
-import { ContactMessageList, MessageParams } from '../../common/admin.contract.ts';
+import { ContactMessageList, MessageParams, MessagesQuery } from '../../common/admin.contract.ts';
 import { ContactInput } from '../../common/contact.contract.ts';
 import { SuccessResponse } from '../../common/fields.ts';
-import { BeforeQuery } from '../../common/paging.ts';
 import { arrayPage } from '../http/paging.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
@@ -17,7 +16,7 @@ export async function contactRoutes(app: ZodApp) {
 
   app.get(
     '/api/admin/messages',
-    { config: staff, schema: { querystring: BeforeQuery, response: withErrors({ 200: ContactMessageList }) } },
+    { config: staff, schema: { querystring: MessagesQuery, response: withErrors({ 200: ContactMessageList }) } },
     async (request, reply) => arrayPage(request, reply, await messages.list(await request.viewer(), request.query)),
   );
 

@@ -3,14 +3,15 @@ import type { MessagesService } from '../../common/admin.contract.ts';
 import type { ContactService } from '../../common/contact.contract.ts';
 import { notFound } from '../../common/errors.ts';
 import { CONTACT_LIMIT, PAGE_SIZE } from '../../common/limits.ts';
-import { requireStaffArea } from '../../common/policies.ts';
+import { hasPrioritySupport, requireStaffArea } from '../../common/policies.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import type { DataAccess } from '../repositories.ts';
 
-const MessageCursor = z.tuple([TimestampKey, z.uuid()]);
+// The cursor always carries the priority, so one shape serves both orders.
+const MessageCursor = z.tuple([z.union([z.literal(0), z.literal(1)]), TimestampKey, z.uuid()]);
 
 /**
  * SPEC 7: visitors write through the contact form; staff read the messages in the admin area and
@@ -32,7 +33,13 @@ export function createContactService(deps: {
         mailTemplates.contactForStaff(input),
       ]);
       await data.transaction(async (tx) => {
-        await tx.contact.create({ ...input, ipAddress: viewer.client.address });
+        await tx.contact.create({
+          ...input,
+          ipAddress: viewer.client.address,
+          memberId: viewer.member?.id ?? null,
+          senderTier: viewer.member?.membershipTier ?? null,
+          priority: hasPrioritySupport(viewer),
+        });
         await mailer.queue(tx, 'contact-received', input.email, received);
         const staff = deps.staffNotify ? [deps.staffNotify] : await tx.staff.listEmails();
         for (const address of staff) await mailer.queue(tx, 'contact-for-staff', address, forStaff, { replyTo: input.email });
@@ -46,12 +53,17 @@ export function createMessagesService(data: DataAccess): MessagesService {
   return {
     async list(viewer, query = {}) {
       requireStaffArea(viewer, 'messages');
+      const { sort = 'newest', status = 'all' } = query;
       const before = query.before ? decodeCursor(query.before, MessageCursor) : undefined;
-      const rows = await data.contact.latest(PAGE_SIZE.staffList + 1, before && { createdAt: before[0], id: before[1] });
+      const rows = await data.contact.latest(
+        PAGE_SIZE.staffList + 1,
+        { sort, status },
+        before && { priority: before[0] === 1, createdAt: before[1], id: before[2] },
+      );
       return pageOf(
         rows,
         PAGE_SIZE.staffList,
-        (row) => [row.createdKey, row.id],
+        (row) => [row.priority ? 1 : 0, row.createdKey, row.id],
         (row) => ({
           id: row.id,
           name: row.name,
@@ -60,6 +72,8 @@ export function createMessagesService(data: DataAccess): MessagesService {
           message: row.message,
           handled: row.handled,
           created_at: row.createdAt.toISOString(),
+          priority: row.priority,
+          sender_tier: row.senderTier,
         }),
       );
     },

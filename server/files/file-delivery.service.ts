@@ -1,6 +1,6 @@
 import { notFound } from '../../common/errors.ts';
 import type { CoursesService } from '../../common/courses.contract.ts';
-import { mayDownloadResource, mayOpenFile, mayWatchLesson, refuseFile } from '../../common/policies.ts';
+import { mayDownloadResource, mayOpenFile, mayWatchLesson, mayWatchRecording, refuseFile } from '../../common/policies.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { StoredFile } from './send-file.ts';
@@ -23,6 +23,8 @@ export interface FileDeliveryService {
   lessonVideo(viewer: Viewer, lessonId: string): Promise<FileDelivery>;
   /** A resource's uploaded file, for members whose tier reaches tier_required (and staff). */
   resourceDownload(viewer: Viewer, resourceId: string): Promise<FileDelivery>;
+  /** A coaching session's uploaded recording, for members whose tier reaches the session's (and staff). */
+  sessionRecording(viewer: Viewer, sessionId: string): Promise<FileDelivery>;
 }
 
 const delivery = (row: StoredFile, membersOnly: boolean): FileDelivery => ({
@@ -67,6 +69,13 @@ export function createFileDeliveryService(deps: {
       const found = await data.files.findResourceFile(resourceId);
       if (!found) throw notFound('This resource has no download.');
       if (!mayDownloadResource(viewer, found)) refuseFile(viewer, 'download');
+      return delivery(found.file, true);
+    },
+
+    async sessionRecording(viewer, sessionId) {
+      const found = await data.coaching.recordingFile(sessionId);
+      if (!found) throw notFound('This session has no uploaded recording.');
+      if (!mayWatchRecording(viewer, found)) refuseFile(viewer, 'recording');
       return delivery(found.file, true);
     },
   };

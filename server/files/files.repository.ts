@@ -2,7 +2,16 @@ import { and, desc, eq, getTableColumns, like, not, sql } from 'drizzle-orm';
 import type { UploadFolder } from '../../common/files.contract.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { courses, lessonAttachments, lessons, podcastEpisodes, resources, uploadedFiles } from '../../db/schema.ts';
+import {
+  coachingSeries,
+  coachingSessions,
+  courses,
+  lessonAttachments,
+  lessons,
+  podcastEpisodes,
+  resources,
+  uploadedFiles,
+} from '../../db/schema.ts';
 
 export function createFilesRepository(db: DatabaseOrTransaction) {
   return {
@@ -98,7 +107,7 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
 
     /** Where the file is used, in words staff recognise ('the thumbnail of “Title”'). */
     async usesOf(id: string): Promise<string[]> {
-      const [thumbnails, videos, attachments, downloads, artwork] = await Promise.all([
+      const [thumbnails, videos, attachments, downloads, artwork, recordings] = await Promise.all([
         db.select({ title: courses.title }).from(courses).where(eq(courses.thumbnailFileId, id)),
         db.select({ title: lessons.title }).from(lessons).where(eq(lessons.videoFileId, id)),
         db
@@ -108,6 +117,11 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
           .where(eq(lessonAttachments.fileId, id)),
         db.select({ title: resources.title }).from(resources).where(eq(resources.fileId, id)),
         db.select({ title: podcastEpisodes.title }).from(podcastEpisodes).where(eq(podcastEpisodes.thumbnailFileId, id)),
+        db
+          .select({ title: coachingSeries.title })
+          .from(coachingSessions)
+          .innerJoin(coachingSeries, eq(coachingSeries.id, coachingSessions.seriesId))
+          .where(eq(coachingSessions.recordingFileId, id)),
       ]);
       return [
         ...thumbnails.map((row) => `the thumbnail of the course “${row.title}”`),
@@ -115,6 +129,7 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
         ...attachments.map((row) => `an attachment of the lesson “${row.title}”`),
         ...downloads.map((row) => `the download of the resource “${row.title}”`),
         ...artwork.map((row) => `the artwork of the episode “${row.title}”`),
+        ...recordings.map((row) => `the recording of the coaching session “${row.title}”`),
       ];
     },
   };

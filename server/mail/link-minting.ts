@@ -9,7 +9,16 @@ import type { RenderedMail } from './templates.ts';
 /** A message ready to leave: with its working link, and what the outbox keeps of it (no link). */
 export type PreparedMail =
   | {
-      send: { id: string; to: string; subject: string; html: string; text: string; replyTo: string | null; unsubscribeUrl: string | null };
+      send: {
+        id: string;
+        to: string;
+        subject: string;
+        html: string;
+        text: string;
+        replyTo: string | null;
+        unsubscribeUrl: string | null;
+        calendar: string | null;
+      };
       /** The text of a message written at sending, as kept for support (with the stand-in token). */
       composed?: RenderedMail;
     }
@@ -76,6 +85,7 @@ export function createLinkMinting(deps: { data: DataAccess; tokenLink: (path: st
         text: withToken(text.text),
         replyTo: message.replyTo,
         unsubscribeUrl: message.unsubscribeUrl && withToken(message.unsubscribeUrl),
+        calendar: message.calendar,
       },
       composed,
     };

@@ -21,7 +21,7 @@ export interface Mailer {
     kind: string,
     to: string,
     mail: RenderedMail,
-    options?: { replyTo?: string; unsubscribeUrl?: string; grant?: OutboxLinkGrant },
+    options?: { replyTo?: string; unsubscribeUrl?: string; grant?: OutboxLinkGrant; calendar?: string },
   ): Promise<void>;
   /** Wakes the mail worker, once the transaction has committed. */
   nudge(): void;
@@ -49,6 +49,7 @@ export function createMailer(options: { publicUrl: string; nudge: () => void }):
         replyTo: extra.replyTo,
         unsubscribeUrl: extra.unsubscribeUrl,
         linkGrant: extra.grant,
+        calendar: extra.calendar,
       });
     },
     nudge: options.nudge,

@@ -12,6 +12,8 @@ export interface OutgoingMail {
   unsubscribeUrl?: string;
   /** The link the worker mints as it sends (the text holds a stand-in for its token). */
   linkGrant?: OutboxLinkGrant;
+  /** A calendar file (.ics) sent with the message. */
+  calendar?: string;
 }
 
 export type OutboxRow = typeof outboxMessages.$inferSelect;
@@ -34,6 +36,7 @@ export function createOutboxRepository(db: DatabaseOrTransaction) {
           text: mail.text,
           unsubscribeUrl: mail.unsubscribeUrl ?? null,
           linkGrant: mail.linkGrant ?? null,
+          calendar: mail.calendar ?? null,
         })
         .returning({ id: outboxMessages.id });
       return row!.id;

@@ -1,8 +1,10 @@
+import type { GoalView } from '../../common/goals.contract.ts';
 import { Body, Button, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
 import { render } from '@react-email/render';
 import { createElement as h, type ReactNode } from 'react';
 import { BRAND_NAME } from '../../common/brand.ts';
 import { formatDate, formatMoney } from '../../common/format.ts';
+import { COACHING } from '../../common/limits.ts';
 
 // The messages the business sends, as React email components (written with createElement: the
 // server runs TypeScript without a JSX step). Each renders to HTML and a plain-text part.
@@ -10,6 +12,28 @@ import { formatDate, formatMoney } from '../../common/format.ts';
 const BRAND_RED = '#7f1d1d';
 const GOLD = '#f5c542';
 const INK = '#1f2937';
+
+/** What every coaching message names: the member, the session, when (in the member's zone) and its page. */
+interface CoachingMail {
+  name: string;
+  title: string;
+  when: string;
+  pageUrl: string;
+}
+
+/** A change to a Gold member's 1-on-1: booked, moved (from `before`) or cancelled. */
+interface OneOnOneMail {
+  name: string;
+  change: 'booked' | 'moved' | 'cancelled';
+  /** The other person: the coach for the member's copy, the member for the coach's. */
+  with: string;
+  when: string;
+  before?: string;
+  topic: string;
+  pageUrl: string;
+}
+
+const ONE_ON_ONE_SUBJECT = { booked: 'Booked', moved: 'New time', cancelled: 'Cancelled' } as const;
 
 export interface RenderedMail {
   subject: string;
@@ -299,6 +323,110 @@ export const mailTemplates = {
       paragraph('Changed your mind? You can keep your membership with one click until then:'),
       action(billingUrl, 'Keep my membership'),
     ]),
+
+  coachingReminder: ({ name, title: sessionTitle, host, when, lead, pageUrl }: CoachingMail & { host: string; lead: 'day' | 'hour' }) =>
+    compose(lead === 'day' ? `Tomorrow: ${sessionTitle}` : `In an hour: ${sessionTitle}`, `Live coaching with ${host}, ${when}.`, [
+      title(lead === 'day' ? 'Your live session is tomorrow' : 'Your live session starts in an hour'),
+      greeting(name),
+      paragraph(`${sessionTitle}, with ${host}: ${when}.`),
+      paragraph(`The join link appears on the session's page ${COACHING.joinOpensMinutesBefore} minutes before the start.`),
+      action(pageUrl, 'Open the session'),
+    ]),
+
+  coachingMoved: ({ name, title: sessionTitle, when, pageUrl }: CoachingMail) =>
+    compose(`New time: ${sessionTitle}`, `${sessionTitle} now starts ${when}.`, [
+      title('Your live session has a new time'),
+      greeting(name),
+      paragraph(`${sessionTitle}, which you RSVP'd to, now starts ${when}. Your place is kept.`),
+      paragraph('Cannot make the new time? Cancel your RSVP on the session page so someone else can join.'),
+      action(pageUrl, 'Open the session'),
+    ]),
+
+  coachingCancelled: ({ name, title: sessionTitle, when, pageUrl }: CoachingMail) =>
+    compose(`Cancelled: ${sessionTitle}`, `${sessionTitle}, ${when}, will not take place.`, [
+      title('Your live session was cancelled'),
+      greeting(name),
+      paragraph(`${sessionTitle}, planned for ${when}, will not take place. We are sorry for the change of plans.`),
+      paragraph('The other sessions are on the coaching page:'),
+      action(pageUrl, 'See the coaching sessions'),
+    ]),
+
+  oneOnOneForMember: ({ name, change, with: coach, when, before, topic, pageUrl }: OneOnOneMail) =>
+    compose(`${ONE_ON_ONE_SUBJECT[change]}: your 1-on-1 with ${coach}`, `Your 1-on-1 with ${coach}, ${when}.`, [
+      title(
+        change === 'cancelled' ? 'Your 1-on-1 is cancelled' : change === 'moved' ? 'Your 1-on-1 has a new time' : 'Your 1-on-1 is booked',
+      ),
+      greeting(name),
+      paragraph(
+        change === 'cancelled'
+          ? `Your 1-on-1 with ${coach}, ${when}, is cancelled. This month's 1-on-1 is yours to book again.`
+          : change === 'moved'
+            ? `Your 1-on-1 with ${coach} moved from ${before} to ${when}.`
+            : `Your 1-on-1 with ${coach} is booked for ${when}. The calendar file attached adds it to your calendar.`,
+      ),
+      ...(topic && change !== 'cancelled' ? [paragraph(`You want to work on: ${topic}`)] : []),
+      ...(change === 'cancelled' ? [] : [paragraph('You can reschedule or cancel it up to 24 hours before it starts.')]),
+      action(pageUrl, change === 'cancelled' ? 'Book another time' : 'See your 1-on-1'),
+    ]),
+
+  oneOnOneForCoach: ({ name, change, with: member, when, before, topic, pageUrl }: OneOnOneMail) =>
+    compose(`${ONE_ON_ONE_SUBJECT[change]}: 1-on-1 with ${member}`, `${member}, ${when}.`, [
+      title(change === 'cancelled' ? 'A 1-on-1 was cancelled' : change === 'moved' ? 'A 1-on-1 moved' : 'A new 1-on-1'),
+      greeting(name),
+      paragraph(
+        change === 'cancelled'
+          ? `${member} cancelled their 1-on-1 of ${when}. The time is free again.`
+          : change === 'moved'
+            ? `${member} moved their 1-on-1 from ${before} to ${when}.`
+            : `${member} booked a 1-on-1 with you for ${when}.`,
+      ),
+      ...(topic && change !== 'cancelled' ? [paragraph(`They want to work on: ${topic}`)] : []),
+      action(pageUrl, 'See your 1-on-1s'),
+    ]),
+
+  goalReminder: ({ name, goal, pageUrl, unsubscribeUrl }: { name: string; goal: GoalView; pageUrl: string; unsubscribeUrl: string }) => {
+    const standing =
+      goal.kind === 'course'
+        ? `${goal.done} of ${goal.target} lessons done, ${goal.period_label}.`
+        : `${goal.done} of ${goal.target} ${goal.unit} ${goal.period_label}.`;
+    return compose(
+      `Your goal: ${goal.title}`,
+      standing,
+      [
+        title(goal.reached ? 'Goal reached: keep it going' : 'A nudge toward your goal'),
+        greeting(name),
+        paragraph(`${goal.title}: ${standing}`),
+        ...(goal.streak_days > 1 ? [paragraph(`You are on a ${goal.streak_days}-day streak.`)] : []),
+        paragraph('Log what you did today from your dashboard: it takes two taps.'),
+        action(pageUrl, 'Open my dashboard'),
+      ],
+      unsubscribeUrl,
+    );
+  },
+
+  weeklyTips: ({
+    name,
+    tips,
+    settingsUrl,
+    unsubscribeUrl,
+  }: {
+    name: string;
+    tips: { title: string; text: string }[];
+    settingsUrl: string;
+    unsubscribeUrl: string;
+  }) =>
+    compose(
+      'Your tips for the week',
+      tips[0]?.title ?? 'This week’s tips',
+      [
+        title('Your tips for the week'),
+        greeting(name),
+        ...tips.flatMap((tip) => [paragraph(tip.title), paragraph(tip.text)]),
+        paragraph('Rather not get these? Switch the weekly tips off on your account page:'),
+        action(settingsUrl, 'My account'),
+      ],
+      unsubscribeUrl,
+    ),
 
   accountDeleted: ({ name }: { name: string }) =>
     compose(`Your ${BRAND_NAME} account was deleted`, 'Your account and personal data were deleted.', [

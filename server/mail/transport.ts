@@ -11,6 +11,8 @@ interface MailToSend {
   html: string;
   text: string;
   unsubscribeUrl: string | null;
+  /** A calendar file (.ics) to send with the message, which mail apps offer to add. */
+  calendar: string | null;
 }
 
 /** How a message leaves the site: an SMTP server, or (without SMTP_URL) an .eml file to open by hand. */
@@ -32,6 +34,7 @@ function messageOptions(from: string, mail: MailToSend) {
     // RFC 8058 one-click unsubscribe for mail the account does not need.
     list: mail.unsubscribeUrl ? { unsubscribe: { url: mail.unsubscribeUrl, comment: 'Unsubscribe' } } : undefined,
     headers: mail.unsubscribeUrl ? { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : undefined,
+    icalEvent: mail.calendar ? { method: 'PUBLISH', filename: 'invite.ics', content: mail.calendar } : undefined,
   };
 }
 

@@ -63,7 +63,14 @@ export function createMembersRepository(db: DatabaseOrTransaction) {
 
     async update(
       id: string,
-      values: Partial<{ name: string; email: string; passwordHash: string; emailVerifiedAt: Date | null; emailOptOut: boolean }>,
+      values: Partial<{
+        name: string;
+        email: string;
+        passwordHash: string;
+        emailVerifiedAt: Date | null;
+        emailOptOut: boolean;
+        timeZone: string;
+      }>,
     ): Promise<void> {
       await db
         .update(members)

@@ -276,6 +276,7 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     const made: OwnPage = {
       version,
+      madeAt: Date.now(),
       headers: {
         'content-type': type,
         'content-security-policy': sharedPageContentSecurityPolicy(page.scriptHashes, formTargets),

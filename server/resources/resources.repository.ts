@@ -10,6 +10,15 @@ export function createResourcesRepository(db: DatabaseOrTransaction) {
       return db.select().from(resources).orderBy(asc(resources.position), asc(resources.title));
     },
 
+    /** The daily tips, in the library's order: a handful to a few hundred short texts. */
+    async dailyTips() {
+      return db
+        .select()
+        .from(resources)
+        .where(eq(resources.resourceType, 'daily_tip'))
+        .orderBy(asc(resources.position), asc(resources.title), asc(resources.id));
+    },
+
     /** Every resource with the name of its file, for staff. */
     async listWithFiles() {
       return db

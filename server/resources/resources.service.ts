@@ -24,12 +24,27 @@ export const publicShape = (row: ResourceRow, entitled: boolean): Resource => {
   };
 };
 
+/**
+ * The tip of a date (YYYY-MM-DD): the tips take turns, one a day, picked by the day's number since
+ * 1970, so everyone whose calendar shows that date sees the same tip (the dashboard, the weekly email).
+ */
+export function tipOn<T>(tips: readonly T[], date: string): T | null {
+  if (tips.length === 0) return null;
+  const day = Math.floor(Date.parse(`${date}T00:00:00Z`) / 86_400_000);
+  return tips[((day % tips.length) + tips.length) % tips.length]!;
+}
+
 export function createResourcesService(data: DataAccess): ResourcesService {
   return {
     // A download link is sent only to whoever may download it (policies.ts).
     async list(viewer) {
       const rows = await data.resources.list();
       return rows.map((row) => publicShape(row, mayDownloadResource(viewer, row)));
+    },
+
+    async tipOfTheDay(viewer, localDate) {
+      const tip = tipOn(await data.resources.dailyTips(), localDate);
+      return tip && publicShape(tip, mayDownloadResource(viewer, tip));
     },
   };
 }

@@ -50,6 +50,7 @@ export function createSessionsRepository(db: DatabaseOrTransaction) {
             createdAt: members.createdAt,
             emailVerifiedAt: members.emailVerifiedAt,
             communitySuspendedAt: members.communitySuspendedAt,
+            timeZone: members.timeZone,
           },
           staff: {
             id: staffAccounts.id,

@@ -206,12 +206,14 @@ describe("members' data is theirs", () => {
     const theirs = (await request('POST', '/api/community/posts', other.headers, { title: 'Oscar asks', body: 'His text.' })).json();
     await request('POST', `/api/community/posts/${theirs.id}/replies`, member.headers, { body: 'Erin answers Oscar.' });
     await request('PUT', `/api/community/posts/${theirs.id}/like`, member.headers);
+    await request('PUT', '/api/account/time-zone', member.headers, { time_zone: 'America/Denver' });
 
     const exported = await t.app.inject({ url: '/api/account/export', headers: member.headers });
     expect(exported.statusCode).toBe(200);
     expect(exported.headers['content-disposition']).toMatch(/^attachment; filename="realtypocket-my-data-\d{4}-\d{2}-\d{2}\.json"$/);
     const data = exported.json();
-    expect(data.profile).toMatchObject({ name: 'Export Erin', email: member.email, membership_tier: 'gold' });
+    expect(data.profile).toMatchObject({ name: 'Export Erin', email: member.email, membership_tier: 'gold', time_zone: 'America/Denver' });
+    expect(data).toMatchObject({ live_sessions: [], one_on_ones: [] });
     expect(data.consents).toMatchObject({ optional_email: true });
     expect(data.discussions).toEqual([expect.objectContaining({ id: post.id, title: 'My own question', text: 'Only mine.' })]);
     expect(data.replies).toEqual([expect.objectContaining({ discussion_id: theirs.id, text: 'Erin answers Oscar.' })]);

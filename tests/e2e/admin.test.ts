@@ -77,6 +77,7 @@ describe('staff sign-in', () => {
       'Content',
       'Courses',
       'Resources',
+      'Coaching',
       'Members',
       'Staff',
       'Community',

@@ -120,8 +120,9 @@ export async function signInAtTier(
   browser: ReturnType<typeof useBrowser>,
   tier: 'free' | 'bronze' | 'silver' | 'gold',
   name: string,
+  options: { mobile?: boolean } = {},
 ): Promise<{ page: Page; email: string }> {
-  const page = await browser.newPage();
+  const page = await browser.newPage(options);
   const email = newEmail(tier);
   const registered = await page.request.post('/api/auth/register', { data: { name, email, password: 'member-password-1' } });
   if (registered.status() !== 201) throw new Error(`Could not register a test member: ${registered.status()}`);
@@ -137,7 +138,8 @@ export async function signInAtTier(
 /** Plays the lesson player's video from this second (muted, so no gesture is needed). */
 export async function playVideo(player: Locator, seconds: number | 'near-end') {
   const video = player.locator('video');
-  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState)).toBeGreaterThanOrEqual(1);
+  // Metadata may take a while on a busy machine: the poll waits up to 15 s, not the default second.
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
   await video.evaluate(async (element: HTMLVideoElement, from) => {
     element.muted = true;
     element.currentTime = from === 'near-end' ? element.duration - 0.3 : from;

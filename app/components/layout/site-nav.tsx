@@ -60,6 +60,9 @@ export function SiteNav({ viewer, editMode }: { viewer: PublicViewer; editMode?:
       <Link to="/dashboard" onClick={() => setMenuOpen(false)} className="text-sm font-semibold text-brand-800 hover:text-brand-600">
         Dashboard
       </Link>
+      <Link to="/coaching" onClick={() => setMenuOpen(false)} className="text-sm font-semibold text-brand-800 hover:text-brand-600">
+        Coaching
+      </Link>
       <Link to="/account" onClick={() => setMenuOpen(false)} className="text-sm font-semibold text-brand-800 hover:text-brand-600">
         Account
       </Link>

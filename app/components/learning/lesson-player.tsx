@@ -107,6 +107,7 @@ export function LessonPlayer({
   onClose,
   onNext,
   onProgress,
+  recording = false,
 }: {
   lesson: Lesson;
   next: Lesson | null;
@@ -116,6 +117,8 @@ export function LessonPlayer({
   onClose: () => void;
   onNext: () => void;
   onProgress: (progress: CourseProgress) => void;
+  /** A coaching session's recording: played, with its notes, and nothing to complete. */
+  recording?: boolean;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const onCloseRef = useRef(onClose);
@@ -166,8 +169,9 @@ export function LessonPlayer({
       ) : (
         <p className="text-gray-700">{lesson.description}</p>
       )}
+      {recording && lesson.description && <p className="mt-3 whitespace-pre-line text-sm text-gray-700">{lesson.description}</p>}
       <div className="mt-3 flex flex-wrap items-center justify-end gap-3">
-        {completed ? (
+        {recording ? null : completed ? (
           <span className="text-sm font-semibold text-green-700">✓ Completed</span>
         ) : lesson.video_url ? (
           <span className="text-sm text-gray-500">Completes when you have watched the video.</span>

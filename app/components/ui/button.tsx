@@ -12,7 +12,8 @@ const VARIANTS = {
 } as const;
 
 const SIZES = {
-  sm: 'px-4 py-2 text-sm',
+  // At least 44 px tall: a finger's width on a phone.
+  sm: 'min-h-11 px-4 py-2 text-sm',
   md: 'px-6 py-3',
   block: 'w-full px-4 py-3',
 } as const;

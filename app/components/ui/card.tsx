@@ -8,6 +8,6 @@ export function Card({
   className,
   as: Tag = 'div',
   ...props
-}: HTMLAttributes<HTMLElement> & { as?: 'div' | 'section' | 'article' | 'aside' }) {
+}: HTMLAttributes<HTMLElement> & { as?: 'div' | 'section' | 'article' | 'aside' | 'li' }) {
   return <Tag className={cardClass(className)} {...props} />;
 }

@@ -5,7 +5,9 @@ import { AccountDeletion, EmailChangeRequest, NameChange, PasswordChange } from 
 import { PASSWORD_MIN_LENGTH, TEXT_MAX } from '../../../common/limits.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { Input } from '../../components/ui/field.tsx';
+import { Input, Select } from '../../components/ui/field.tsx';
+import { TimeZoneInput } from '../../../common/coaching.contract.ts';
+import { DEFAULT_TIME_ZONE } from '../../../common/time-zones.ts';
 import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
 import { orFallback, pageServices, pageSession } from '../../lib/page-context.ts';
@@ -19,11 +21,20 @@ export const meta = () =>
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, viewer } = pageServices(context);
   if (!viewer.member) throw redirect('/login');
-  return { me: services.auth.me(viewer), devices: await orFallback(services.auth.devices(viewer), [], 'your devices') };
+  return {
+    me: services.auth.me(viewer),
+    devices: await orFallback(services.auth.devices(viewer), [], 'your devices'),
+    timeZone: viewer.member.timeZone ?? DEFAULT_TIME_ZONE,
+    emails: await orFallback(services.account.emailChoices(viewer), { weekly_tips: true, optional_email: true }, 'your email choices'),
+    // From the server, so the page and its hydration list the same zones.
+    zones: Intl.supportedValuesOf('timeZone'),
+  };
 }
 
 const AccountForm = z.discriminatedUnion('intent', [
   NameChange.extend({ intent: z.literal('name') }),
+  TimeZoneInput.extend({ intent: z.literal('time-zone') }),
+  z.object({ intent: z.literal('weekly-tips'), weekly_tips: z.enum(['on', 'off']) }),
   EmailChangeRequest.extend({ intent: z.literal('email') }),
   PasswordChange.extend({ intent: z.literal('password') }),
   z.object({ intent: z.literal('sign-out-others') }),
@@ -40,6 +51,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     case 'name': {
       const done = await attempt(() => services.account.changeName(viewer, input.name));
       return done.ok ? { ok: true as const, message: 'Your name was saved.' } : done.refusal;
+    }
+    case 'time-zone': {
+      const done = await attempt(() => services.account.setTimeZone(viewer, input.time_zone));
+      return done.ok ? { ok: true as const, message: 'Times are now shown in your new time zone.' } : done.refusal;
+    }
+    case 'weekly-tips': {
+      const on = input.weekly_tips === 'on';
+      const done = await attempt(() => services.account.setWeeklyTips(viewer, on));
+      return done.ok ? { ok: true as const, message: on ? 'You will get the weekly tips.' : 'The weekly tips are off.' } : done.refusal;
     }
     case 'email': {
       const done = await attempt(() => services.account.requestEmailChange(viewer, input));
@@ -121,8 +141,10 @@ function DeviceRow({ device }: { device: DeviceView }) {
 }
 
 export default function AccountPage({ loaderData }: Route.ComponentProps) {
-  const { me, devices: signedIn } = loaderData;
+  const { me, devices: signedIn, timeZone, zones, emails } = loaderData;
   const name = useSettingsForm('account-name');
+  const zone = useSettingsForm('account-time-zone');
+  const tips = useSettingsForm('account-weekly-tips');
   const email = useSettingsForm('account-email');
   const password = useSettingsForm('account-password');
   const devices = useSettingsForm('account-devices');
@@ -148,6 +170,46 @@ export default function AccountPage({ loaderData }: Route.ComponentProps) {
             Save name
           </Button>
         </name.Form>
+      </Section>
+
+      <Section title="Time zone">
+        <zone.Form method="post" className="space-y-4" id="time-zone">
+          <input type="hidden" name="intent" value="time-zone" />
+          <Select
+            label="Your time zone"
+            name="time_zone"
+            defaultValue={timeZone}
+            options={zones.map((value) => ({ value, label: value.replace(/_/g, ' ') }))}
+            error={errorsOf(zone).time_zone}
+          />
+          <p className="text-xs text-gray-500">Coaching sessions, bookings and reminders show in this zone.</p>
+          <Button type="submit" size="sm" disabled={zone.state !== 'idle'}>
+            Save time zone
+          </Button>
+        </zone.Form>
+      </Section>
+
+      <Section title="Emails">
+        <tips.Form method="post" className="space-y-3" id="emails">
+          <input type="hidden" name="intent" value="weekly-tips" />
+          <p className="text-sm text-gray-700">
+            The weekly tips email comes on Monday morning with the week&apos;s daily tips.{' '}
+            {emails.weekly_tips ? 'You get it.' : 'It is off.'}
+          </p>
+          {!emails.optional_email && (
+            <p className="text-xs text-gray-500">You unsubscribed from optional emails, so none is sent, the weekly tips included.</p>
+          )}
+          <Button
+            type="submit"
+            name="weekly_tips"
+            value={emails.weekly_tips ? 'off' : 'on'}
+            size="sm"
+            variant="outline"
+            disabled={tips.state !== 'idle'}
+          >
+            {emails.weekly_tips ? 'Turn off the weekly tips' : 'Turn on the weekly tips'}
+          </Button>
+        </tips.Form>
       </Section>
 
       <Section title="Email address">

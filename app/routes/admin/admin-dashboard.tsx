@@ -33,6 +33,7 @@ const TABS: { to: string; label: string; area?: StaffArea; alsoAt?: string }[] =
   { to: '/admin/dashboard/content', label: 'Content', area: 'content' },
   { to: '/admin/dashboard/courses', label: 'Courses', area: 'content' },
   { to: '/admin/dashboard/resources', label: 'Resources', area: 'content' },
+  { to: '/admin/dashboard/coaching', label: 'Coaching', area: 'coaching' },
   { to: '/admin/dashboard/members', label: 'Members', area: 'members' },
   { to: '/admin/dashboard/staff', label: 'Staff', area: 'staff' },
   { to: '/admin/dashboard/community', label: 'Community', area: 'community' },

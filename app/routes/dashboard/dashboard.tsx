@@ -7,6 +7,7 @@ import { TIER_LABEL } from '../../../common/tiers.ts';
 import { offersUpgrade } from '../../../common/policies.ts';
 import { InstallAppButton } from '../../components/app-install/install-app.tsx';
 import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
+import { GoalCard } from '../../components/goals/goal-card.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { attempt } from '../../lib/forms.ts';
@@ -15,6 +16,7 @@ import { pageMeta } from '../../lib/meta.ts';
 import { useRootData } from '../../lib/root-data.ts';
 import { orFallback, pageServices, pageSession } from '../../lib/page-context.ts';
 import type { Route } from './+types/dashboard';
+import { DEFAULT_TIME_ZONE, formatInZone, localDateOf } from '../../../common/time-zones.ts';
 
 export const meta = () => pageMeta({ title: 'Dashboard', description: 'Your RealtyPocket member dashboard.' });
 
@@ -25,18 +27,39 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   if (new URL(request.url).searchParams.get('checkout') === 'success') await welcomeBackFromCheckout(context);
   // The rest loads together; a failure leaves an empty list (SPEC 4 "Dashboard").
   const none = { items: [], next_cursor: null };
-  const [enrolments, certificates, learningCounts, episodes, communityPosts, postCount, myPosts, repliesToMe, subscription] =
-    await Promise.all([
-      orFallback(services.learning.enrolments(viewer), none, 'enrolments'),
-      orFallback(services.learning.certificates(viewer), none, 'certificates'),
-      orFallback(services.learning.counts(viewer), { enrolments: 0, certificates: 0 }, 'your course counts'),
-      orFallback(services.podcast.list(), [], 'podcast episodes'),
-      orFallback(services.community.preview(viewer, {}), none, 'community posts'),
-      orFallback(services.community.count(viewer), 0, 'the discussion count'),
-      orFallback(services.community.myPosts(viewer), [], 'your community posts'),
-      orFallback(services.community.repliesToMe(viewer), none, 'replies to your posts'),
-      orFallback(services.billing.subscription(viewer), null, 'the subscription'),
-    ]);
+  const [
+    enrolments,
+    certificates,
+    learningCounts,
+    episodes,
+    communityPosts,
+    postCount,
+    myPosts,
+    repliesToMe,
+    subscription,
+    nextSession,
+    goals,
+    tip,
+    recommended,
+  ] = await Promise.all([
+    orFallback(services.learning.enrolments(viewer), none, 'enrolments'),
+    orFallback(services.learning.certificates(viewer), none, 'certificates'),
+    orFallback(services.learning.counts(viewer), { enrolments: 0, certificates: 0 }, 'your course counts'),
+    orFallback(services.podcast.list(), [], 'podcast episodes'),
+    orFallback(services.community.preview(viewer, {}), none, 'community posts'),
+    orFallback(services.community.count(viewer), 0, 'the discussion count'),
+    orFallback(services.community.myPosts(viewer), [], 'your community posts'),
+    orFallback(services.community.repliesToMe(viewer), none, 'replies to your posts'),
+    orFallback(services.billing.subscription(viewer), null, 'the subscription'),
+    orFallback(services.coaching.nextFor(viewer), null, 'your next coaching session'),
+    orFallback(services.goals.list(viewer), [], 'your goals'),
+    orFallback(
+      services.resources.tipOfTheDay(viewer, localDateOf(new Date(), viewer.member.timeZone ?? DEFAULT_TIME_ZONE)),
+      null,
+      'the tip of the day',
+    ),
+    orFallback(services.recommendations.forMember(viewer), [], 'your recommendations'),
+  ]);
   // Issue: 'Community Highlights' becomes the member's own once they take part.
   const posts = myPosts.length > 0 ? myPosts : communityPosts.items;
   // Only what the page shows travels to the browser: three of each list, and the counts.
@@ -59,6 +82,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     repliesToMe: shown(repliesToMe.items),
     counts: { ...learningCounts, episodes: episodes.length, posts: postCount },
     subscription,
+    nextSession,
+    goals: shown(goals),
+    recommended,
+    tip: tip && { title: tip.title, text: tip.description },
+    moreGoals: goals.length > DASHBOARD_MAX_ITEMS,
+    timeZone: viewer.member.timeZone ?? DEFAULT_TIME_ZONE,
   };
 }
 
@@ -153,7 +182,23 @@ const APP_BUTTON = 'rounded-lg border border-gray-600 px-4 py-2 text-sm font-sem
 
 export default function DashboardPage({ loaderData }: Route.ComponentProps) {
   const mobileApp = useRootData()?.mobileApp;
-  const { profile, enrolments, certificates, episodes, posts, postsAreMine, repliesToMe, counts, subscription } = loaderData;
+  const {
+    profile,
+    enrolments,
+    certificates,
+    episodes,
+    posts,
+    postsAreMine,
+    repliesToMe,
+    counts,
+    subscription,
+    nextSession,
+    goals,
+    moreGoals,
+    tip,
+    recommended,
+    timeZone,
+  } = loaderData;
   const isFree = offersUpgrade(profile.membership_tier);
   // A member who has not started anything yet is welcomed, not welcomed back.
   const returning = counts.enrolments > 0 || counts.certificates > 0 || postsAreMine;
@@ -215,6 +260,83 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
           <StatTile label="Community Posts" value={counts.posts} />
         </div>
       </div>
+
+      <div className="mt-6">
+        <Panel title="Live Coaching" link={{ to: '/coaching', label: 'All sessions' }}>
+          {nextSession ? (
+            <p className="text-gray-700" data-testid="next-session">
+              Your next session: <span className="font-semibold text-gray-900">{nextSession.title}</span>,{' '}
+              {formatInZone(nextSession.starts_at, timeZone)}.
+            </p>
+          ) : (
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <p className="text-gray-700">Join a live group session with a coach, and watch the recordings.</p>
+              <ButtonLink to="/coaching" size="sm">
+                See upcoming sessions
+              </ButtonLink>
+            </div>
+          )}
+        </Panel>
+      </div>
+
+      {tip && (
+        <div className="mt-6">
+          <Panel title="Tip of the Day" link={{ to: '/resources', label: 'More tips' }}>
+            <div data-testid="tip-of-the-day">
+              <p className="font-semibold text-gray-900">{tip.title}</p>
+              <p className="mt-1 whitespace-pre-line text-gray-700">{tip.text}</p>
+            </div>
+          </Panel>
+        </div>
+      )}
+
+      <div className="mt-6">
+        <Panel title="Your Goals" link={{ to: '/goals', label: goals.length > 0 ? 'All goals' : 'Set a goal' }}>
+          {goals.length === 0 ? (
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <p className="text-gray-700">Set a goal, like 20 calls a week, and log your progress here in two taps.</p>
+              <ButtonLink to="/goals" size="sm">
+                Set a goal
+              </ButtonLink>
+            </div>
+          ) : (
+            <ul className="space-y-3">
+              {goals.map((goal) => (
+                <GoalCard key={goal.id} goal={goal} />
+              ))}
+              {moreGoals && (
+                <li>
+                  <Link to="/goals" className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 underline">
+                    See all your goals
+                  </Link>
+                </li>
+              )}
+            </ul>
+          )}
+        </Panel>
+      </div>
+
+      {recommended.length > 0 && (
+        <div className="mt-6">
+          <Panel title="Recommended for you">
+            <ul className="grid gap-3 sm:grid-cols-2" data-testid="recommendations">
+              {recommended.map((item) => (
+                <li key={item.course_id}>
+                  <Link
+                    to={item.href}
+                    className="block min-h-11 rounded-xl border border-gray-200 p-4 hover:border-brand-600"
+                    data-locked={item.locked || undefined}
+                  >
+                    <span className="block font-semibold text-gray-900">{item.title}</span>
+                    <span className="mt-1 block text-sm text-gray-700">{item.reason}</span>
+                    {item.upgrade_to && <TierBadge tier={item.upgrade_to} />}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </Panel>
+        </div>
+      )}
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
         <Panel title="Continue Learning" link={{ to: '/courses', label: 'View All Courses' }}>

@@ -1,0 +1,96 @@
+import type { FastifyInstance } from 'fastify';
+import { COACHING } from '../../common/limits.ts';
+import { addLocalDays, DEFAULT_TIME_ZONE, formatInZone } from '../../common/time-zones.ts';
+import { loggableError } from '../http/errors.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { sendGoalReminders } from '../goals/goal-reminders.ts';
+import { sendWeeklyTips } from '../tips/weekly-tips.ts';
+import { mailTemplates } from '../mail/templates.ts';
+import type { DataAccess } from '../repositories.ts';
+import { planningHorizon, slotsFrom } from './coaching-admin.service.ts';
+
+// What runs on its own, every minute, in every process: weekly series planned weeks ahead, and the
+// reminders a day and an hour before each session. Both are safe to run in several processes at
+// once: a slot is made once (unique per series and slot) and a reminder is sent once (its row is
+// claimed, with a primary key, in the transaction that queues its mail).
+
+const REMINDER_BATCH = 200;
+
+/** Plans every running weekly series up to the horizon; returns how many sessions were made. */
+async function planWeeklySessions(data: DataAccess, now = new Date()): Promise<number> {
+  const until = planningHorizon(now);
+  let made = 0;
+  for (const { series, lastPlanned } of await data.coaching.weeklyToPlan()) {
+    if (!lastPlanned || lastPlanned >= until) continue;
+    const next = addLocalDays(lastPlanned, 7, series.timeZone);
+    if (next > until) continue;
+    made += (await data.coaching.planSessions(series.id, slotsFrom(next, series, until))).length;
+  }
+  return made;
+}
+
+/** Sends the reminders due now, each once; returns how many this process sent. */
+export async function sendCoachingReminders(data: DataAccess, mailer: Mailer, now = new Date()): Promise<number> {
+  let sent = 0;
+  for (const kind of ['day', 'hour'] as const) {
+    const due = await data.coaching.dueReminders(kind, now, COACHING.reminders[kind], COACHING.reminderGraceMs, REMINDER_BATCH);
+    for (const reminder of due) {
+      const queued = await data.transaction(async (tx) => {
+        const mine = await tx.coaching.claimReminder({
+          sessionId: reminder.sessionId,
+          memberId: reminder.member.id,
+          kind,
+          startsAt: reminder.startsAt,
+        });
+        if (!mine) return false;
+        await mailer.queue(
+          tx,
+          `coaching-reminder-${kind}`,
+          reminder.member.email,
+          await mailTemplates.coachingReminder({
+            name: reminder.member.name,
+            title: reminder.title,
+            host: reminder.hostName,
+            when: formatInZone(reminder.startsAt, reminder.member.timeZone ?? DEFAULT_TIME_ZONE),
+            lead: kind,
+            pageUrl: mailer.link('/coaching', { session: reminder.sessionId }),
+          }),
+        );
+        return true;
+      });
+      if (queued) sent++;
+    }
+  }
+  if (sent > 0) mailer.nudge();
+  return sent;
+}
+
+/** Runs the planning, the coaching and goal reminders and the weekly tips every minute (and shortly after start); a failure is logged and tried again next minute. */
+export function scheduleCoachingJobs(app: FastifyInstance, data: DataAccess, mailer: Mailer): void {
+  let running = false;
+  const run = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await planWeeklySessions(data);
+      await sendCoachingReminders(data, mailer);
+      await sendGoalReminders(data, mailer);
+      await sendWeeklyTips(data, mailer);
+    } catch (error) {
+      app.log.warn(
+        { err: loggableError(error) },
+        'the coaching and goal reminders or the weekly tips could not run; trying again in a minute',
+      );
+    } finally {
+      running = false;
+    }
+  };
+  const first = setTimeout(() => void run(), 5_000);
+  const every = setInterval(() => void run(), COACHING.checkEveryMs);
+  first.unref();
+  every.unref();
+  app.addHook('preClose', async () => {
+    clearTimeout(first);
+    clearInterval(every);
+  });
+}

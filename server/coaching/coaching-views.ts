@@ -1,0 +1,106 @@
+import type { RecordingView, SessionView, StaffSessionView } from '../../common/coaching.contract.ts';
+import { COACHING } from '../../common/limits.ts';
+import { maySeeJoinLink, mayJoinSession, mayWatchRecording, type Asker } from '../../common/policies.ts';
+import type { SessionRow } from './coaching.repository.ts';
+import type { CalendarEvent } from './ics.ts';
+
+// How a session shows: to a member (locked when their tier does not reach it; the join path only
+// while the link is open), to staff, in the recordings library, and in a calendar.
+
+const endOf = (row: SessionRow) => new Date(row.session.startsAt.getTime() + row.session.durationMinutes * 60_000);
+
+/** The fields every view of a session shares. */
+function basics(row: SessionRow) {
+  const { session, series } = row;
+  return {
+    id: session.id,
+    series_id: series.id,
+    title: series.title,
+    description: series.description,
+    host_name: series.hostName,
+    starts_at: session.startsAt.toISOString(),
+    ends_at: endOf(row).toISOString(),
+    duration_minutes: session.durationMinutes,
+    weekly: series.weekly,
+    min_tier: series.minTier,
+    cancelled: session.cancelledAt !== null,
+    capacity: series.capacity,
+    seats_left: Math.max(0, series.capacity - row.rsvpCount),
+  };
+}
+
+/** The facts the policies read about a session. */
+export const policyFacts = (row: SessionRow) => ({
+  minTier: row.series.minTier,
+  startsAt: row.session.startsAt,
+  durationMinutes: row.session.durationMinutes,
+  cancelledAt: row.session.cancelledAt,
+});
+
+export function sessionView(row: SessionRow, asker: Asker, rsvped: boolean, now: Date): SessionView {
+  const facts = policyFacts(row);
+  return {
+    ...basics(row),
+    locked: !mayJoinSession(asker, facts),
+    rsvped,
+    join_opens_at: new Date(row.session.startsAt.getTime() - COACHING.joinOpensMinutesBefore * 60_000).toISOString(),
+    // The site's own address, which records the member's attendance on the way to the meeting.
+    join_url: maySeeJoinLink(asker, facts, now) ? `/api/coaching/sessions/${row.session.id}/join` : null,
+  };
+}
+
+export function staffSessionView(row: SessionRow): StaffSessionView {
+  const { session, series } = row;
+  return {
+    ...basics(row),
+    host_staff_id: series.hostStaffId,
+    time_zone: series.timeZone,
+    join_url: series.joinUrl,
+    rsvp_count: row.rsvpCount,
+    attended_count: row.attendedCount,
+    recording_file_id: session.recordingFileId,
+    recording_url: session.recordingUrl,
+    notes: session.notes,
+    series_ended: series.endedAt !== null,
+  };
+}
+
+export function recordingView(row: SessionRow, asker: Asker): RecordingView {
+  const { session, series } = row;
+  const opens = mayWatchRecording(asker, { minTier: series.minTier });
+  const uploaded = session.recordingFileId !== null;
+  return {
+    id: session.id,
+    title: series.title,
+    host_name: series.hostName,
+    starts_at: session.startsAt.toISOString(),
+    duration_minutes: session.durationMinutes,
+    min_tier: series.minTier,
+    locked: !opens,
+    video_url: opens ? (uploaded ? `/api/coaching/recordings/${session.id}/video` : session.recordingUrl) : null,
+    uploaded,
+    notes: opens ? session.notes : null,
+  };
+}
+
+/** The session as a calendar event; its page on the site is where the join link appears. */
+export function calendarEventOf(row: SessionRow, pageUrl: string): CalendarEvent {
+  const { session, series } = row;
+  return {
+    uid: `coaching-${session.id}@realtypocket`,
+    sequence: session.revision,
+    start: session.startsAt,
+    end: endOf(row),
+    summary: series.title,
+    description: [
+      `Live coaching with ${series.hostName}.`,
+      series.description,
+      `The join link appears on ${pageUrl} ${COACHING.joinOpensMinutesBefore} minutes before the start.`,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+    url: pageUrl,
+    location: 'Online',
+    cancelled: session.cancelledAt !== null,
+  };
+}

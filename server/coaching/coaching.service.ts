@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import {
+  JOIN_NOT_OPEN,
+  SESSION_CANCELLED,
+  SESSION_FULL,
+  SESSION_NOT_FOUND,
+  SESSION_OVER,
+  type CoachingService,
+} from '../../common/coaching.contract.ts';
+import { BRAND_NAME } from '../../common/brand.ts';
+import { conflict, forbidden, notFound } from '../../common/errors.ts';
+import { PAGE_SIZE } from '../../common/limits.ts';
+import { joinLinkOpen, mayJoinSession, requireMember } from '../../common/policies.ts';
+import { slugOf } from '../../common/slug.ts';
+import { TIER_LABEL } from '../../common/tiers.ts';
+import type { Viewer } from '../../common/viewer.ts';
+import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { DataAccess } from '../repositories.ts';
+import { generateSessionToken, hashSessionToken } from '../sessions/tokens.ts';
+import type { SessionRow } from './coaching.repository.ts';
+import { calendarEventOf, policyFacts, recordingView, sessionView } from './coaching-views.ts';
+import { calendarOf } from './ics.ts';
+
+// The members' side of live coaching. Who may join is decided in common/policies.ts, on every call,
+// from the tier the member has now; places are counted under the session's lock.
+
+const StartCursor = z.tuple([TimestampKey, z.uuid()]);
+const startKey = (row: SessionRow) => [row.startKey, row.session.id] as const;
+const asStartKey = ([startsAt, id]: z.output<typeof StartCursor>) => ({ startsAt, id });
+/** A member's feed shows their sessions from a month back on. */
+const FEED_PAST_MS = 30 * 24 * 60 * 60 * 1000;
+const FEED_SESSIONS = 500;
+
+const upgradeTo = (row: SessionRow) =>
+  `This session is for ${TIER_LABEL[row.series.minTier]} members and above. Upgrade your plan to join.`;
+
+export function createCoachingService(deps: { data: DataAccess; mailer: Mailer }): CoachingService {
+  const { data, mailer } = deps;
+  const coaching = data.coaching;
+  const pageUrl = (sessionId: string) => mailer.link('/coaching', { session: sessionId });
+
+  async function found(sessionId: string): Promise<SessionRow> {
+    const row = await coaching.find(sessionId);
+    if (!row) throw notFound(SESSION_NOT_FOUND);
+    return row;
+  }
+
+  /** The session, if this member's tier includes it (403 with the upgrade otherwise). */
+  async function joinable(viewer: Viewer, sessionId: string): Promise<SessionRow> {
+    const row = await found(sessionId);
+    if (!mayJoinSession(viewer, policyFacts(row))) throw forbidden(upgradeTo(row));
+    return row;
+  }
+
+  async function viewOf(viewer: Viewer, row: SessionRow, memberId: string) {
+    const rsvped = await coaching.rsvpedAmong(memberId, [row.session.id]);
+    return sessionView(row, viewer, rsvped.has(row.session.id), new Date());
+  }
+
+  return {
+    async upcoming(viewer, query = {}) {
+      const member = requireMember(viewer);
+      const now = new Date();
+      const from = query.after ? asStartKey(decodeCursor(query.after, StartCursor)) : undefined;
+      const rows = await coaching.upcoming(now, PAGE_SIZE.memberList + 1, from);
+      const rsvped = await coaching.rsvpedAmong(
+        member.id,
+        rows.map((row) => row.session.id),
+      );
+      return pageOf(rows, PAGE_SIZE.memberList, startKey, (row) => sessionView(row, viewer, rsvped.has(row.session.id), now));
+    },
+
+    async session(viewer, sessionId) {
+      const member = requireMember(viewer);
+      return viewOf(viewer, await found(sessionId), member.id);
+    },
+
+    async nextFor(viewer) {
+      const member = requireMember(viewer);
+      const row = await coaching.nextRsvped(member.id, new Date());
+      return row && sessionView(row, viewer, true, new Date());
+    },
+
+    async rsvp(viewer, sessionId) {
+      const member = requireMember(viewer);
+      await joinable(viewer, sessionId);
+      await data.transaction(async (tx) => {
+        // Under the session's lock, the places are counted one request at a time: never more than the capacity.
+        await tx.coaching.lock(sessionId);
+        const row = (await tx.coaching.find(sessionId))!;
+        if (row.session.cancelledAt) throw conflict(SESSION_CANCELLED);
+        if (row.session.startsAt.getTime() <= Date.now()) throw conflict(SESSION_OVER);
+        if ((await tx.coaching.rsvpedAmong(member.id, [sessionId])).has(sessionId)) return;
+        if (row.rsvpCount >= row.series.capacity) throw conflict(SESSION_FULL);
+        await tx.coaching.addRsvp(sessionId, member.id);
+      });
+      return viewOf(viewer, await found(sessionId), member.id);
+    },
+
+    async cancelRsvp(viewer, sessionId) {
+      const member = requireMember(viewer);
+      const row = await found(sessionId);
+      if (row.session.startsAt.getTime() <= Date.now()) throw conflict(SESSION_OVER);
+      await coaching.removeRsvp(sessionId, member.id);
+      return viewOf(viewer, await found(sessionId), member.id);
+    },
+
+    async join(viewer, sessionId) {
+      const member = requireMember(viewer);
+      const row = await joinable(viewer, sessionId);
+      const now = new Date();
+      if (row.session.cancelledAt) throw conflict(SESSION_CANCELLED);
+      if (!joinLinkOpen(policyFacts(row), now)) {
+        throw conflict(
+          now < row.session.startsAt ? JOIN_NOT_OPEN : 'This session has ended. Its recording appears in the library once staff add it.',
+        );
+      }
+      await coaching.recordAttendance(sessionId, member.id);
+      return { url: row.series.joinUrl };
+    },
+
+    async calendarFile(viewer, sessionId) {
+      requireMember(viewer);
+      const row = await joinable(viewer, sessionId);
+      return { filename: `${slugOf(row.series.title, 'session')}.ics`, body: calendarOf([calendarEventOf(row, pageUrl(sessionId))]) };
+    },
+
+    async recordings(viewer, query = {}) {
+      requireMember(viewer);
+      const from = query.before ? asStartKey(decodeCursor(query.before, StartCursor)) : undefined;
+      const rows = await coaching.recordings(PAGE_SIZE.memberList + 1, from);
+      return pageOf(rows, PAGE_SIZE.memberList, startKey, (row) => recordingView(row, viewer));
+    },
+
+    async feedStatus(viewer) {
+      const feed = await coaching.feedOf(requireMember(viewer).id);
+      return { active: feed !== null, created_at: feed?.createdAt.toISOString() ?? null };
+    },
+
+    // Only the secret's hash is kept (like a session's), so the address is shown this once.
+    async resetFeed(viewer) {
+      const member = requireMember(viewer);
+      const token = generateSessionToken();
+      await coaching.setFeed(member.id, hashSessionToken(token));
+      const url = mailer.link(`/api/coaching/calendar/${token}.ics`);
+      return { url, webcal_url: url.replace(/^https?:/, 'webcal:') };
+    },
+
+    async stopFeed(viewer) {
+      await coaching.deleteFeed(requireMember(viewer).id);
+    },
+
+    async feed(token) {
+      if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+      const memberId = await coaching.memberOfFeed(hashSessionToken(token));
+      if (!memberId) return null;
+      const rows = await coaching.rsvpedSince(memberId, new Date(Date.now() - FEED_PAST_MS), FEED_SESSIONS);
+      return calendarOf(
+        rows.map((row) => calendarEventOf(row, pageUrl(row.session.id))),
+        { name: `${BRAND_NAME} coaching` },
+      );
+    },
+  };
+}

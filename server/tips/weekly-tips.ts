@@ -1,0 +1,55 @@
+import { addDays, DEFAULT_TIME_ZONE, localDateOf, localTimeOf } from '../../common/time-zones.ts';
+import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
+import { mailTemplates } from '../mail/templates.ts';
+import type { DataAccess } from '../repositories.ts';
+import { tipOn } from '../resources/resources.service.ts';
+
+// The weekly tips email: Monday at 8 in the morning of each member's time zone, the week's seven
+// daily tips (the ones the dashboard shows day by day). Each member gets it once a week, whichever
+// process sends it (the claim is written with the mail); members who switched it off on /account, or
+// unsubscribed from optional mail, get none.
+
+const MONDAY = 1;
+const SEND_HOUR = 8;
+const BATCH = 200;
+/** Batches one run may take: a zone's members are worked through over the hour, not in one long run. */
+const MAX_BATCHES = 20;
+
+/** The time zones where it is Monday, 8 o'clock now. */
+function zonesOnMondayMorning(now: Date): string[] {
+  return [...Intl.supportedValuesOf('timeZone'), 'UTC'].filter((zone) => {
+    const local = localTimeOf(now, zone);
+    return local.weekday === MONDAY && local.hour === SEND_HOUR;
+  });
+}
+
+/** Queues this week's tips email for the members whose Monday morning it is; returns how many this process queued. */
+export async function sendWeeklyTips(data: DataAccess, mailer: Mailer, now = new Date()): Promise<number> {
+  const zones = zonesOnMondayMorning(now);
+  if (zones.length === 0) return 0;
+  // Every zone listed shows the same Monday now (they are within the same hour of the clock).
+  const weekOf = localDateOf(now, zones[0]!);
+  const tips = await data.resources.dailyTips();
+  if (tips.length === 0) return 0;
+  const week = Array.from({ length: 7 }, (_, day) => tipOn(tips, addDays(weekOf, day))!).map((tip) => ({
+    title: tip.title,
+    text: tip.description,
+  }));
+  const unique = week.filter((tip, index) => week.findIndex((other) => other.title === tip.title) === index);
+  let sent = 0;
+  for (let batch = 0; batch < MAX_BATCHES; batch++) {
+    const due = await data.tips.weeklyDue(zones, zones.includes(DEFAULT_TIME_ZONE), weekOf, BATCH);
+    for (const member of due) {
+      const queued = await data.transaction(async (tx) => {
+        if (!(await tx.tips.claimWeekly(member.id, weekOf))) return false;
+        return queueOptionalMail(tx, mailer, member, 'weekly-tips', (unsubscribeUrl) =>
+          mailTemplates.weeklyTips({ name: member.name, tips: unique, settingsUrl: mailer.link('/account'), unsubscribeUrl }),
+        );
+      });
+      if (queued) sent++;
+    }
+    if (due.length < BATCH) break;
+  }
+  if (sent > 0) mailer.nudge();
+  return sent;
+}

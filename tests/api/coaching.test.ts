@@ -1,0 +1,241 @@
+import { and, eq, like } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOIN_NOT_OPEN, SESSION_FULL, type SessionView, type StaffSessionView } from '../../common/coaching.contract.ts';
+import { COACHING } from '../../common/limits.ts';
+import { localTimeOf } from '../../common/time-zones.ts';
+import { coachingSessions, outboxMessages } from '../../db/schema.ts';
+import { sendCoachingReminders } from '../../server/coaching/coaching-jobs.ts';
+import { createMailer } from '../../server/mail/mailer.ts';
+import { createDataAccess } from '../../server/repositories.ts';
+import { createTestApp, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp;
+let editor: { authorization: string };
+let editorId: string;
+beforeAll(async () => {
+  t = await createTestApp({ seed: false });
+  const login = await t.loginAsStaff({ role: 'editor' });
+  editor = { authorization: `Bearer ${login.token}` };
+  editorId = login.id;
+});
+afterAll(() => t.close());
+
+type Headers = { authorization: string } | Record<string, never>;
+const request = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, headers: Headers = {}, payload?: object) =>
+  t.app.inject({ method, url, headers, payload });
+
+const MINUTE = 60_000;
+/** The date and time fields of an instant, as staff type them, in UTC. */
+function inUtc(instant: Date) {
+  const local = localTimeOf(instant, 'UTC');
+  const two = (value: number) => String(value).padStart(2, '0');
+  return { date: `${local.year}-${two(local.month)}-${two(local.day)}`, time: `${two(local.hour)}:${two(local.minute)}`, time_zone: 'UTC' };
+}
+let numbered = 0;
+/** A session scheduled by the editor, starting `minutesAhead` from now. */
+async function schedule(
+  minutesAhead: number,
+  details: Partial<{ min_tier: string; capacity: number; weekly: boolean; time_zone: string }> = {},
+) {
+  const start = inUtc(new Date(Date.now() + minutesAhead * MINUTE));
+  const answer = await request('POST', '/api/admin/coaching/series', editor, {
+    title: `Live session ${++numbered}`,
+    description: 'Bring your questions.',
+    host_staff_id: editorId,
+    ...start,
+    duration_minutes: 60,
+    min_tier: 'silver',
+    capacity: 50,
+    join_url: 'https://meet.example.com/live-room',
+    ...details,
+  });
+  expect(answer.statusCode, answer.body).toBe(201);
+  return answer.json() as StaffSessionView;
+}
+const sessionAs = async (who: MemberLogin, id: string) =>
+  (await request('GET', `/api/coaching/sessions/${id}`, who.headers)).json() as SessionView;
+const mailsTo = (email: string, kind: string) =>
+  t.db
+    .select()
+    .from(outboxMessages)
+    .where(and(eq(outboxMessages.toAddress, email), like(outboxMessages.kind, kind)));
+
+describe('who may see, RSVP and join', () => {
+  it('shows a Silver session to Free and Bronze members only locked, and refuses them every action', async () => {
+    const session = await schedule(3 * 24 * 60);
+    for (const tier of ['free', 'bronze'] as const) {
+      const member = await t.loginAs(tier);
+      const list = (await request('GET', '/api/coaching/sessions', member.headers)).json() as SessionView[];
+      expect(list.find((each) => each.id === session.id)).toMatchObject({ locked: true, join_url: null });
+      for (const refused of [
+        await request('POST', `/api/coaching/sessions/${session.id}/rsvp`, member.headers),
+        await request('GET', `/api/coaching/sessions/${session.id}/join`, member.headers),
+        await request('GET', `/api/coaching/sessions/${session.id}/calendar.ics`, member.headers),
+      ]) {
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json().detail).toBe('This session is for Silver members and above. Upgrade your plan to join.');
+      }
+    }
+    expect((await request('GET', '/api/coaching/sessions')).statusCode).toBe(401);
+  });
+
+  it('lets a Silver member RSVP once, cancel, and add the session to their calendar', async () => {
+    const session = await schedule(2 * 24 * 60);
+    const silver = await t.loginAs('silver');
+    const first = await request('POST', `/api/coaching/sessions/${session.id}/rsvp`, silver.headers);
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toMatchObject({ rsvped: true, locked: false, seats_left: 49 });
+    expect((await request('POST', `/api/coaching/sessions/${session.id}/rsvp`, silver.headers)).json().seats_left).toBe(49);
+    const ics = await request('GET', `/api/coaching/sessions/${session.id}/calendar.ics`, silver.headers);
+    expect(ics.headers['content-type']).toBe('text/calendar; charset=utf-8');
+    expect(ics.body).toContain(`SUMMARY:${session.title}`);
+    expect(ics.body).toContain(`DTSTART:${session.starts_at.replace(/[-:]/g, '').slice(0, 15)}Z`);
+    expect(ics.body).not.toContain('meet.example.com');
+    const cancelled = await request('DELETE', `/api/coaching/sessions/${session.id}/rsvp`, silver.headers);
+    expect(cancelled.json()).toMatchObject({ rsvped: false, seats_left: 50 });
+  });
+
+  it('keeps a Gold session from Silver members, through the API too', async () => {
+    const session = await schedule(24 * 60, { min_tier: 'gold' });
+    const silver = await t.loginAs('silver');
+    expect((await request('POST', `/api/coaching/sessions/${session.id}/rsvp`, silver.headers)).statusCode).toBe(403);
+    const gold = await t.loginAs('gold');
+    expect((await request('POST', `/api/coaching/sessions/${session.id}/rsvp`, gold.headers)).statusCode).toBe(201);
+  });
+
+  it(`shows the join link from ${COACHING.joinOpensMinutesBefore} minutes before the start, and records who joins`, async () => {
+    const later = await schedule(2 * 60);
+    const soon = await schedule(COACHING.joinOpensMinutesBefore - 5);
+    const silver = await t.loginAs('silver');
+    expect((await sessionAs(silver, later.id)).join_url).toBeNull();
+    const early = await request('GET', `/api/coaching/sessions/${later.id}/join`, silver.headers);
+    expect(early.statusCode).toBe(409);
+    expect(early.json().detail).toBe(JOIN_NOT_OPEN);
+
+    expect((await sessionAs(silver, soon.id)).join_url).toBe(`/api/coaching/sessions/${soon.id}/join`);
+    const joined = await request('GET', `/api/coaching/sessions/${soon.id}/join`, silver.headers);
+    expect(joined.statusCode).toBe(303);
+    expect(joined.headers.location).toBe('https://meet.example.com/live-room');
+    const attendees = (await request('GET', `/api/admin/coaching/sessions/${soon.id}`, editor)).json();
+    expect(attendees.attended_count).toBe(1);
+  });
+
+  it('gives the last place to one of two members who ask at the same moment; the other gets a clear 409', async () => {
+    const session = await schedule(24 * 60, { capacity: 1 });
+    const [first, second] = [await t.loginAs('silver'), await t.loginAs('gold')];
+    const answers = await Promise.all(
+      [first, second].map((who) => request('POST', `/api/coaching/sessions/${session.id}/rsvp`, who.headers)),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 409]);
+    expect(answers.find((answer) => answer.statusCode === 409)!.json().detail).toBe(SESSION_FULL);
+    expect((await request('GET', `/api/admin/coaching/sessions/${session.id}`, editor)).json().rsvp_count).toBe(1);
+  });
+});
+
+describe('staff schedule, move and cancel', () => {
+  it('lets editors and owners schedule, and refuses members and visitors', async () => {
+    const gold = await t.loginAs('gold');
+    expect((await request('GET', '/api/admin/coaching/sessions', gold.headers)).statusCode).toBe(403);
+    expect((await request('GET', '/api/admin/coaching/sessions')).statusCode).toBe(401);
+    const past = await request('POST', '/api/admin/coaching/series', editor, {
+      title: 'Yesterday',
+      host_staff_id: editorId,
+      ...inUtc(new Date(Date.now() - 24 * 60 * MINUTE)),
+      duration_minutes: 60,
+      min_tier: 'silver',
+      capacity: 5,
+      join_url: 'https://meet.example.com/x',
+    });
+    expect(past.statusCode).toBe(400);
+    expect(past.json().detail).toBe('Choose a start in the future.');
+  });
+
+  it('plans a weekly series weeks ahead, every one at the same local time', async () => {
+    const first = await schedule(24 * 60, { weekly: true, time_zone: 'America/Chicago' });
+    const rows = await t.db.select().from(coachingSessions).where(eq(coachingSessions.seriesId, first.series_id));
+    // The first is a day away; the last planned is within the horizon of weeksAhead weeks from now.
+    expect(rows).toHaveLength(COACHING.weeksAhead);
+    const clock = (instant: Date) => {
+      const local = localTimeOf(instant, 'America/Chicago');
+      return `${local.hour}:${local.minute}`;
+    };
+    expect(new Set(rows.map((row) => clock(row.startsAt))).size).toBe(1);
+  });
+
+  it('mails a new time and a cancellation to those who RSVP’d, once each', async () => {
+    const session = await schedule(3 * 24 * 60);
+    const silver = await t.loginAs('silver');
+    await request('POST', `/api/coaching/sessions/${session.id}/rsvp`, silver.headers);
+    const moved = await request(
+      'POST',
+      `/api/admin/coaching/sessions/${session.id}/move`,
+      editor,
+      inUtc(new Date(Date.now() + 4 * 24 * 60 * MINUTE)),
+    );
+    expect(moved.statusCode).toBe(200);
+    expect(await mailsTo(silver.email, 'coaching-moved')).toHaveLength(1);
+    expect((await request('POST', `/api/admin/coaching/sessions/${session.id}/cancel`, editor)).json().cancelled).toBe(true);
+    const [cancelled] = await mailsTo(silver.email, 'coaching-cancelled');
+    expect(cancelled?.subject).toBe(`Cancelled: ${session.title}`);
+    expect((await request('POST', `/api/coaching/sessions/${session.id}/rsvp`, silver.headers)).statusCode).toBe(409);
+  });
+});
+
+describe('reminders', () => {
+  it('sends the day-before reminder once, even when two servers run the reminders at the same moment', async () => {
+    const session = await schedule(24 * 60 - 20);
+    const members = [await t.loginAs('silver'), await t.loginAs('gold')];
+    for (const member of members) await request('POST', `/api/coaching/sessions/${session.id}/rsvp`, member.headers);
+    const mailer = createMailer({ publicUrl: 'http://localhost:3000', nudge: () => {} });
+    // Two runs at once, each with its own data access (on PostgreSQL, its own connections), as two servers would.
+    await Promise.all([sendCoachingReminders(createDataAccess(t.db), mailer), sendCoachingReminders(createDataAccess(t.db), mailer)]);
+    await sendCoachingReminders(createDataAccess(t.db), mailer);
+    for (const member of members) {
+      const reminders = await mailsTo(member.email, 'coaching-reminder-%');
+      expect(reminders.map((mail) => mail.kind)).toEqual(['coaching-reminder-day']);
+      expect(reminders[0]!.subject).toBe(`Tomorrow: ${session.title}`);
+    }
+  });
+});
+
+describe('recordings and the calendar feed', () => {
+  it('shows a recording to the tiers it is for, locked to the others', async () => {
+    const session = await schedule(60, { min_tier: 'gold' });
+    await t.db
+      .update(coachingSessions)
+      .set({ startsAt: new Date(Date.now() - 3 * 60 * MINUTE) })
+      .where(eq(coachingSessions.id, session.id));
+    const saved = await request('PUT', `/api/admin/coaching/sessions/${session.id}/recording`, editor, {
+      recording_url: 'https://videos.example.com/replay',
+      notes: 'Scripts we used.',
+    });
+    expect(saved.statusCode).toBe(200);
+    const [silver, gold] = [await t.loginAs('silver'), await t.loginAs('gold')];
+    const shown = async (who: MemberLogin) =>
+      ((await request('GET', '/api/coaching/recordings', who.headers)).json() as { id: string }[]).find((each) => each.id === session.id);
+    expect(await shown(silver)).toMatchObject({ locked: true, video_url: null, notes: null });
+    expect(await shown(gold)).toMatchObject({ locked: false, video_url: 'https://videos.example.com/replay', notes: 'Scripts we used.' });
+  });
+
+  it('serves a private feed of the member’s sessions at a secret address, until they make a new one', async () => {
+    const session = await schedule(5 * 24 * 60);
+    const silver = await t.loginAs('silver');
+    await request('POST', `/api/coaching/sessions/${session.id}/rsvp`, silver.headers);
+    const made = (await request('POST', '/api/coaching/calendar-feed', silver.headers)).json() as { url: string; webcal_url: string };
+    expect(made.webcal_url.startsWith('webcal:')).toBe(true);
+    const path = new URL(made.url).pathname;
+    const feed = await request('GET', path);
+    expect(feed.statusCode).toBe(200);
+    expect(feed.body).toContain(`SUMMARY:${session.title}`);
+    await request('POST', '/api/coaching/calendar-feed', silver.headers);
+    expect((await request('GET', path)).statusCode).toBe(404);
+  });
+
+  it('keeps the member’s time zone, and refuses one that does not exist', async () => {
+    const member = await t.loginAs('free');
+    expect((await request('PUT', '/api/account/time-zone', member.headers, { time_zone: 'America/Denver' })).statusCode).toBe(200);
+    const refused = await request('PUT', '/api/account/time-zone', member.headers, { time_zone: 'Moon/Base' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toBe('Choose a time zone from the list, such as America/Chicago');
+  });
+});
