@@ -14,6 +14,9 @@ const apiTests = ['tests/api/**/*.test.ts'];
 
 export default defineConfig({
   test: {
+    // Two workers, also on a 2-core machine: most of a test's time is spent waiting on PostgreSQL, a
+    // server process or Chromium, so a second file runs meanwhile (the suite takes half the time).
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -78,8 +81,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/global-setup.ts'],
-          // One browser at a time on a 2-core machine; pages share one server.
-          fileParallelism: false,
+          // Two files at a time against the one server, each with its own Chromium and its own accounts.
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

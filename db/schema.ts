@@ -243,6 +243,20 @@ export const enrolments = pgTable(
   ],
 );
 
+/**
+ * Each course's learner figures, kept by triggers on enrolments and certificates with every change
+ * (migration 0022): the staff's course list reads one row per course instead of grouping every enrolment.
+ */
+export const courseLearnerCounts = pgTable('course_learner_counts', {
+  courseId: text()
+    .primaryKey()
+    .references(() => courses.id, { onDelete: 'cascade' }),
+  enrolled: integer().notNull().default(0),
+  certified: integer().notNull().default(0),
+  /** The sum of the enrolments' completed lessons, for the average progress. */
+  completedLessons: bigint({ mode: 'number' }).notNull().default(0),
+});
+
 export const lessonProgress = pgTable(
   'lesson_progress',
   {

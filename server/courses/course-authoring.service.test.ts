@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { COURSE_NOT_FOUND, type CourseInput, type LessonInput } from '../../common/courses.contract.ts';
 import type { Viewer } from '../../common/viewer.ts';
-import { certificates, outboxMessages, uploadedFiles } from '../../db/schema.ts';
+import { certificates, members, outboxMessages, uploadedFiles } from '../../db/schema.ts';
 import { lastAuditEntry, refusal, serviceTestApp } from '../../tests/helpers/service-tests.ts';
 
 // Staff write the catalogue: courses start as drafts; lessons are added, changed, reordered and
@@ -214,6 +214,32 @@ describe('lessons', () => {
     expect(await lastAuditEntry(t, { action: 'lesson.delete', target: course.id })).toMatchObject({
       oldValue: { id: lessons[1]!.id, title: 'Never done' },
     });
+  });
+
+  it('shows learners, completions and average progress that move with every enrolment, lesson and departure', async () => {
+    const { course, lessons } = await publishedCourse('Counted Learners', ['One', 'Two', 'Three', 'Four']);
+    const figures = async () => {
+      const listed = (await authoring().list(editor)).find((each) => each.id === course.id)!;
+      const single = (await authoring().get(editor, course.id)).course;
+      expect(single).toMatchObject({ enrolled_count: listed.enrolled_count, completed_count: listed.completed_count });
+      return [listed.enrolled_count, listed.completed_count, listed.average_progress];
+    };
+    expect(await figures()).toEqual([0, 0, 0]);
+    const [finisher, starter, leaver] = [await t.asMember('bronze'), await t.asMember('silver'), await t.asMember('gold')];
+    for (const member of [finisher, starter, leaver]) await t.app.services.learning.enrol(member, course.id);
+    for (const each of lessons) await t.app.services.learning.completeLesson(finisher, each.id);
+    await t.app.services.learning.completeLesson(starter, lessons[0]!.id);
+    await t.app.services.learning.completeLesson(leaver, lessons[0]!.id);
+    // (100 + 25 + 25) / 3
+    expect(await figures()).toEqual([3, 1, 50]);
+
+    // A member who leaves takes their enrolment along: (100 + 25) / 2, rounded.
+    await t.db.delete(members).where(eq(members.id, leaver.member.id));
+    expect(await figures()).toEqual([2, 1, 63]);
+
+    // A new lesson lowers everyone's progress, (80 + 20) / 2; the certificate earned stays.
+    await authoring().addLesson(editor, course.id, lesson('Five'));
+    expect(await figures()).toEqual([2, 1, 50]);
   });
 
   // The lesson count is checked under the course's lock, so changes that race cannot leave a published course empty.
