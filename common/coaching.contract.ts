@@ -7,12 +7,17 @@ import { Tier } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
 
 // Live group coaching: staff schedule sessions (once, or weekly), members RSVP, add them to their
-// calendar, join from shortly before the start, and watch the recordings afterwards.
+// calendar, join from shortly before the start, and watch the recordings afterwards. Events (a
+// workshop, a meetup; Gold's, as the plans sell them) are scheduled the same way, online or at an
+// address; a full session or event keeps a waiting list that moves up when someone gives a place back.
+
+export const COACHING_KINDS = ['session', 'event'] as const;
 
 export const SESSION_NOT_FOUND = 'Coaching session not found';
 export const SESSION_FULL = 'This session is full.';
 export const SESSION_OVER = 'This session has already started or ended.';
 export const SESSION_CANCELLED = 'This session was cancelled.';
+export const NOT_FULL = 'There are places left: RSVP instead of waiting.';
 export const JOIN_NOT_OPEN = `The join link opens ${COACHING.joinOpensMinutesBefore} minutes before the session starts.`;
 
 /** A session as a member sees it. Times are UTC (ISO 8601); pages show them in the member's zone. */
@@ -26,6 +31,9 @@ export const SessionView = z.object({
   ends_at: z.string(),
   duration_minutes: z.number().int(),
   weekly: z.boolean(),
+  kind: z.enum(COACHING_KINDS),
+  /** In person: where (shown to members it is for; null to others and for online ones). */
+  address: z.string().nullable(),
   min_tier: Tier,
   /** The member's tier does not reach it: shown with the upgrade, nothing else. */
   locked: z.boolean(),
@@ -33,6 +41,8 @@ export const SessionView = z.object({
   capacity: z.number().int(),
   seats_left: z.number().int(),
   rsvped: z.boolean(),
+  /** On the waiting list: a place given back goes to the first waiting, who is told by email. */
+  waitlisted: z.boolean(),
   join_opens_at: z.string(),
   /** Only to a member who may join, from join_opens_at until the end; null otherwise. */
   join_url: z.string().nullable(),
@@ -73,15 +83,18 @@ export const TimeZoneInput = z.object({ time_zone: TimeZone });
 
 const localDate = z.iso.date('Date must be a date (YYYY-MM-DD)');
 const localClock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be a time of day, such as 18:00');
-const joinUrl = requiredText('Join link', TEXT_MAX.link).refine(
-  (value) => /^https:\/\/[^\s]+$/.test(value),
+const joinUrl = optionalText('Join link', TEXT_MAX.link).refine(
+  (value) => value === '' || /^https:\/\/[^\s]+$/.test(value),
   'Join link must start with https:// (the video meeting address)',
 );
+const description = optionalText('Description', TEXT_MAX.sessionDescription);
+const address = optionalText('Address', TEXT_MAX.eventAddress);
 
 /** A new session, or a weekly series of them: the first start is a date and time in the given zone. */
-export const SeriesInput = z.object({
+const SeriesFields = z.object({
+  kind: z.enum(COACHING_KINDS, { error: 'Kind must be session or event' }).default('session'),
   title: requiredText('Title', TEXT_MAX.sessionTitle),
-  description: optionalText('Description', TEXT_MAX.sessionDescription).default(''),
+  description: description.default(''),
   host_staff_id: uuidParam('Host'),
   date: localDate,
   time: localClock,
@@ -98,19 +111,23 @@ export const SeriesInput = z.object({
     .min(1, 'Capacity must be at least 1')
     .max(COACHING.maxCapacity, `Capacity must be at most ${COACHING.maxCapacity}`),
   weekly: z.boolean({ error: 'Weekly must be true or false' }).default(false),
-  join_url: joinUrl,
+  join_url: joinUrl.default(''),
+  address: address.default(''),
+});
+/** Where members go: a session is online (a join link); an event is online, or in person at an address. */
+const PLACE_NEEDED = 'Give a join link (the video meeting address), or, for an event in person, its address';
+export const SeriesInput = SeriesFields.superRefine((input, context) => {
+  if (input.kind === 'session' && input.address !== '')
+    context.addIssue({ code: 'custom', path: ['address'], message: 'Only events take place in person: leave the address empty' });
+  if (input.join_url === '' && input.address === '') context.addIssue({ code: 'custom', path: ['join_url'], message: PLACE_NEEDED });
 });
 export type SeriesInput = z.infer<typeof SeriesInput>;
 
 /** What changes for every session of a series still to come (the time changes per session: move). */
-export const SeriesUpdate = SeriesInput.pick({
-  title: true,
-  description: true,
-  host_staff_id: true,
-  min_tier: true,
-  capacity: true,
-  join_url: true,
-}).partial();
+// Fields without their defaults: a field left out keeps what it was.
+export const SeriesUpdate = SeriesFields.pick({ title: true, host_staff_id: true, min_tier: true, capacity: true })
+  .extend({ description, join_url: joinUrl, address })
+  .partial();
 export type SeriesUpdate = z.infer<typeof SeriesUpdate>;
 
 /** One session moved: its new start, a date and time in the zone given. */
@@ -134,11 +151,18 @@ export type RecordingInput = z.infer<typeof RecordingInput>;
 
 export const DisplayNameInput = z.object({ display_name: requiredText('Your name', TEXT_MAX.displayName) });
 
-export const StaffSessionView = SessionView.omit({ locked: true, rsvped: true, join_url: true, join_opens_at: true }).extend({
+export const StaffSessionView = SessionView.omit({
+  locked: true,
+  rsvped: true,
+  waitlisted: true,
+  join_url: true,
+  join_opens_at: true,
+}).extend({
   host_staff_id: z.string().nullable(),
   time_zone: z.string(),
   join_url: z.string(),
   rsvp_count: z.number().int(),
+  waitlist_count: z.number().int(),
   attended_count: z.number().int(),
   recording_file_id: z.string().nullable(),
   recording_url: z.string().nullable(),
@@ -168,7 +192,11 @@ export interface CoachingService {
   /** The member's next session they RSVP'd to, for the dashboard; null for none. */
   nextFor(viewer: Viewer): Promise<SessionView | null>;
   rsvp(viewer: Viewer, sessionId: string): Promise<SessionView>;
+  /** Gives the place back; the first member waiting who may still join takes it. */
   cancelRsvp(viewer: Viewer, sessionId: string): Promise<SessionView>;
+  /** Waits for a place in a full session (409 while places are left: RSVP then). */
+  joinWaitlist(viewer: Viewer, sessionId: string): Promise<SessionView>;
+  leaveWaitlist(viewer: Viewer, sessionId: string): Promise<SessionView>;
   /** Records the member's attendance and gives the meeting's address, while the link is open. */
   join(viewer: Viewer, sessionId: string): Promise<{ url: string }>;
   /** The session as an .ics file, for the member's calendar. */
@@ -192,6 +220,7 @@ export interface CoachingAdminService {
   hosts(viewer: Viewer): Promise<CoachingHost[]>;
   /** The first session of the new series (a weekly one is planned weeks ahead). */
   schedule(viewer: Viewer, input: SeriesInput): Promise<StaffSessionView>;
+  /** Changes what every session still to come says; more places go to those waiting. */
   updateSeries(viewer: Viewer, seriesId: string, input: SeriesUpdate): Promise<void>;
   /** Stops a weekly series: its sessions still to come are cancelled, and those who RSVP'd are told. */
   endSeries(viewer: Viewer, seriesId: string): Promise<void>;

@@ -30,6 +30,8 @@ export const Course = z.object({
   level: CourseLevel,
   /** SPEC 3 'Certificate included': finishing every lesson issues a certificate. */
   certificate: z.boolean(),
+  /** Gold's early access: the course is Gold's (its tier) until `opens_at`, then opens to `opens_to`. */
+  early_access: z.object({ opens_to: Tier, opens_at: z.string() }).nullable(),
 });
 export type Course = z.infer<typeof Course>;
 export const CourseList = z.array(Course);
@@ -85,12 +87,18 @@ const courseFields = {
   certificate: z.boolean({ error: 'Certificate must be true or false' }),
   /** A public image from the file library; null for the generated artwork. */
   thumbnail_file_id: uuidParam('Thumbnail').nullable(),
+  /**
+   * Gold's early access: the course opens to Gold members now and to its own tier on this date (at
+   * midnight in the business's time zone); null for none.
+   */
+  early_access_until: z.iso.date('Early access must end on a date (YYYY-MM-DD)').nullable(),
 };
 export const CourseInput = z.object({
   ...courseFields,
   level: courseFields.level.default('beginner'),
   certificate: courseFields.certificate.default(true),
   thumbnail_file_id: courseFields.thumbnail_file_id.default(null),
+  early_access_until: courseFields.early_access_until.default(null),
 });
 export type CourseInput = z.infer<typeof CourseInput>;
 /** Only the fields given change. */

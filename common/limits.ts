@@ -136,6 +136,8 @@ export const TEXT_MAX = {
   sessionDescription: 4000,
   /** Notes staff add to a session's recording: a summary and the links they mentioned. */
   sessionNotes: 10000,
+  /** Where an in-person event takes place: a venue and its street address. */
+  eventAddress: 300,
   /** What a member wants to work on in their 1-on-1. */
   bookingTopic: 2000,
   /** A goal's name ("Calls to past clients") and its unit ("calls"). */

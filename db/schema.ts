@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { SUBSCRIPTION_STATUSES } from '../common/billing.contract.ts';
 import { COMMUNITY_SPACES } from '../common/community.contract.ts';
+import { COACHING_KINDS } from '../common/coaching.contract.ts';
 import { COURSE_CATEGORIES, COURSE_LEVELS, COURSE_STATUSES } from '../common/courses.contract.ts';
 import { UPLOAD_FOLDER_VALUES } from '../common/files.contract.ts';
 import { RESOURCE_TYPES } from '../common/resources.contract.ts';
@@ -174,10 +175,20 @@ export const courses = pgTable(
     /** The uploaded image shown as thumbnail, when staff chose one (thumbnail holds its address). */
     thumbnailFileId: uuid().references(() => uploadedFiles.id, { onDelete: 'set null' }),
     position: integer().notNull().default(0),
+    /**
+     * Gold's early access: until this moment the course is Gold's alone (its tier is 'gold'), then the
+     * minute job opens it to `early_access_tier` (decision 017).
+     */
+    earlyAccessTier: text({ enum: TIERS }),
+    earlyAccessUntil: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
   () => [
     check('courses_tier_check', oneOf('tier', TIERS)),
+    check(
+      'courses_early_access_check',
+      sql`(${sql.raw('early_access_tier')} is null and ${sql.raw('early_access_until')} is null) or (${sql.raw('early_access_until')} is not null and ${sql.raw('tier')} = 'gold' and ${sql.raw('early_access_tier')} in ('free', 'bronze', 'silver'))`,
+    ),
     check('courses_category_check', oneOf('category', COURSE_CATEGORIES)),
     check('courses_level_check', oneOf('level', COURSE_LEVELS)),
     check('courses_status_check', oneOf('status', COURSE_STATUSES)),
@@ -504,6 +515,8 @@ export const contactMessages = pgTable(
     index('contact_messages_created_idx').on(t.createdAt, t.id),
     // The inbox by priority: Silver and Gold members' messages first, newest first within each.
     index('contact_messages_priority_idx').on(t.priority, t.createdAt, t.id),
+    // A member's own messages, for their data export.
+    index('contact_messages_member_idx').on(t.memberId, t.createdAt, t.id),
   ],
 );
 
@@ -715,7 +728,11 @@ export const coachingSeries = pgTable(
     minTier: text({ enum: TIERS }).notNull(),
     capacity: integer().notNull(),
     weekly: boolean().notNull(),
-    /** The video meeting's address: shown to entitled members only, from shortly before the start. */
+    /** A live coaching session, or an event (a workshop, a meetup), online or in person. */
+    kind: text({ enum: COACHING_KINDS }).notNull().default('session'),
+    /** Where an in-person event takes place; empty for one held online. */
+    address: text().notNull().default(''),
+    /** The video meeting's address: shown to entitled members only, from shortly before the start; empty in person. */
     joinUrl: text().notNull(),
     /** A weekly series stopped: no sessions are made after this. */
     endedAt: timestamp({ withTimezone: true }),
@@ -727,6 +744,9 @@ export const coachingSeries = pgTable(
     check('coaching_series_min_tier_check', oneOf('min_tier', TIERS)),
     check('coaching_series_duration_check', sql`${sql.raw('duration_minutes')} between 15 and 480`),
     check('coaching_series_capacity_check', sql`${sql.raw('capacity')} between 1 and 10000`),
+    check('coaching_series_kind_check', oneOf('kind', COACHING_KINDS)),
+    // Members can always reach it: a meeting link, or an address.
+    check('coaching_series_place_check', sql`${sql.raw('join_url')} <> '' or ${sql.raw('address')} <> ''`),
   ],
 );
 
@@ -775,6 +795,28 @@ export const coachingRsvps = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.sessionId, t.memberId] }), index('coaching_rsvps_member_idx').on(t.memberId, t.sessionId)],
+);
+
+/**
+ * Members waiting for a place in a full session, first come first served: a place given back goes to
+ * the first who still may join, under the session's lock.
+ */
+export const coachingWaitlist = pgTable(
+  'coaching_waitlist',
+  {
+    sessionId: uuid()
+      .notNull()
+      .references(() => coachingSessions.id, { onDelete: 'cascade' }),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.memberId] }),
+    index('coaching_waitlist_order_idx').on(t.sessionId, t.createdAt, t.memberId),
+    index('coaching_waitlist_member_idx').on(t.memberId),
+  ],
 );
 
 /** Who opened the join link: attendance. */
@@ -972,7 +1014,7 @@ export const goalEntries = pgTable(
     loggedOn: date({ mode: 'string' }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('goal_entries_goal_idx').on(t.goalId, t.loggedOn)],
+  (t) => [index('goal_entries_goal_idx').on(t.goalId, t.loggedOn), index('goal_entries_created_idx').on(t.goalId, t.createdAt, t.id)],
 );
 
 /** Each goal reminder sent: one per goal and local date, written with the mail, by whichever process gets there first. */

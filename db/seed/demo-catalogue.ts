@@ -24,7 +24,7 @@ export interface DemoPost {
   replies: { user_name: string; body: string; created_at: string }[];
 }
 
-export interface DemoCourse extends Omit<Course, 'lesson_count'> {
+export interface DemoCourse extends Omit<Course, 'lesson_count' | 'early_access'> {
   lessons: DemoLesson[];
 }
 

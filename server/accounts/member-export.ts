@@ -3,7 +3,7 @@ import { type Viewer } from '../../common/viewer.ts';
 import { requireMember } from '../../common/policies.ts';
 import type { DataAccess } from '../repositories.ts';
 import { deviceName } from '../sessions/device-name.ts';
-import { SHOWN, STREAM_BATCH } from '../../common/limits.ts';
+import { GOALS, SHOWN, STREAM_BATCH } from '../../common/limits.ts';
 
 // A page of the member's own rows at a time: the export holds every one of them without holding them all.
 const iso = (date: Date | null) => date?.toISOString() ?? null;
@@ -34,7 +34,7 @@ async function* jsonArray<T>(rows: AsyncIterable<T>, view: (row: T) => unknown):
 /**
  * 'Download my data' (the privacy policy's right to one's data): the member's profile, plan and
  * invoices, courses and progress, certificates, discussions, replies and likes, sign-ins and consents,
- * live sessions RSVP'd to and joined, and 1-on-1s,
+ * live sessions RSVP'd to and joined, 1-on-1s, goals and their progress, and messages sent to staff,
  * as one JSON document written page by page. Nothing of another member (a reply names the
  * discussion it answers by id only), and no secret (no password hash, no token).
  */
@@ -172,6 +172,44 @@ export function createMemberExport(deps: { data: DataAccess; invoices: (viewer: 
         topic: row.booking.topic,
         booked_at: iso(row.booking.createdAt),
         cancelled_at: iso(row.booking.cancelledAt),
+      }),
+    );
+    const goals = await data.goals.listOf(member.id, GOALS.maxActive);
+    yield `,"goals":${JSON.stringify(
+      goals.map((goal) => ({
+        id: goal.id,
+        kind: goal.kind,
+        title: goal.title,
+        target: goal.target,
+        unit: goal.unit,
+        period: goal.period,
+        due_on: goal.dueOn,
+        course_id: goal.courseId,
+        reminder: goal.reminder,
+        created_at: iso(goal.createdAt),
+      })),
+    )}`;
+    yield ',"goal_progress":';
+    yield* jsonArray(
+      pages(
+        (after: { createdAt: string; id: string } | undefined) => data.goals.entriesOf(member.id, STREAM_BATCH, after),
+        (row) => ({ createdAt: row.createdKey, id: row.id }),
+      ),
+      (row) => ({ goal_id: row.goalId, amount: row.amount, logged_on: row.loggedOn, logged_at: iso(row.createdAt) }),
+    );
+    yield ',"messages_to_us":';
+    yield* jsonArray(
+      pages(
+        (after: { createdAt: string; id: string } | undefined) => data.contact.sentBy(member.id, STREAM_BATCH, after),
+        (row) => ({ createdAt: row.createdKey, id: row.id }),
+      ),
+      (row) => ({
+        subject: row.subject,
+        message: row.message,
+        name: row.name,
+        email: row.email,
+        sent_at: iso(row.createdAt),
+        replied: row.handled,
       }),
     );
     yield '}\n';

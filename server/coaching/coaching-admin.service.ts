@@ -10,6 +10,7 @@ import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
 import type { SessionRow } from './coaching.repository.ts';
 import { staffSessionView } from './coaching-views.ts';
+import { fillFromWaitlist } from './waitlist.ts';
 
 // Staff's side of live coaching: scheduling (once or weekly), moving and cancelling single sessions,
 // recordings and notes. Every change is in the activity log; a new time or a cancellation is mailed
@@ -139,6 +140,8 @@ export function createCoachingAdminService(deps: { data: DataAccess; mailer: Mai
           minTier: input.min_tier,
           capacity: input.capacity,
           weekly: input.weekly,
+          kind: input.kind,
+          address: input.address,
           joinUrl: input.join_url,
           createdBy: staff.email,
         });
@@ -160,6 +163,10 @@ export function createCoachingAdminService(deps: { data: DataAccess; mailer: Mai
       const before = await data.coaching.findSeries(seriesId);
       if (!before) throw notFound('Coaching series not found');
       const chosen = input.host_staff_id ? await host(input.host_staff_id) : undefined;
+      if ((input.join_url ?? before.joinUrl) === '' && (input.address ?? before.address) === '')
+        throw badRequest('Give a join link (the video meeting address), or, for an event in person, its address.', 'join_url');
+      if (before.kind === 'session' && input.address)
+        throw badRequest('Only events take place in person: leave the address empty.', 'address');
       await data.transaction(async (tx) => {
         await tx.coaching.updateSeries(seriesId, {
           ...(input.title !== undefined && { title: input.title }),
@@ -168,15 +175,29 @@ export function createCoachingAdminService(deps: { data: DataAccess; mailer: Mai
           ...(input.min_tier !== undefined && { minTier: input.min_tier }),
           ...(input.capacity !== undefined && { capacity: input.capacity }),
           ...(input.join_url !== undefined && { joinUrl: input.join_url }),
+          ...(input.address !== undefined && { address: input.address }),
         });
+        // More places go to those waiting, session by session.
+        if (input.capacity !== undefined && input.capacity > before.capacity)
+          for (const session of await tx.coaching.comingOfSeries(seriesId, new Date())) {
+            await tx.coaching.lock(session.id);
+            await fillFromWaitlist(tx, mailer, session.id);
+          }
         await tx.audit.record({
           actorEmail: staff.email,
           action: 'coaching.update',
           target: before.title,
-          oldValue: { title: before.title, host: before.hostName, min_tier: before.minTier, capacity: before.capacity },
+          oldValue: {
+            title: before.title,
+            host: before.hostName,
+            min_tier: before.minTier,
+            capacity: before.capacity,
+            address: before.address,
+          },
           newValue: input,
         });
       });
+      mailer.nudge();
     },
 
     async endSeries(viewer, seriesId) {

@@ -5,6 +5,7 @@ import { loggableError } from '../http/errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { sendGoalReminders } from '../goals/goal-reminders.ts';
 import { sendWeeklyTips } from '../tips/weekly-tips.ts';
+import { endEarlyAccess } from '../courses/early-access.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess } from '../repositories.ts';
 import { planningHorizon, slotsFrom } from './coaching-admin.service.ts';
@@ -65,7 +66,10 @@ export async function sendCoachingReminders(data: DataAccess, mailer: Mailer, no
   return sent;
 }
 
-/** Runs the planning, the coaching and goal reminders and the weekly tips every minute (and shortly after start); a failure is logged and tried again next minute. */
+/**
+ * Runs the planning, the coaching and goal reminders, the weekly tips and the end of Gold's early
+ * access every minute (and shortly after start); a failure is logged and tried again next minute.
+ */
 export function scheduleCoachingJobs(app: FastifyInstance, data: DataAccess, mailer: Mailer): void {
   let running = false;
   const run = async () => {
@@ -76,6 +80,7 @@ export function scheduleCoachingJobs(app: FastifyInstance, data: DataAccess, mai
       await sendCoachingReminders(data, mailer);
       await sendGoalReminders(data, mailer);
       await sendWeeklyTips(data, mailer);
+      await endEarlyAccess(data);
     } catch (error) {
       app.log.warn(
         { err: loggableError(error) },

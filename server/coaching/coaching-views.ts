@@ -22,6 +22,7 @@ function basics(row: SessionRow) {
     ends_at: endOf(row).toISOString(),
     duration_minutes: session.durationMinutes,
     weekly: series.weekly,
+    kind: series.kind,
     min_tier: series.minTier,
     cancelled: session.cancelledAt !== null,
     capacity: series.capacity,
@@ -37,15 +38,23 @@ export const policyFacts = (row: SessionRow) => ({
   cancelledAt: row.session.cancelledAt,
 });
 
-export function sessionView(row: SessionRow, asker: Asker, rsvped: boolean, now: Date): SessionView {
+/** Where the member stands: a place, or a turn on the waiting list. */
+export interface MemberPlace {
+  rsvped: boolean;
+  waitlisted: boolean;
+}
+
+export function sessionView(row: SessionRow, asker: Asker, place: MemberPlace, now: Date): SessionView {
   const facts = policyFacts(row);
+  const opens = mayJoinSession(asker, facts);
   return {
     ...basics(row),
-    locked: !mayJoinSession(asker, facts),
-    rsvped,
+    address: opens && row.series.address ? row.series.address : null,
+    locked: !opens,
+    ...place,
     join_opens_at: new Date(row.session.startsAt.getTime() - COACHING.joinOpensMinutesBefore * 60_000).toISOString(),
     // The site's own address, which records the member's attendance on the way to the meeting.
-    join_url: maySeeJoinLink(asker, facts, now) ? `/api/coaching/sessions/${row.session.id}/join` : null,
+    join_url: row.series.joinUrl && maySeeJoinLink(asker, facts, now) ? `/api/coaching/sessions/${row.session.id}/join` : null,
   };
 }
 
@@ -56,7 +65,9 @@ export function staffSessionView(row: SessionRow): StaffSessionView {
     host_staff_id: series.hostStaffId,
     time_zone: series.timeZone,
     join_url: series.joinUrl,
+    address: series.address || null,
     rsvp_count: row.rsvpCount,
+    waitlist_count: row.waitlistCount,
     attended_count: row.attendedCount,
     recording_file_id: session.recordingFileId,
     recording_url: session.recordingUrl,
@@ -93,14 +104,14 @@ export function calendarEventOf(row: SessionRow, pageUrl: string): CalendarEvent
     end: endOf(row),
     summary: series.title,
     description: [
-      `Live coaching with ${series.hostName}.`,
+      series.kind === 'event' ? `An event with ${series.hostName}.` : `Live coaching with ${series.hostName}.`,
       series.description,
-      `The join link appears on ${pageUrl} ${COACHING.joinOpensMinutesBefore} minutes before the start.`,
+      series.joinUrl ? `The join link appears on ${pageUrl} ${COACHING.joinOpensMinutesBefore} minutes before the start.` : pageUrl,
     ]
       .filter(Boolean)
       .join('\n\n'),
     url: pageUrl,
-    location: 'Online',
+    location: series.address || 'Online',
     cancelled: session.cancelledAt !== null,
   };
 }

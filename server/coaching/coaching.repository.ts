@@ -7,6 +7,7 @@ import {
   coachingRsvps,
   coachingSeries,
   coachingSessions,
+  coachingWaitlist,
   members,
   staffAccounts,
   uploadedFiles,
@@ -30,10 +31,18 @@ const SESSION = {
   startKey: sql<string>`${coachingSessions.startsAt}::text`,
   rsvpCount: sql<number>`(select count(*)::int from ${coachingRsvps} where ${coachingRsvps.sessionId} = ${coachingSessions.id})`,
   attendedCount: sql<number>`(select count(*)::int from ${coachingAttendance} where ${coachingAttendance.sessionId} = ${coachingSessions.id})`,
+  waitlistCount: sql<number>`(select count(*)::int from ${coachingWaitlist} where ${coachingWaitlist.sessionId} = ${coachingSessions.id})`,
 };
 
 /** A session with what its series says of it, its key, and how many places are taken and joined. */
-export type SessionRow = { session: Session; series: Series; startKey: string; rsvpCount: number; attendedCount: number };
+export type SessionRow = {
+  session: Session;
+  series: Series;
+  startKey: string;
+  rsvpCount: number;
+  attendedCount: number;
+  waitlistCount: number;
+};
 
 const endsAfter = (now: Date) =>
   sql`${coachingSessions.startsAt} + make_interval(mins => ${coachingSessions.durationMinutes}) > ${now.toISOString()}::timestamptz`;
@@ -109,6 +118,49 @@ export function createCoachingRepository(db: DatabaseOrTransaction) {
 
     async removeRsvp(sessionId: string, memberId: string): Promise<void> {
       await db.delete(coachingRsvps).where(and(eq(coachingRsvps.sessionId, sessionId), eq(coachingRsvps.memberId, memberId)));
+    },
+
+    /** Which of these sessions the member waits for a place in. */
+    async waitlistedAmong(memberId: string, sessionIds: string[]): Promise<Set<string>> {
+      if (sessionIds.length === 0) return new Set();
+      const rows = await db
+        .select({ sessionId: coachingWaitlist.sessionId })
+        .from(coachingWaitlist)
+        .where(and(eq(coachingWaitlist.memberId, memberId), inArray(coachingWaitlist.sessionId, sessionIds)));
+      return new Set(rows.map((row) => row.sessionId));
+    },
+
+    async addToWaitlist(sessionId: string, memberId: string): Promise<void> {
+      await db.insert(coachingWaitlist).values({ sessionId, memberId }).onConflictDoNothing();
+    },
+
+    async removeFromWaitlist(sessionId: string, memberId: string): Promise<void> {
+      await db.delete(coachingWaitlist).where(and(eq(coachingWaitlist.sessionId, sessionId), eq(coachingWaitlist.memberId, memberId)));
+    },
+
+    /** Those waiting for a place, first come first (after `from`), with the tier each has now. */
+    async waiting(sessionId: string, limit: number, from?: { waitingSince: string; memberId: string }) {
+      return db
+        .select({
+          id: members.id,
+          name: members.name,
+          email: members.email,
+          timeZone: members.timeZone,
+          membershipTier: members.membershipTier,
+          waitingSince: sql<string>`${coachingWaitlist.createdAt}::text`,
+        })
+        .from(coachingWaitlist)
+        .innerJoin(members, eq(members.id, coachingWaitlist.memberId))
+        .where(
+          and(
+            eq(coachingWaitlist.sessionId, sessionId),
+            from
+              ? sql`(${coachingWaitlist.createdAt}, ${coachingWaitlist.memberId}) > (${from.waitingSince}::timestamptz, ${from.memberId})`
+              : undefined,
+          ),
+        )
+        .orderBy(asc(coachingWaitlist.createdAt), asc(coachingWaitlist.memberId))
+        .limit(limit);
     },
 
     /** The next session not over and not cancelled that the member RSVP'd to. */

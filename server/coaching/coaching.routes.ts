@@ -56,6 +56,18 @@ export async function coachingRoutes(app: ZodApp) {
     async (request) => coaching.cancelRsvp(await request.viewer(), request.params.id),
   );
 
+  app.post(
+    '/api/coaching/sessions/:id/waitlist',
+    { config: member, schema: { params: SessionParams, response: withErrors({ 201: SessionView }) } },
+    async (request, reply) => reply.status(201).send(await coaching.joinWaitlist(await request.viewer(), request.params.id)),
+  );
+
+  app.delete(
+    '/api/coaching/sessions/:id/waitlist',
+    { config: member, schema: { params: SessionParams, response: withErrors({ 200: SessionView }) } },
+    async (request) => coaching.leaveWaitlist(await request.viewer(), request.params.id),
+  );
+
   // The member goes on to the meeting from here, so their attendance is recorded on the way.
   app.get('/api/coaching/sessions/:id/join', { config: member, schema: { params: SessionParams } }, async (request, reply) => {
     const { url } = await coaching.join(await request.viewer(), request.params.id);

@@ -29,6 +29,8 @@ async function scheduled(minutesAhead: number, input: Partial<SeriesInput> = {})
     capacity: 2,
     weekly: false,
     join_url: 'https://meet.example.com/pricing',
+    kind: 'session',
+    address: '',
     ...input,
   });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   JOIN_NOT_OPEN,
+  NOT_FULL,
   SESSION_CANCELLED,
   SESSION_FULL,
   SESSION_NOT_FOUND,
@@ -16,11 +17,12 @@ import { TIER_LABEL } from '../../common/tiers.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import type { DataAccess } from '../repositories.ts';
+import type { DataAccess, Repositories } from '../repositories.ts';
 import { generateSessionToken, hashSessionToken } from '../sessions/tokens.ts';
 import type { SessionRow } from './coaching.repository.ts';
-import { calendarEventOf, policyFacts, recordingView, sessionView } from './coaching-views.ts';
+import { calendarEventOf, policyFacts, recordingView, sessionView, type MemberPlace } from './coaching-views.ts';
 import { calendarOf } from './ics.ts';
+import { fillFromWaitlist } from './waitlist.ts';
 
 // The members' side of live coaching. Who may join is decided in common/policies.ts, on every call,
 // from the tier the member has now; places are counted under the session's lock.
@@ -53,9 +55,35 @@ export function createCoachingService(deps: { data: DataAccess; mailer: Mailer }
     return row;
   }
 
+  /** The member's place in each of these sessions. */
+  async function placesOf(memberId: string, rows: SessionRow[]) {
+    const ids = rows.map((row) => row.session.id);
+    const [rsvped, waitlisted] = await Promise.all([coaching.rsvpedAmong(memberId, ids), coaching.waitlistedAmong(memberId, ids)]);
+    return (row: SessionRow): MemberPlace => ({ rsvped: rsvped.has(row.session.id), waitlisted: waitlisted.has(row.session.id) });
+  }
+
   async function viewOf(viewer: Viewer, row: SessionRow, memberId: string) {
-    const rsvped = await coaching.rsvpedAmong(memberId, [row.session.id]);
-    return sessionView(row, viewer, rsvped.has(row.session.id), new Date());
+    return sessionView(row, viewer, (await placesOf(memberId, [row]))(row), new Date());
+  }
+
+  /** Changes the member's place under the session's lock, in a session not cancelled and not started. */
+  async function changePlace(
+    viewer: Viewer,
+    sessionId: string,
+    change: (tx: Repositories, row: SessionRow, memberId: string) => Promise<void>,
+  ) {
+    const member = requireMember(viewer);
+    await joinable(viewer, sessionId);
+    await data.transaction(async (tx) => {
+      // Under the session's lock, places are counted one request at a time: never more than the capacity.
+      await tx.coaching.lock(sessionId);
+      const row = (await tx.coaching.find(sessionId))!;
+      if (row.session.cancelledAt) throw conflict(SESSION_CANCELLED);
+      if (row.session.startsAt.getTime() <= Date.now()) throw conflict(SESSION_OVER);
+      await change(tx, row, member.id);
+    });
+    mailer.nudge();
+    return viewOf(viewer, await found(sessionId), member.id);
   }
 
   return {
@@ -64,11 +92,8 @@ export function createCoachingService(deps: { data: DataAccess; mailer: Mailer }
       const now = new Date();
       const from = query.after ? asStartKey(decodeCursor(query.after, StartCursor)) : undefined;
       const rows = await coaching.upcoming(now, PAGE_SIZE.memberList + 1, from);
-      const rsvped = await coaching.rsvpedAmong(
-        member.id,
-        rows.map((row) => row.session.id),
-      );
-      return pageOf(rows, PAGE_SIZE.memberList, startKey, (row) => sessionView(row, viewer, rsvped.has(row.session.id), now));
+      const placeIn = await placesOf(member.id, rows);
+      return pageOf(rows, PAGE_SIZE.memberList, startKey, (row) => sessionView(row, viewer, placeIn(row), now));
     },
 
     async session(viewer, sessionId) {
@@ -79,30 +104,45 @@ export function createCoachingService(deps: { data: DataAccess; mailer: Mailer }
     async nextFor(viewer) {
       const member = requireMember(viewer);
       const row = await coaching.nextRsvped(member.id, new Date());
-      return row && sessionView(row, viewer, true, new Date());
+      return row && sessionView(row, viewer, { rsvped: true, waitlisted: false }, new Date());
     },
 
     async rsvp(viewer, sessionId) {
-      const member = requireMember(viewer);
-      await joinable(viewer, sessionId);
-      await data.transaction(async (tx) => {
-        // Under the session's lock, the places are counted one request at a time: never more than the capacity.
-        await tx.coaching.lock(sessionId);
-        const row = (await tx.coaching.find(sessionId))!;
-        if (row.session.cancelledAt) throw conflict(SESSION_CANCELLED);
-        if (row.session.startsAt.getTime() <= Date.now()) throw conflict(SESSION_OVER);
-        if ((await tx.coaching.rsvpedAmong(member.id, [sessionId])).has(sessionId)) return;
+      return changePlace(viewer, sessionId, async (tx, row, memberId) => {
+        if ((await tx.coaching.rsvpedAmong(memberId, [sessionId])).has(sessionId)) return;
         if (row.rsvpCount >= row.series.capacity) throw conflict(SESSION_FULL);
-        await tx.coaching.addRsvp(sessionId, member.id);
+        await tx.coaching.addRsvp(sessionId, memberId);
+        await tx.coaching.removeFromWaitlist(sessionId, memberId);
       });
-      return viewOf(viewer, await found(sessionId), member.id);
     },
 
+    // Giving a place back is always allowed (a member whose plan no longer reaches the session too):
+    // the first member waiting who may join takes it, in the same transaction.
     async cancelRsvp(viewer, sessionId) {
       const member = requireMember(viewer);
       const row = await found(sessionId);
       if (row.session.startsAt.getTime() <= Date.now()) throw conflict(SESSION_OVER);
-      await coaching.removeRsvp(sessionId, member.id);
+      await data.transaction(async (tx) => {
+        await tx.coaching.lock(sessionId);
+        await tx.coaching.removeRsvp(sessionId, member.id);
+        await fillFromWaitlist(tx, mailer, sessionId);
+      });
+      mailer.nudge();
+      return viewOf(viewer, await found(sessionId), member.id);
+    },
+
+    async joinWaitlist(viewer, sessionId) {
+      return changePlace(viewer, sessionId, async (tx, row, memberId) => {
+        if ((await tx.coaching.rsvpedAmong(memberId, [sessionId])).has(sessionId)) return;
+        if (row.rsvpCount < row.series.capacity) throw conflict(NOT_FULL);
+        await tx.coaching.addToWaitlist(sessionId, memberId);
+      });
+    },
+
+    async leaveWaitlist(viewer, sessionId) {
+      const member = requireMember(viewer);
+      await found(sessionId);
+      await coaching.removeFromWaitlist(sessionId, member.id);
       return viewOf(viewer, await found(sessionId), member.id);
     },
 
@@ -111,6 +151,7 @@ export function createCoachingService(deps: { data: DataAccess; mailer: Mailer }
       const row = await joinable(viewer, sessionId);
       const now = new Date();
       if (row.session.cancelledAt) throw conflict(SESSION_CANCELLED);
+      if (!row.series.joinUrl) throw conflict(`This event takes place in person, at ${row.series.address}.`);
       if (!joinLinkOpen(policyFacts(row), now)) {
         throw conflict(
           now < row.session.startsAt ? JOIN_NOT_OPEN : 'This session has ended. Its recording appears in the library once staff add it.',

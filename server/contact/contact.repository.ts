@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { ContactInput } from '../../common/contact.contract.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
@@ -32,6 +32,23 @@ export function createContactRepository(db: DatabaseOrTransaction) {
         .from(contactMessages)
         .where(and(after, options.status === 'all' ? undefined : eq(contactMessages.handled, options.status === 'replied')))
         .orderBy(...(byPriority ? [desc(contactMessages.priority)] : []), desc(contactMessages.createdAt), desc(contactMessages.id))
+        .limit(limit);
+    },
+
+    /** What the member sent signed in, oldest first, after `after`: their data, for 'Download my data'. */
+    async sentBy(memberId: string, limit: number, after?: { createdAt: string; id: string }) {
+      return db
+        .select({ ...getTableColumns(contactMessages), createdKey: sql<string>`${contactMessages.createdAt}::text` })
+        .from(contactMessages)
+        .where(
+          and(
+            eq(contactMessages.memberId, memberId),
+            after
+              ? sql`(${contactMessages.createdAt}, ${contactMessages.id}) > (${after.createdAt}::timestamptz, ${after.id}::uuid)`
+              : undefined,
+          ),
+        )
+        .orderBy(asc(contactMessages.createdAt), asc(contactMessages.id))
         .limit(limit);
     },
 

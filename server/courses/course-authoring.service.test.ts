@@ -4,7 +4,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { COURSE_NOT_FOUND, type CourseInput, type LessonInput } from '../../common/courses.contract.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import { certificates, members, outboxMessages, uploadedFiles } from '../../db/schema.ts';
+import { DEFAULT_TIME_ZONE, localDateOf } from '../../common/time-zones.ts';
 import { lastAuditEntry, refusal, serviceTestApp } from '../../tests/helpers/service-tests.ts';
+import { createDataAccess } from '../repositories.ts';
+import { endEarlyAccess } from './early-access.ts';
 
 // Staff write the catalogue: courses start as drafts; lessons are added, changed, reordered and
 // removed; what members started is never taken from them.
@@ -26,6 +29,7 @@ const COURSE: CourseInput = {
   duration: '1h 10m',
   certificate: true,
   thumbnail_file_id: null,
+  early_access_until: null,
 };
 const lesson = (title: string, extra: Partial<LessonInput> = {}): LessonInput => ({
   title,
@@ -51,6 +55,50 @@ async function libraryFile(filename: string, contentType: string) {
   return file!.id;
 }
 const catalogueIds = async () => (await t.app.services.courses.list()).map((course) => course.id);
+
+describe("Gold's early access", () => {
+  const inDays = (days: number) => localDateOf(new Date(Date.now() + days * 24 * 60 * 60 * 1000), DEFAULT_TIME_ZONE);
+
+  it('opens a course to Gold members first, and to its own tier once the date comes, exactly once with two processes', async () => {
+    const { course } = await authoring().create(editor, { ...COURSE, title: 'Gold First', early_access_until: inDays(10) });
+    await authoring().addLesson(editor, course.id, lesson('Only'));
+    await authoring().setStatus(editor, course.id, 'published');
+    const listed = (await t.app.services.courses.list()).find((each) => each.id === course.id)!;
+    expect(listed).toMatchObject({ tier: 'gold', early_access: { opens_to: 'bronze' } });
+    const bronze = await t.asMember('bronze');
+    expect((await refusal(t.app.services.learning.enrol(bronze, course.id))).status).toBe(403);
+    await t.app.services.learning.enrol(await t.asMember('gold'), course.id);
+    // Staff read back what they chose.
+    expect((await authoring().get(editor, course.id)).course.early_access).toMatchObject({ opens_to: 'bronze' });
+
+    const [before, after] = [new Date(Date.now() + 9 * 24 * 3600_000), new Date(Date.now() + 11 * 24 * 3600_000)];
+    expect(await endEarlyAccess(createDataAccess(t.db), before)).not.toContain(course.id);
+    const runs = await Promise.all([endEarlyAccess(createDataAccess(t.db), after), endEarlyAccess(createDataAccess(t.db), after)]);
+    expect(runs.filter((opened) => opened.includes(course.id))).toHaveLength(1);
+    expect((await t.app.services.courses.list()).find((each) => each.id === course.id)).toMatchObject({
+      tier: 'bronze',
+      early_access: null,
+    });
+    await t.app.services.learning.enrol(bronze, course.id);
+    expect(await lastAuditEntry(t, { action: 'course.early-access-ended', target: course.id })).toMatchObject({ newValue: 'bronze' });
+  });
+
+  it('refuses an early access that has ended already, and drops it when the course is made Gold or the date is cleared', async () => {
+    expect(await refusal(authoring().create(editor, { ...COURSE, title: 'Too Late', early_access_until: inDays(-1) }))).toEqual({
+      status: 400,
+      message: 'Early access must end on a date still to come.',
+    });
+    const { course } = await authoring().create(editor, { ...COURSE, title: 'Changing Minds', early_access_until: inDays(5) });
+    expect((await authoring().update(editor, course.id, { tier: 'silver' })).course).toMatchObject({
+      tier: 'gold',
+      early_access: { opens_to: 'silver' },
+    });
+    expect((await authoring().update(editor, course.id, { early_access_until: null })).course).toMatchObject({
+      tier: 'silver',
+      early_access: null,
+    });
+  });
+});
 
 describe('who authors', () => {
   it('refuses visitors (401) and members of any tier (403); editors and owners author', async () => {

@@ -15,6 +15,7 @@ import { publicImageUrl } from '../files/public-image.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
 import type { CourseRow } from './courses.repository.ts';
 import { publicCourse } from './courses.service.ts';
+import { chosenTier, tierColumns } from './early-access.ts';
 
 const LESSON_NOT_FOUND = 'Lesson not found';
 
@@ -135,7 +136,7 @@ export function createCourseAuthoringService(
           title: input.title,
           description: input.description,
           category: input.category,
-          tier: input.tier,
+          ...tierColumns(input.tier, input.early_access_until),
           instructor: input.instructor,
           level: input.level,
           duration: input.duration,
@@ -154,10 +155,13 @@ export function createCourseAuthoringService(
     async update(viewer, courseId, input) {
       const staff = requireStaffArea(viewer, 'content');
       const before = await existingCourse(courseId);
-      const { thumbnail_file_id: thumbnailFileId, ...fields } = input;
+      const { thumbnail_file_id: thumbnailFileId, tier, early_access_until: until, ...fields } = input;
       const thumbnail = thumbnailFileId === undefined ? undefined : ((await uploadedThumbnail(thumbnailFileId)) ?? artworkUrl(courseId));
+      const chosen = chosenTier(before);
+      const tiers =
+        tier === undefined && until === undefined ? {} : tierColumns(tier ?? chosen.tier, until === undefined ? chosen.until : until);
       await data.transaction(async (tx) => {
-        await tx.courses.updateCourse(courseId, { ...fields, ...(thumbnail !== undefined && { thumbnailFileId, thumbnail }) });
+        await tx.courses.updateCourse(courseId, { ...fields, ...tiers, ...(thumbnail !== undefined && { thumbnailFileId, thumbnail }) });
         await tx.audit.record({
           actorEmail: staff.email,
           action: 'course.update',

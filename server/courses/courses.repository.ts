@@ -1,4 +1,5 @@
-import { and, asc, count, eq, inArray, max, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lte, max, sql, type SQL } from 'drizzle-orm';
+import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { courseLearnerCounts, courses, enrolments, lessonAttachments, lessons, uploadedFiles } from '../../db/schema.ts';
 
@@ -15,6 +16,8 @@ const courseColumns = {
   certificate: courses.certificate,
   status: courses.status,
   thumbnailFileId: courses.thumbnailFileId,
+  earlyAccessTier: courses.earlyAccessTier,
+  earlyAccessUntil: courses.earlyAccessUntil,
   createdAt: courses.createdAt,
   lesson_count: count(lessons.id),
 };
@@ -91,6 +94,15 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
         left join totals t on t.course_id = n.course_id
         ${only(sql`n.course_id`)}`);
       return (result as unknown as { rows: { courseId: string; enrolled: number; completed: number; averageProgress: number }[] }).rows;
+    },
+
+    /** Opens the courses whose Gold early access has ended to their own tier; returns them. */
+    async endEarlyAccess(now: Date): Promise<{ id: string; tier: Tier }[]> {
+      return db
+        .update(courses)
+        .set({ tier: sql`${courses.earlyAccessTier}`, earlyAccessTier: null, earlyAccessUntil: null })
+        .where(lte(courses.earlyAccessUntil, now))
+        .returning({ id: courses.id, tier: courses.tier });
     },
 
     /** Holds the course row until the transaction ends: an enrolment cannot slip in meanwhile. */

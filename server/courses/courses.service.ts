@@ -18,6 +18,8 @@ export const publicCourse = (row: CourseRow): Course => ({
   instructor: row.instructor,
   level: row.level,
   certificate: row.certificate,
+  early_access:
+    row.earlyAccessTier && row.earlyAccessUntil ? { opens_to: row.earlyAccessTier, opens_at: row.earlyAccessUntil.toISOString() } : null,
 });
 
 export function createCoursesService(data: DataAccess): CoursesService {

@@ -43,6 +43,29 @@ export function createGoalsRepository(db: DatabaseOrTransaction) {
       await db.delete(goals).where(eq(goals.id, goalId));
     },
 
+    /** Every progress log of the member's goals, oldest first, after `after`: their data, for 'Download my data'. */
+    async entriesOf(memberId: string, limit: number, after?: { createdAt: string; id: string }) {
+      return db
+        .select({
+          id: goalEntries.id,
+          goalId: goalEntries.goalId,
+          amount: goalEntries.amount,
+          loggedOn: goalEntries.loggedOn,
+          createdAt: goalEntries.createdAt,
+          createdKey: sql<string>`${goalEntries.createdAt}::text`,
+        })
+        .from(goalEntries)
+        .innerJoin(goals, eq(goals.id, goalEntries.goalId))
+        .where(
+          and(
+            eq(goals.memberId, memberId),
+            after ? sql`(${goalEntries.createdAt}, ${goalEntries.id}) > (${after.createdAt}::timestamptz, ${after.id}::uuid)` : undefined,
+          ),
+        )
+        .orderBy(asc(goalEntries.createdAt), asc(goalEntries.id))
+        .limit(limit);
+    },
+
     async addEntry(goalId: string, amount: number, loggedOn: string): Promise<void> {
       await db.insert(goalEntries).values({ goalId, amount, loggedOn });
     },

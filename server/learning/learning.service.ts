@@ -8,6 +8,7 @@ import type { BeforeQuery, Paged } from '../../common/paging.ts';
 import { progressPercent } from '../../common/progress.ts';
 import { type SignedInMember, type Viewer } from '../../common/viewer.ts';
 import { mayStudyCourse, requireMember } from '../../common/policies.ts';
+import { publicCourse } from '../courses/courses.service.ts';
 import { renderCertificatePdf } from './certificate-pdf.ts';
 import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
@@ -100,17 +101,7 @@ export function createLearningService(deps: {
       PAGE_SIZE.memberList,
       (row) => [row.enrolledKey, row.course.id],
       (row) => ({
-        id: row.course.id,
-        title: row.course.title,
-        description: row.course.description,
-        category: row.course.category,
-        tier: row.course.tier,
-        thumbnail: row.course.thumbnail,
-        duration: row.course.duration,
-        instructor: row.course.instructor,
-        level: row.course.level,
-        certificate: row.course.certificate,
-        lesson_count: row.lessonCount,
+        ...publicCourse({ ...row.course, lesson_count: row.lessonCount }),
         completed_lessons: row.completedCount,
         progress_percent: progressPercent(row.completedCount, row.lessonCount),
         enrolled_at: row.enrolledAt.toISOString(),

@@ -351,6 +351,15 @@ export const mailTemplates = {
       action(pageUrl, 'See the coaching sessions'),
     ]),
 
+  coachingPlaceOpened: ({ name, title: sessionTitle, when, pageUrl }: CoachingMail) =>
+    compose(`You're in: ${sessionTitle}`, `A place opened at ${sessionTitle}, ${when}, and it is yours.`, [
+      title('A place opened, and it is yours'),
+      greeting(name),
+      paragraph(`Someone gave back their place at ${sessionTitle}, ${when}, and you were next on the waiting list: you are in.`),
+      paragraph('Cannot make it after all? Cancel your RSVP on the page so the next member waiting gets the place.'),
+      action(pageUrl, 'Open the page'),
+    ]),
+
   oneOnOneForMember: ({ name, change, with: coach, when, before, topic, pageUrl }: OneOnOneMail) =>
     compose(`${ONE_ON_ONE_SUBJECT[change]}: your 1-on-1 with ${coach}`, `Your 1-on-1 with ${coach}, ${when}.`, [
       title(

@@ -207,6 +207,20 @@ describe("members' data is theirs", () => {
     await request('POST', `/api/community/posts/${theirs.id}/replies`, member.headers, { body: 'Erin answers Oscar.' });
     await request('PUT', `/api/community/posts/${theirs.id}/like`, member.headers);
     await request('PUT', '/api/account/time-zone', member.headers, { time_zone: 'America/Denver' });
+    const goal = (
+      await request('POST', '/api/goals', member.headers, {
+        kind: 'count',
+        title: 'Calls to past clients',
+        target: 20,
+        unit: 'calls',
+        period: 'week',
+      })
+    ).json();
+    await request('POST', `/api/goals/${goal.id}/progress`, member.headers, { amount: 3 });
+    const write = (who: typeof member, subject: string, message: string) =>
+      request('POST', '/api/contact', who.headers, { name: 'Someone', email: who.email, subject, message });
+    expect((await write(member, 'Billing question', 'Erin asks about her invoice.')).statusCode).toBeLessThan(300);
+    await write(other, 'Oscar writes', 'Oscar asks privately.');
 
     const exported = await t.app.inject({ url: '/api/account/export', headers: member.headers });
     expect(exported.statusCode).toBe(200);
@@ -219,9 +233,14 @@ describe("members' data is theirs", () => {
     expect(data.replies).toEqual([expect.objectContaining({ discussion_id: theirs.id, text: 'Erin answers Oscar.' })]);
     expect(data.likes).toEqual([expect.objectContaining({ discussion_id: theirs.id })]);
     expect(data.sign_ins.length).toBeGreaterThan(0);
+    expect(data.goals).toEqual([expect.objectContaining({ id: goal.id, title: 'Calls to past clients', target: 20, unit: 'calls' })]);
+    expect(data.goal_progress).toEqual([expect.objectContaining({ goal_id: goal.id, amount: 3 })]);
+    expect(data.messages_to_us).toEqual([
+      expect.objectContaining({ subject: 'Billing question', message: 'Erin asks about her invoice.', replied: false }),
+    ]);
     // Nothing of another member, and no secret.
     const text = exported.body;
-    for (const foreign of ['Oscar answers', 'His text.', 'Other Oscar', other.email, '$argon2', 'password'])
+    for (const foreign of ['Oscar answers', 'His text.', 'Other Oscar', 'Oscar asks privately', other.email, '$argon2', 'password'])
       expect(text).not.toContain(foreign);
     expect((await t.app.inject({ url: '/api/account/export' })).statusCode).toBe(401);
   });

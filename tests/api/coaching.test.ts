@@ -1,9 +1,9 @@
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOIN_NOT_OPEN, SESSION_FULL, type SessionView, type StaffSessionView } from '../../common/coaching.contract.ts';
+import { JOIN_NOT_OPEN, NOT_FULL, SESSION_FULL, type SessionView, type StaffSessionView } from '../../common/coaching.contract.ts';
 import { COACHING } from '../../common/limits.ts';
 import { localTimeOf } from '../../common/time-zones.ts';
-import { coachingSessions, outboxMessages } from '../../db/schema.ts';
+import { coachingSessions, members, outboxMessages } from '../../db/schema.ts';
 import { sendCoachingReminders } from '../../server/coaching/coaching-jobs.ts';
 import { createMailer } from '../../server/mail/mailer.ts';
 import { createDataAccess } from '../../server/repositories.ts';
@@ -35,7 +35,15 @@ let numbered = 0;
 /** A session scheduled by the editor, starting `minutesAhead` from now. */
 async function schedule(
   minutesAhead: number,
-  details: Partial<{ min_tier: string; capacity: number; weekly: boolean; time_zone: string }> = {},
+  details: Partial<{
+    min_tier: string;
+    capacity: number;
+    weekly: boolean;
+    time_zone: string;
+    kind: string;
+    address: string;
+    join_url: string;
+  }> = {},
 ) {
   const start = inUtc(new Date(Date.now() + minutesAhead * MINUTE));
   const answer = await request('POST', '/api/admin/coaching/series', editor, {
@@ -129,6 +137,89 @@ describe('who may see, RSVP and join', () => {
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 409]);
     expect(answers.find((answer) => answer.statusCode === 409)!.json().detail).toBe(SESSION_FULL);
     expect((await request('GET', `/api/admin/coaching/sessions/${session.id}`, editor)).json().rsvp_count).toBe(1);
+  });
+});
+
+describe('Gold events and waiting lists', () => {
+  const HALL = 'Riverside Conference Hall, 200 Main Street, Austin';
+  const goldEvent = (capacity: number) => schedule(5 * 24 * 60, { kind: 'event', min_tier: 'gold', capacity, address: HALL, join_url: '' });
+
+  it('shows an event in person to Gold members with its address; Silver members see it locked and are refused through the API', async () => {
+    const event = await goldEvent(20);
+    const silver = await t.loginAs('silver');
+    expect(await sessionAs(silver, event.id)).toMatchObject({ kind: 'event', locked: true, address: null, join_url: null });
+    for (const [method, path] of [
+      ['POST', 'rsvp'],
+      ['POST', 'waitlist'],
+      ['GET', 'calendar.ics'],
+    ] as const) {
+      const refused = await request(method, `/api/coaching/sessions/${event.id}/${path}`, silver.headers);
+      expect(refused.statusCode, path).toBe(403);
+      expect(refused.json().detail).toBe('This session is for Gold members and above. Upgrade your plan to join.');
+    }
+    const gold = await t.loginAs('gold');
+    expect(await sessionAs(gold, event.id)).toMatchObject({ kind: 'event', locked: false, address: HALL, join_url: null });
+    expect((await request('POST', `/api/coaching/sessions/${event.id}/rsvp`, gold.headers)).statusCode).toBe(201);
+    const ics = await request('GET', `/api/coaching/sessions/${event.id}/calendar.ics`, gold.headers);
+    expect(ics.body).toContain('LOCATION:Riverside Conference Hall\\, 200 Main Street\\, Austin');
+    const join = await request('GET', `/api/coaching/sessions/${event.id}/join`, gold.headers);
+    expect(join.statusCode).toBe(409);
+    expect(join.json().detail).toBe(`This event takes place in person, at ${HALL}.`);
+  });
+
+  it('refuses a session in person, and an event with neither a join link nor an address', async () => {
+    const start = inUtc(new Date(Date.now() + 24 * 60 * MINUTE));
+    const base = { title: 'Nowhere', host_staff_id: editorId, ...start, duration_minutes: 60, min_tier: 'gold', capacity: 10 };
+    const inPerson = await request('POST', '/api/admin/coaching/series', editor, { ...base, address: HALL, join_url: '' });
+    expect(inPerson.statusCode).toBe(400);
+    expect(inPerson.body).toContain('Only events take place in person: leave the address empty');
+    const nowhere = await request('POST', '/api/admin/coaching/series', editor, { ...base, kind: 'event' });
+    expect(nowhere.statusCode).toBe(400);
+    expect(nowhere.body).toContain('Give a join link (the video meeting address), or, for an event in person, its address');
+  });
+
+  it('seats two of three Gold members who ask at once; the third waits, and takes the first place given back, by email', async () => {
+    const event = await goldEvent(2);
+    const trio = [await t.loginAs('gold'), await t.loginAs('gold'), await t.loginAs('gold')];
+    const answers = await Promise.all(trio.map((who) => request('POST', `/api/coaching/sessions/${event.id}/rsvp`, who.headers)));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 201, 409]);
+    const left = trio[answers.findIndex((answer) => answer.statusCode === 409)]!;
+    const seated = trio.filter((who) => who !== left);
+
+    const early = await t.loginAs('gold');
+    expect((await request('POST', `/api/coaching/sessions/${event.id}/waitlist`, early.headers)).json()).toMatchObject({
+      waitlisted: true,
+    });
+    expect((await request('POST', `/api/coaching/sessions/${event.id}/waitlist`, left.headers)).json()).toMatchObject({ waitlisted: true });
+    // The first waiting has dropped to Silver since: passed over, keeping their turn.
+    await t.db.update(members).set({ membershipTier: 'silver' }).where(eq(members.id, early.memberId));
+    expect((await request('GET', `/api/admin/coaching/sessions/${event.id}`, editor)).json()).toMatchObject({
+      rsvp_count: 2,
+      waitlist_count: 2,
+    });
+
+    expect((await request('DELETE', `/api/coaching/sessions/${event.id}/rsvp`, seated[0]!.headers)).statusCode).toBe(200);
+    expect(await sessionAs(left, event.id)).toMatchObject({ rsvped: true, waitlisted: false, seats_left: 0 });
+    expect(await mailsTo(left.email, 'coaching-place-opened')).toHaveLength(1);
+    expect(await mailsTo(early.email, 'coaching-place-opened')).toHaveLength(0);
+    expect((await request('GET', `/api/admin/coaching/sessions/${event.id}`, editor)).json()).toMatchObject({
+      rsvp_count: 2,
+      waitlist_count: 1,
+    });
+  });
+
+  it('moves the waiting list up when staff add places, and refuses the list while places are left', async () => {
+    const event = await goldEvent(1);
+    const [seated, waiting] = [await t.loginAs('gold'), await t.loginAs('gold')];
+    const notFull = await request('POST', `/api/coaching/sessions/${event.id}/waitlist`, waiting.headers);
+    expect(notFull.statusCode).toBe(409);
+    expect(notFull.json().detail).toBe(NOT_FULL);
+    await request('POST', `/api/coaching/sessions/${event.id}/rsvp`, seated.headers);
+    await request('POST', `/api/coaching/sessions/${event.id}/waitlist`, waiting.headers);
+    expect((await request('PATCH', `/api/admin/coaching/series/${event.series_id}`, editor, { capacity: 2 })).statusCode).toBe(200);
+    // What the change left out stays as it was.
+    expect(await sessionAs(waiting, event.id)).toMatchObject({ rsvped: true, waitlisted: false, description: 'Bring your questions.' });
+    expect(await mailsTo(waiting.email, 'coaching-place-opened')).toHaveLength(1);
   });
 });
 

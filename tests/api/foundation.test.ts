@@ -24,7 +24,7 @@ describe('demo catalogue through GET /api/courses', () => {
     const courses = response.json() as Record<string, unknown>[];
     expect(courses.length).toBeGreaterThanOrEqual(12);
     for (const course of courses) {
-      // The spec's fields, and what staff set beyond them (level, certificate on or off).
+      // The spec's fields, and what staff set beyond them (level, certificate on or off, Gold's early access).
       expect(Object.keys(course).sort()).toEqual(
         [
           'category',
@@ -38,6 +38,7 @@ describe('demo catalogue through GET /api/courses', () => {
           'title',
           'level',
           'certificate',
+          'early_access',
         ].sort(),
       );
       expect(course.lesson_count).toBeGreaterThanOrEqual(4);

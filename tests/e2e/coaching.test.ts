@@ -4,8 +4,8 @@ import { gotoHydrated, signInAsStaff, signInAtTier, toast, useBrowser } from './
 const browser = useBrowser();
 const TAP_TARGET_PX = 44;
 
-/** A Silver session two days from now, scheduled by staff through the admin API. */
-async function scheduleSilverSession(title: string) {
+/** A Silver session two days from now (or what `details` make of it), scheduled by staff through the admin API; returns its id. */
+async function scheduleSession(title: string, details: Record<string, unknown> = {}): Promise<string> {
   const staff = await browser.newPage();
   await signInAsStaff(staff);
   const [host] = (await (await staff.request.get('/api/admin/coaching/hosts')).json()) as { id: string }[];
@@ -22,16 +22,18 @@ async function scheduleSilverSession(title: string) {
       min_tier: 'silver',
       capacity: 20,
       join_url: 'https://meet.example.com/silver-room',
+      ...details,
     },
   });
   expect(answer.status()).toBe(201);
   await staff.close();
+  return ((await answer.json()) as { id: string }).id;
 }
 
 describe('live coaching on a phone', () => {
   it('lets a Silver member RSVP to a session and add it to their calendar', async () => {
     const title = `Listing clinic ${Date.now()}`;
-    await scheduleSilverSession(title);
+    await scheduleSession(title);
     const { page } = await signInAtTier(browser, 'silver', 'Sam Silver', { mobile: true });
     await gotoHydrated(page, '/dashboard');
     await page.getByRole('link', { name: 'See upcoming sessions' }).click();
@@ -58,5 +60,28 @@ describe('live coaching on a phone', () => {
     // The dashboard now shows it as the member's next session.
     await gotoHydrated(page, '/dashboard');
     await expect.poll(() => page.getByTestId('next-session').textContent()).toContain(title);
+  });
+
+  it('puts a Gold member on the waiting list of a full event in person, and seats them when a place is given back', async () => {
+    const title = `Brokers' dinner ${Date.now()}`;
+    const address = '14 Harbor Street, Austin';
+    const eventId = await scheduleSession(title, { kind: 'event', min_tier: 'gold', capacity: 1, join_url: '', address });
+    const { page: first } = await signInAtTier(browser, 'gold', 'Gil First');
+    expect((await first.request.post(`/api/coaching/sessions/${eventId}/rsvp`)).status()).toBe(201);
+
+    const { page } = await signInAtTier(browser, 'gold', 'Gina Gold', { mobile: true });
+    await gotoHydrated(page, '/coaching');
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title }) });
+    await card.getByText(`In person: ${address}`).waitFor();
+    await card.getByText('No places left').waitFor();
+    const wait = card.getByRole('button', { name: 'Join the waiting list' });
+    expect((await wait.boundingBox())!.height).toBeGreaterThanOrEqual(TAP_TARGET_PX);
+    await wait.click();
+    await toast(page, "You're on the waiting list: we'll email you if a place opens.");
+    await card.getByText('On the waiting list').waitFor();
+
+    expect((await first.request.delete(`/api/coaching/sessions/${eventId}/rsvp`)).status()).toBe(200);
+    await gotoHydrated(page, '/coaching');
+    await card.getByText("✓ You RSVP'd").waitFor();
   });
 });

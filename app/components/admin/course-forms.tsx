@@ -1,5 +1,6 @@
 import { COURSE_CATEGORIES, COURSE_LEVELS, type StaffCourse, type StaffLesson } from '../../../common/courses.contract.ts';
 import type { UploadedFileList } from '../../../common/files.contract.ts';
+import { DEFAULT_TIME_ZONE, localDateOf } from '../../../common/time-zones.ts';
 import { TIER_LABEL, TIERS } from '../../../common/tiers.ts';
 import { Input, Select, Textarea } from '../ui/field.tsx';
 import type { z } from 'zod';
@@ -82,9 +83,17 @@ export function CourseFields({ course, images, errors = {} }: { course?: StaffCo
         compact
         label="Tier"
         name="tier"
-        defaultValue={course?.tier ?? 'free'}
+        defaultValue={course?.early_access?.opens_to ?? course?.tier ?? 'free'}
         options={TIERS.map((value) => ({ value, label: TIER_LABEL[value] }))}
         error={errors.tier}
+      />
+      <Input
+        compact
+        label="Gold members first, until (optional)"
+        name="early_access_until"
+        type="date"
+        defaultValue={course?.early_access ? localDateOf(new Date(course.early_access.opens_at), DEFAULT_TIME_ZONE) : ''}
+        error={errors.early_access_until}
       />
       <Input
         compact

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { Course } from '../../../common/courses.contract.ts';
+import { EarlyAccessNote } from './early-access-note.tsx';
 import { TierBadge } from './tier-badge.tsx';
 import { buttonClass } from '../ui/button.tsx';
 import { responsiveImage } from '../../lib/responsive-image.ts';
@@ -28,6 +29,7 @@ export function CourseCard({ course, aboveTheFold = false }: { course: Course; a
       </div>
       <div className="flex flex-1 flex-col p-5">
         <h2 className="text-lg font-bold text-gray-900">{course.title}</h2>
+        <EarlyAccessNote course={course} className="mt-1 text-amber-800" />
         <p className="mt-2 flex-1 text-sm text-gray-600">{course.description}</p>
         <dl className="mt-4 flex flex-wrap gap-x-4 gap-y-1 text-xs text-gray-500">
           <div>

@@ -18,7 +18,7 @@ import type { Route } from './+types/coaching';
 export const meta = () =>
   pageMeta({ title: 'Live Coaching', description: 'Live group coaching sessions, their recordings, and your calendar.' });
 
-const TABS = { upcoming: 'Upcoming sessions', recordings: 'Recordings' } as const;
+const TABS = { upcoming: 'Sessions and events', recordings: 'Recordings' } as const;
 type Tab = keyof typeof TABS;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -45,6 +45,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const CoachingForm = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('rsvp'), sessionId: z.uuid('Choose a session') }),
   z.object({ intent: z.literal('cancel-rsvp'), sessionId: z.uuid('Choose a session') }),
+  z.object({ intent: z.literal('waitlist'), sessionId: z.uuid('Choose a session') }),
+  z.object({ intent: z.literal('leave-waitlist'), sessionId: z.uuid('Choose a session') }),
   z.object({ intent: z.literal('feed-reset') }),
   z.object({ intent: z.literal('feed-stop') }),
 ]);
@@ -62,6 +64,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     case 'cancel-rsvp': {
       const done = await attempt(() => services.coaching.cancelRsvp(viewer, input.sessionId));
       return done.ok ? { ok: true as const, message: 'Your RSVP is cancelled.' } : done.refusal;
+    }
+    case 'waitlist': {
+      const done = await attempt(() => services.coaching.joinWaitlist(viewer, input.sessionId));
+      return done.ok ? { ok: true as const, message: "You're on the waiting list: we'll email you if a place opens." } : done.refusal;
+    }
+    case 'leave-waitlist': {
+      const done = await attempt(() => services.coaching.leaveWaitlist(viewer, input.sessionId));
+      return done.ok ? { ok: true as const, message: 'You left the waiting list.' } : done.refusal;
     }
     case 'feed-reset': {
       const done = await attempt(() => services.coaching.resetFeed(viewer));
@@ -94,7 +104,9 @@ function SessionActions({ session, timeZone }: { session: SessionView; timeZone:
           Join now
         </a>
       ) : (
-        <span className="text-sm text-gray-600">Join link opens at {formatClockInZone(session.join_opens_at, timeZone)}</span>
+        !session.address && (
+          <span className="text-sm text-gray-600">Join link opens at {formatClockInZone(session.join_opens_at, timeZone)}</span>
+        )
       )}
       <fetcher.Form method="post">
         <input type="hidden" name="sessionId" value={session.id} />
@@ -102,9 +114,17 @@ function SessionActions({ session, timeZone }: { session: SessionView; timeZone:
           <Button type="submit" name="intent" value="cancel-rsvp" variant="outline" size="sm" className={TAP} disabled={busy}>
             Cancel RSVP
           </Button>
+        ) : session.waitlisted ? (
+          <Button type="submit" name="intent" value="leave-waitlist" variant="outline" size="sm" className={TAP} disabled={busy}>
+            Leave the waiting list
+          </Button>
+        ) : session.seats_left === 0 ? (
+          <Button type="submit" name="intent" value="waitlist" size="sm" className={TAP} disabled={busy}>
+            Join the waiting list
+          </Button>
         ) : (
-          <Button type="submit" name="intent" value="rsvp" size="sm" className={TAP} disabled={busy || session.seats_left === 0}>
-            {session.seats_left === 0 ? 'Full' : 'RSVP'}
+          <Button type="submit" name="intent" value="rsvp" size="sm" className={TAP} disabled={busy}>
+            RSVP
           </Button>
         )}
       </fetcher.Form>
@@ -124,13 +144,16 @@ function SessionCard({ session, timeZone }: { session: SessionView; timeZone: st
     <Card as="li" className="p-5" id={`session-${session.id}`}>
       <div className="flex flex-wrap items-center gap-2">
         <TierBadge tier={session.min_tier} />
+        {session.kind === 'event' && <span className="text-xs font-semibold text-red-900">Event</span>}
         {session.weekly && <span className="text-xs font-semibold text-gray-600">Weekly</span>}
         {session.rsvped && <span className="text-xs font-semibold text-green-800">✓ You RSVP'd</span>}
+        {session.waitlisted && <span className="text-xs font-semibold text-gray-700">On the waiting list</span>}
       </div>
       <h2 className="mt-2 text-lg font-bold text-gray-900">{session.title}</h2>
       <p className="text-sm text-gray-700">
         {formatInZone(session.starts_at, timeZone)} · {session.duration_minutes} min · with {session.host_name}
       </p>
+      {session.address && <p className="mt-1 text-sm font-semibold text-gray-900">In person: {session.address}</p>}
       {session.description && <p className="mt-2 text-sm text-gray-700">{session.description}</p>}
       <p className="mt-2 text-xs text-gray-600">
         {session.seats_left === 0 ? 'No places left' : `${session.seats_left} of ${session.capacity} places left`}

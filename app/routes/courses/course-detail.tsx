@@ -4,6 +4,7 @@ import { toast } from '../../lib/toast.tsx';
 import { COURSE_NOT_FOUND, CourseParams, type Lesson } from '../../../common/courses.contract.ts';
 import { CourseFormInput, type CourseProgress } from '../../../common/learning.contract.ts';
 import { CourseMainAction, enrolState } from '../../components/catalogue/course-actions.tsx';
+import { EarlyAccessNote } from '../../components/catalogue/early-access-note.tsx';
 import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
 import { LessonPlayer } from '../../components/learning/lesson-player.tsx';
 import { Accordion } from '../../components/ui/accordion.tsx';
@@ -153,6 +154,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
             </Link>
             <div className="mt-4">
               <TierBadge tier={course.tier} />
+              <EarlyAccessNote course={course} className="mt-2 text-gold-100" />
             </div>
             <h1 className="mt-3 text-3xl font-extrabold sm:text-4xl">{course.title}</h1>
             <p className="mt-4 text-gold-100">{course.description}</p>

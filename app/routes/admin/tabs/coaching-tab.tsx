@@ -100,6 +100,18 @@ type Loaded = Route.ComponentProps['loaderData'];
 function ScheduleFields({ hosts, me, errors }: { hosts: Loaded['hosts']; me: string; errors: FieldErrors }) {
   return (
     <div className="grid gap-3 sm:grid-cols-2">
+      <Select
+        compact
+        label="What it is"
+        name="kind"
+        defaultValue="session"
+        options={[
+          { value: 'session', label: 'A live coaching session (online)' },
+          { value: 'event', label: 'An event (online, or in person at an address)' },
+        ]}
+        error={errors.kind}
+        className="sm:col-span-2"
+      />
       <Input compact label="Title" name="title" required maxLength={TEXT_MAX.sessionTitle} error={errors.title} className="sm:col-span-2" />
       <Textarea
         compact
@@ -151,7 +163,8 @@ function ScheduleFields({ hosts, me, errors }: { hosts: Loaded['hosts']; me: str
         required
         error={errors.capacity}
       />
-      <Input compact label="Join link (https://)" name="join_url" type="url" required maxLength={TEXT_MAX.link} error={errors.join_url} />
+      <Input compact label="Join link (https://)" name="join_url" type="url" maxLength={TEXT_MAX.link} error={errors.join_url} />
+      <Input compact label="Address (an event in person)" name="address" maxLength={TEXT_MAX.eventAddress} error={errors.address} />
       <label className="flex min-h-11 items-center gap-2 text-sm font-semibold text-gray-800 sm:col-span-2">
         <input type="checkbox" name="weekly" className="h-5 w-5" /> Every week at this time ({COACHING.weeksAhead} weeks are planned ahead)
       </label>
@@ -178,8 +191,9 @@ function SessionItem({ session, videos, upcoming }: { session: StaffSessionView;
               · {session.duration_minutes} min · {session.host_name}
             </span>
             <span>
-              · {session.rsvp_count}/{session.capacity} RSVP’d · {session.attended_count} joined
+              · {session.rsvp_count}/{session.capacity} RSVP’d · {session.waitlist_count} waiting · {session.attended_count} joined
             </span>
+            {session.kind === 'event' && <span>· event{session.address ? `, ${session.address}` : ', online'}</span>}
             {session.weekly && <span>· weekly{session.series_ended ? ' (ended)' : ''}</span>}
           </p>
         </div>
@@ -308,7 +322,7 @@ export default function CoachingTab({ loaderData }: Route.ComponentProps) {
       </div>
 
       <div className="rounded-2xl bg-white p-4 sm:p-6">
-        <h2 className="text-xl font-bold text-gray-900">Schedule a session</h2>
+        <h2 className="text-xl font-bold text-gray-900">Schedule a session or an event</h2>
         <scheduling.Form method="post" className="mt-4 space-y-3" key={sessions.items.length}>
           <input type="hidden" name="intent" value="schedule" />
           <ScheduleFields hosts={hosts} me={me} errors={scheduling.data && !scheduling.data.ok ? scheduling.data.fieldErrors : {}} />

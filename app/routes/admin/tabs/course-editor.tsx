@@ -50,7 +50,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   };
 
   if (intent === 'save') {
-    const input = CourseUpdate.safeParse(formValues(form, { checkboxes: ['certificate'], nullable: ['thumbnail_file_id'] }));
+    const input = CourseUpdate.safeParse(
+      formValues(form, { checkboxes: ['certificate'], nullable: ['thumbnail_file_id', 'early_access_until'] }),
+    );
     return input.success ? run(() => authoring.update(viewer, courseId, input.data), 'Course saved.') : refusedBy(input.error);
   }
   if (intent === 'status') {

@@ -18,7 +18,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services, viewer } = staffPageServices(context);
   const form = await readForm(request);
   if (!form) return unreadableForm();
-  const input = CourseInput.safeParse(formValues(form, { checkboxes: ['certificate'], nullable: ['thumbnail_file_id'] }));
+  const input = CourseInput.safeParse(
+    formValues(form, { checkboxes: ['certificate'], nullable: ['thumbnail_file_id', 'early_access_until'] }),
+  );
   if (!input.success) return refusedBy(input.error);
   const created = await attempt(() => services.courseAuthoring.create(viewer, input.data));
   if (!created.ok) return created.refusal;

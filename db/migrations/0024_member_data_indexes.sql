@@ -1,0 +1,2 @@
+CREATE INDEX "contact_messages_member_idx" ON "contact_messages" USING btree ("member_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "goal_entries_created_idx" ON "goal_entries" USING btree ("goal_id","created_at","id");

@@ -1,0 +1,3 @@
+ALTER TABLE "courses" ADD COLUMN "early_access_tier" text;--> statement-breakpoint
+ALTER TABLE "courses" ADD COLUMN "early_access_until" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "courses" ADD CONSTRAINT "courses_early_access_check" CHECK ((early_access_tier is null and early_access_until is null) or (early_access_until is not null and tier = 'gold' and early_access_tier in ('free', 'bronze', 'silver')));
