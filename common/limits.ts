@@ -136,6 +136,9 @@ export const TEXT_MAX = {
   sessionDescription: 4000,
   /** Notes staff add to a session's recording: a summary and the links they mentioned. */
   sessionNotes: 10000,
+  broadcastSubject: 150,
+  /** A broadcast's text, sections and links included. */
+  broadcastBody: 20000,
   /** Where an in-person event takes place: a venue and its street address. */
   eventAddress: 300,
   /** What a member wants to work on in their 1-on-1. */

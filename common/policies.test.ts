@@ -10,6 +10,7 @@ import {
   mayEnterStaffArea,
   mayLike,
   mayModerate,
+  mayReadBroadcast,
   mayOpenAttachment,
   mayOpenCourse,
   mayOpenFile,
@@ -133,6 +134,11 @@ const ALLOWS: [string, (viewer: Viewer, kind: Kind) => boolean | Promise<boolean
   ['change their own post', (viewer, kind) => isAuthorOf(viewer, ownPost(kind)), MEMBERS],
   ["change someone else's post", (viewer) => isAuthorOf(viewer, { authorId: 'someone else' }), []],
   ['moderate the community', (viewer) => mayModerate(viewer), STAFF],
+  [
+    'read a broadcast sent to Bronze and Gold',
+    (viewer) => mayReadBroadcast(viewer, { audience: ['bronze', 'gold'] }),
+    ['bronze', 'gold', 'suspended'],
+  ],
   ["edit the pages' texts", (viewer) => mayEditPageTexts(viewer), STAFF],
   ...STAFF_AREAS.map((area): [string, (viewer: Viewer) => boolean, Kind[]] => [
     `enter the ${area} staff area`,

@@ -54,11 +54,21 @@ export function requireStaff(viewer: Viewer): SignedInStaff {
 // ---- Staff areas ----------------------------------------------------------------------------
 
 /** The parts of the admin area, each for the roles whose work it is. */
-export const STAFF_AREAS = ['content', 'coaching', 'community', 'messages', 'activity', 'members', 'billing', 'staff'] as const;
+export const STAFF_AREAS = [
+  'content',
+  'coaching',
+  'community',
+  'messages',
+  'broadcasts',
+  'activity',
+  'members',
+  'billing',
+  'staff',
+] as const;
 export type StaffArea = (typeof STAFF_AREAS)[number];
 
-// Editors author content, coach and moderate; members, billing and staff are the owners' alone.
-const EDITOR_AREAS: ReadonlySet<StaffArea> = new Set(['content', 'coaching', 'community', 'messages', 'activity']);
+// Editors author content (broadcasts too), coach and moderate; members, billing and staff are the owners' alone.
+const EDITOR_AREAS: ReadonlySet<StaffArea> = new Set(['content', 'coaching', 'community', 'messages', 'broadcasts', 'activity']);
 
 export const OWNER_ONLY = 'Only an owner can do this: editors author content, owners manage staff, members and billing.';
 
@@ -198,6 +208,12 @@ export function joinLinkOpen(session: { startsAt: Date; durationMinutes: number;
 /** Whether the asker sees the join link now: a member who may join, while it is open. */
 export const maySeeJoinLink = (asker: Asker, session: Parameters<typeof joinLinkOpen>[0] & { minTier: Tier }, now: Date) =>
   mayJoinSession(asker, session) && joinLinkOpen(session, now);
+
+/** Whether a member may read a sent broadcast on the site: it went to the tier they have now. */
+export const mayReadBroadcast = (asker: Asker, broadcast: { audience: readonly Tier[] }) => {
+  const tier = tierOf(asker);
+  return tier !== null && broadcast.audience.includes(tier);
+};
 
 /** Whether the asker may watch a session's recording: members whose tier reaches the session's, and staff. */
 export const mayWatchRecording = (asker: Asker, session: { minTier: Tier }) => mayJoinSession(asker, session) || isStaff(asker);

@@ -3,6 +3,7 @@ import type { AccountService } from './account.contract.ts';
 import type { AuditService, MembersService, MessagesService, StaffService } from './admin.contract.ts';
 import type { AuthService, LoginInput, RegisterInput, StaffLoginInput } from './auth.contract.ts';
 import type { BillingAdminService, BillingService } from './billing.contract.ts';
+import type { BroadcastsService } from './broadcasts.contract.ts';
 import type { CoachingAdminService, CoachingService } from './coaching.contract.ts';
 import type { OneOnOneCoachService, OneOnOneService } from './one-on-one.contract.ts';
 import type { GoalsService } from './goals.contract.ts';
@@ -31,6 +32,7 @@ export interface Services {
   billingAdmin: BillingAdminService;
   coaching: CoachingService;
   coachingAdmin: CoachingAdminService;
+  broadcasts: BroadcastsService;
   oneOnOne: OneOnOneService;
   oneOnOneCoach: OneOnOneCoachService;
   goals: GoalsService;

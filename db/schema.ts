@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { SUBSCRIPTION_STATUSES } from '../common/billing.contract.ts';
 import { COMMUNITY_SPACES } from '../common/community.contract.ts';
+import { BROADCAST_STATUSES } from '../common/broadcasts.contract.ts';
 import { COACHING_KINDS } from '../common/coaching.contract.ts';
 import { COURSE_CATEGORIES, COURSE_LEVELS, COURSE_STATUSES } from '../common/courses.contract.ts';
 import { UPLOAD_FOLDER_VALUES } from '../common/files.contract.ts';
@@ -1041,4 +1042,50 @@ export const weeklyTipMails = pgTable(
     sentAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.memberId, t.weekOf] })],
+);
+
+/** A mail staff write to the members of chosen tiers; sent by the minute job a batch at a time (migration 0026). */
+export const broadcasts = pgTable(
+  'broadcasts',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    subject: text().notNull(),
+    body: text().notNull(),
+    audience: text({ enum: TIERS }).array().notNull(),
+    status: text({ enum: BROADCAST_STATUSES }).notNull().default('draft'),
+    sendAt: timestamp({ withTimezone: true }),
+    /** The last member (by id) the sending reached: a restart goes on from there. */
+    reachedMemberId: uuid(),
+    sentCount: integer().notNull().default(0),
+    sentAt: timestamp({ withTimezone: true }),
+    createdBy: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('broadcasts_status_check', oneOf('status', BROADCAST_STATUSES)),
+    index('broadcasts_created_idx').on(t.createdAt, t.id),
+    // The members' list of past broadcasts, latest first.
+    index('broadcasts_sent_idx')
+      .on(t.sentAt, t.id)
+      .where(sql`status = 'sent'`),
+    // What the minute job picks up.
+    index('broadcasts_due_idx')
+      .on(t.sendAt)
+      .where(sql`status in ('scheduled', 'sending')`),
+  ],
+);
+
+/** Each member a broadcast was mailed to: written with the mail, so a member gets it once whatever the processes. */
+export const broadcastDeliveries = pgTable(
+  'broadcast_deliveries',
+  {
+    broadcastId: uuid()
+      .notNull()
+      .references(() => broadcasts.id, { onDelete: 'cascade' }),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    sentAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.broadcastId, t.memberId] }), index('broadcast_deliveries_member_idx').on(t.memberId)],
 );

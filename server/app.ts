@@ -51,6 +51,7 @@ import viewerPlugin from './sessions/viewer.plugin.ts';
 import { staffRoutes } from './staff/staff.routes.ts';
 import { statsRoutes } from './stats/stats.routes.ts';
 import { createSessionsRepository } from './sessions/sessions.repository.ts';
+import { broadcastsRoutes } from './broadcasts/broadcasts.routes.ts';
 import { coachingRoutes } from './coaching/coaching.routes.ts';
 import { oneOnOneRoutes } from './one-on-one/one-on-one.routes.ts';
 import { goalsRoutes } from './goals/goals.routes.ts';
@@ -235,6 +236,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     accountsRoutes,
     billingRoutes,
     coachingRoutes,
+    broadcastsRoutes,
     oneOnOneRoutes,
     goalsRoutes,
     staffRoutes,

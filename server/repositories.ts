@@ -3,6 +3,7 @@ import { createAccountTokensRepository } from './accounts/account-tokens.reposit
 import { createAuditRepository } from './audit/audit.repository.ts';
 import { createBillingRepository } from './billing/billing.repository.ts';
 import { createCommunityRepository } from './community/community.repository.ts';
+import { createBroadcastsRepository } from './broadcasts/broadcasts.repository.ts';
 import { createContactRepository } from './contact/contact.repository.ts';
 import { createContentRepository } from './content/content.repository.ts';
 import { createCoursesRepository } from './courses/courses.repository.ts';
@@ -26,6 +27,7 @@ function createRepositories(db: DatabaseOrTransaction) {
     accountTokens: createAccountTokensRepository(db),
     audit: createAuditRepository(db),
     billing: createBillingRepository(db),
+    broadcasts: createBroadcastsRepository(db),
     coaching: createCoachingRepository(db),
     oneOnOne: createOneOnOneRepository(db),
     goals: createGoalsRepository(db),

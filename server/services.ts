@@ -34,6 +34,7 @@ import { createBillingAdminService } from './billing/billing-admin.service.ts';
 import { createResourceAuthoringService } from './resources/resource-authoring.service.ts';
 import { createPodcastAuthoringService } from './podcast/podcast-authoring.service.ts';
 import { createCoachingService } from './coaching/coaching.service.ts';
+import { createBroadcastsService } from './broadcasts/broadcasts.service.ts';
 import { createCoachingAdminService } from './coaching/coaching-admin.service.ts';
 import { createOneOnOneService } from './one-on-one/one-on-one.service.ts';
 import { createGoalsService } from './goals/goals.service.ts';
@@ -86,6 +87,7 @@ export function createServices(deps: {
     billingAdmin,
     coaching: createCoachingService({ data, mailer }),
     coachingAdmin: createCoachingAdminService({ data, mailer }),
+    broadcasts: createBroadcastsService({ data, mailer }),
     oneOnOne: createOneOnOneService({ data, mailer }),
     oneOnOneCoach: createOneOnOneCoachService({ data }),
     goals: createGoalsService({ data }),

@@ -6,6 +6,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { sendGoalReminders } from '../goals/goal-reminders.ts';
 import { sendWeeklyTips } from '../tips/weekly-tips.ts';
 import { endEarlyAccess } from '../courses/early-access.ts';
+import { sendDueBroadcasts } from '../broadcasts/broadcast-sender.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess } from '../repositories.ts';
 import { planningHorizon, slotsFrom } from './coaching-admin.service.ts';
@@ -67,8 +68,8 @@ export async function sendCoachingReminders(data: DataAccess, mailer: Mailer, no
 }
 
 /**
- * Runs the planning, the coaching and goal reminders, the weekly tips and the end of Gold's early
- * access every minute (and shortly after start); a failure is logged and tried again next minute.
+ * Runs the planning, the coaching and goal reminders, the weekly tips, the end of Gold's early
+ * access and the broadcasts due every minute (and shortly after start); a failure is logged and tried again next minute.
  */
 export function scheduleCoachingJobs(app: FastifyInstance, data: DataAccess, mailer: Mailer): void {
   let running = false;
@@ -81,6 +82,7 @@ export function scheduleCoachingJobs(app: FastifyInstance, data: DataAccess, mai
       await sendGoalReminders(data, mailer);
       await sendWeeklyTips(data, mailer);
       await endEarlyAccess(data);
+      await sendDueBroadcasts(data, mailer);
     } catch (error) {
       app.log.warn(
         { err: loggableError(error) },

@@ -1,7 +1,8 @@
 import type { GoalView } from '../../common/goals.contract.ts';
-import { Body, Button, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
+import { Body, Button, Container, Head, Heading, Hr, Html, Img, Link, Preview, Section, Text } from '@react-email/components';
 import { render } from '@react-email/render';
 import { createElement as h, type ReactNode } from 'react';
+import { plainText, type Block } from '../../common/broadcast-markup.ts';
 import { BRAND_NAME } from '../../common/brand.ts';
 import { formatDate, formatMoney } from '../../common/format.ts';
 import { COACHING } from '../../common/limits.ts';
@@ -12,6 +13,15 @@ import { COACHING } from '../../common/limits.ts';
 const BRAND_RED = '#7f1d1d';
 const GOLD = '#f5c542';
 const INK = '#1f2937';
+
+interface BroadcastMail {
+  subject: string;
+  blocks: Block[];
+  /** The site's address for a path (links and images from the file library). */
+  absolute: (path: string) => string;
+  readOnSite: string;
+  unsubscribeUrl: string;
+}
 
 /** What every coaching message names: the member, the session, when (in the member's zone) and its page. */
 interface CoachingMail {
@@ -112,7 +122,40 @@ async function compose(subject: string, preview: string, content: ReactNode[], u
 const greeting = (name: string) => paragraph(`Hi ${name},`);
 const title = (text: string) => h(Heading, { as: 'h1', style: { fontSize: '22px', color: INK, margin: '0 0 16px' } }, text);
 
+/** A broadcast's blocks as mail content: headings, paragraphs with links (made absolute), images. */
+function broadcastContent(blocks: Block[], absolute: (path: string) => string): ReactNode[] {
+  const href = (address: string) => (address.startsWith('/') ? absolute(address) : address);
+  return blocks.map((block, index) => {
+    if (block.kind === 'heading')
+      return h(Heading, { key: index, as: 'h2', style: { fontSize: '19px', color: INK, margin: '8px 0 12px' } }, block.text);
+    if (block.kind === 'image')
+      return h(Img, {
+        key: index,
+        src: href(block.src),
+        alt: block.alt,
+        width: '100%',
+        style: { margin: '0 0 16px', borderRadius: '8px' },
+      });
+    return h(
+      Text,
+      { key: index, style: { fontSize: '16px', lineHeight: '24px', color: INK, margin: '0 0 16px' } },
+      block.parts.map((part, at) =>
+        typeof part === 'string' ? part : h(Link, { key: at, href: href(part.href), style: { color: BRAND_RED } }, part.text),
+      ),
+    );
+  });
+}
+
 export const mailTemplates = {
+  /** A broadcast, as a member of one tier gets it (the sections above their tier are not in `blocks`). */
+  broadcast: ({ subject, blocks, absolute, readOnSite, unsubscribeUrl }: BroadcastMail) =>
+    compose(
+      subject,
+      plainText(blocks).slice(0, 140),
+      [...broadcastContent(blocks, absolute), action(readOnSite, 'Read it on the site')],
+      unsubscribeUrl,
+    ),
+
   welcome: ({ name, verifyUrl }: { name: string; verifyUrl: string }) =>
     compose(`Welcome to ${BRAND_NAME}`, 'Confirm your email to finish setting up your account.', [
       title(`Welcome to ${BRAND_NAME}!`),

@@ -82,6 +82,7 @@ describe('staff sign-in', () => {
       'Staff',
       'Community',
       'Messages',
+      'Broadcasts',
       'Activity',
       'Security',
     ]);

@@ -1,4 +1,4 @@
-import { redirect, useFetcher } from 'react-router';
+import { Link, redirect, useFetcher } from 'react-router';
 import { useResultToast } from '../../lib/use-result-toast.ts';
 import { z } from 'zod';
 import { AccountDeletion, EmailChangeRequest, NameChange, PasswordChange } from '../../../common/account.contract.ts';
@@ -210,6 +210,13 @@ export default function AccountPage({ loaderData }: Route.ComponentProps) {
             {emails.weekly_tips ? 'Turn off the weekly tips' : 'Turn on the weekly tips'}
           </Button>
         </tips.Form>
+        <p className="mt-3 text-sm text-gray-700">
+          The news we send members is on the site too:{' '}
+          <Link to="/broadcasts" className="font-semibold text-brand-800 underline">
+            read past news
+          </Link>
+          .
+        </p>
       </Section>
 
       <Section title="Email address">

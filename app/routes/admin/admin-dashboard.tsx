@@ -38,6 +38,7 @@ const TABS: { to: string; label: string; area?: StaffArea; alsoAt?: string }[] =
   { to: '/admin/dashboard/staff', label: 'Staff', area: 'staff' },
   { to: '/admin/dashboard/community', label: 'Community', area: 'community' },
   { to: '/admin/dashboard/messages', label: 'Messages', area: 'messages' },
+  { to: '/admin/dashboard/broadcasts', label: 'Broadcasts', area: 'broadcasts' },
   { to: '/admin/dashboard/activity', label: 'Activity', area: 'activity' },
   { to: '/admin/dashboard/security', label: 'Security' },
 ];

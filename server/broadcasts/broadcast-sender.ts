@@ -1,0 +1,61 @@
+import { blocksFor, parseBroadcast } from '../../common/broadcast-markup.ts';
+import type { Tier } from '../../common/tiers.ts';
+import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
+import { mailTemplates, type RenderedMail } from '../mail/templates.ts';
+import type { DataAccess } from '../repositories.ts';
+import type { BroadcastRow } from './broadcasts.repository.ts';
+
+// Sending a broadcast, run by the minute job in every process: a batch at a time, in one transaction
+// that holds the broadcast's row (another process passes it over: SKIP LOCKED), claims each member's
+// copy (a primary key) and queues the mails through the outbox. A crash loses the batch's work as a
+// whole, and the next run takes it again from the last member reached.
+
+const BATCH = 200;
+/** Batches one run may send: a large audience goes out over a few minutes, other jobs still run. */
+const MAX_BATCHES = 25;
+
+/** The mail a member of this tier gets: only the sections their tier reaches. */
+export function broadcastMail(mailer: Mailer, row: BroadcastRow, tier: Tier, unsubscribeUrl: string): Promise<RenderedMail> {
+  return mailTemplates.broadcast({
+    subject: row.subject,
+    blocks: blocksFor(parseBroadcast(row.body), tier),
+    absolute: (path) => mailer.link(path),
+    readOnSite: mailer.link(`/broadcasts/${row.id}`),
+    unsubscribeUrl,
+  });
+}
+
+/** Sends the batches due now; returns how many mails this process queued. */
+export async function sendDueBroadcasts(data: DataAccess, mailer: Mailer, now = new Date()): Promise<number> {
+  let sent = 0;
+  for (let batch = 0; batch < MAX_BATCHES; batch++) {
+    const queued = await data.transaction(async (tx) => {
+      const row = await tx.broadcasts.lockDue(now);
+      if (!row) return null;
+      const audience = await tx.broadcasts.audienceAfter(row.audience, row.reachedMemberId, BATCH);
+      // One rendering per tier and batch: the copies differ only by the sections a tier reaches.
+      const rendered = new Map<string, Promise<RenderedMail>>();
+      let count = 0;
+      for (const member of audience) {
+        if (!(await tx.broadcasts.claimDelivery(row.id, member.id))) continue;
+        const mailed = await queueOptionalMail(tx, mailer, member, 'broadcast', (unsubscribeUrl) => {
+          const key = `${member.membershipTier} ${unsubscribeUrl}`;
+          if (!rendered.has(key)) rendered.set(key, broadcastMail(mailer, row, member.membershipTier, unsubscribeUrl));
+          return rendered.get(key)!;
+        });
+        if (mailed) count++;
+      }
+      await tx.broadcasts.recordProgress(row.id, {
+        reachedMemberId: audience.at(-1)?.id ?? row.reachedMemberId,
+        sent: count,
+        done: audience.length < BATCH,
+        now,
+      });
+      return count;
+    });
+    if (queued === null) break;
+    sent += queued;
+  }
+  if (sent > 0) mailer.nudge();
+  return sent;
+}
