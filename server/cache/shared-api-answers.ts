@@ -23,6 +23,9 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function shareVisitorAnswers(app: FastifyInstance) {
   app.decorateRequest('sharedAnswer', null);
+  // Answers being compressed now: when many visitors miss at once (after a change), one compression
+  // per answer and version is enough, the others are answered without keeping a copy.
+  const compressing = new Set<string>();
 
   app.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.config.visitorCache || !isVisitorRead(request, app.siteCookies)) return;
@@ -42,10 +45,16 @@ export function shareVisitorAnswers(app: FastifyInstance) {
         ...(link !== undefined && { link: String(link) }),
       };
       // Kept for the next visitors; this one gets the answer as it is, without waiting for the compression.
-      void shareableAnswer(shared.version, 200, headers, Buffer.from(payload)).then(
-        (answer) => app.visitorCache.store(shared.key, answer),
-        () => {},
-      );
+      const flight = `${shared.version} ${shared.key}`;
+      if (!compressing.has(flight)) {
+        compressing.add(flight);
+        void shareableAnswer(shared.version, 200, headers, Buffer.from(payload))
+          .then(
+            (answer) => app.visitorCache.store(shared.key, answer),
+            () => {},
+          )
+          .finally(() => compressing.delete(flight));
+      }
     }
     if (!READS.has(request.method) && reply.statusCode < 400) {
       // The write stands whatever happens here; a failed read of the versions only delays fresh answers by the poll's second.
