@@ -76,6 +76,14 @@ export function parseBroadcast(body: string): Section[] {
 export const blocksFor = (sections: Section[], tier: Tier): Block[] =>
   sections.filter((section) => section.tier === null || tierReaches(tier, section.tier)).flatMap((section) => section.blocks);
 
+/** Every link address in a broadcast, whatever its section. */
+export const linksOf = (sections: Section[]): string[] =>
+  sections.flatMap((section) =>
+    section.blocks.flatMap((block) =>
+      block.kind === 'paragraph' ? block.parts.flatMap((part) => (typeof part === 'string' ? [] : [part.href])) : [],
+    ),
+  );
+
 /** The plain text of blocks (the web copy's summary, the mail's preview line). */
 export const plainText = (blocks: Block[]) =>
   blocks

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseBroadcast, type Block } from './broadcast-markup.ts';
-import { requiredText } from './fields.ts';
-import { TEXT_MAX } from './limits.ts';
+import { requiredText, slugParam } from './fields.ts';
+import { BROADCASTS, TEXT_MAX } from './limits.ts';
 import type { BeforeQuery, Paged } from './paging.ts';
 import { Tier } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
@@ -26,6 +26,16 @@ export const BroadcastInput = z.object({
     .array(Tier, { error: 'Choose the tiers it goes to' })
     .min(1, 'Choose at least one tier it goes to')
     .refine((tiers) => new Set(tiers).size === tiers.length, 'Choose each tier once'),
+  /** Only members enrolled in this course (null: any). */
+  course_id: slugParam('Course').nullable().default(null),
+  /** Only members not seen on the site for this many days (null: any). */
+  inactive_days: z.coerce
+    .number({ error: 'Inactive days must be a number' })
+    .int('Inactive days must be whole days')
+    .min(1, 'Inactive days must be at least 1')
+    .max(BROADCASTS.maxInactiveDays, `Inactive days must be at most ${BROADCASTS.maxInactiveDays}`)
+    .nullable()
+    .default(null),
 });
 export type BroadcastInput = z.infer<typeof BroadcastInput>;
 
@@ -40,9 +50,16 @@ export const StaffBroadcast = z.object({
   subject: z.string(),
   body: z.string(),
   audience: z.array(Tier),
+  course_id: z.string().nullable(),
+  inactive_days: z.number().int().nullable(),
   status: z.enum(BROADCAST_STATUSES),
   send_at: z.string().nullable(),
   sent_count: z.number().int(),
+  delivered_count: z.number().int(),
+  failed_count: z.number().int(),
+  /** Members the broadcast reached who have unsubscribed since. */
+  unsubscribed_count: z.number().int(),
+  clicks: z.number().int(),
   created_by: z.string(),
   created_at: z.string(),
 });
@@ -70,4 +87,6 @@ export interface BroadcastsService {
   // Members
   past(viewer: Viewer, query?: BeforeQuery): Promise<Paged<MemberBroadcast>>;
   read(viewer: Viewer, id: string): Promise<MemberBroadcast>;
+  /** Counts a click on one of the broadcast's links and gives its address; null for a link it does not hold. */
+  click(id: string, to: string): Promise<string | null>;
 }

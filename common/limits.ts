@@ -151,6 +151,11 @@ export const TEXT_MAX = {
 } as const;
 
 // Live coaching.
+export const BROADCASTS = {
+  /** 'Members not seen for N days' reaches back at most ten years. */
+  maxInactiveDays: 3650,
+};
+
 export const COACHING = {
   /** The join link shows this long before the start (time to find headphones), and until the end. */
   joinOpensMinutesBefore: 15,

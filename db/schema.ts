@@ -1052,11 +1052,21 @@ export const broadcasts = pgTable(
     subject: text().notNull(),
     body: text().notNull(),
     audience: text({ enum: TIERS }).array().notNull(),
+    /** Narrows the audience: members enrolled in this course, members not seen for this many days. */
+    audienceCourseId: text().references(() => courses.id, { onDelete: 'set null' }),
+    inactiveDays: integer(),
     status: text({ enum: BROADCAST_STATUSES }).notNull().default('draft'),
     sendAt: timestamp({ withTimezone: true }),
     /** The last member (by id) the sending reached: a restart goes on from there. */
     reachedMemberId: uuid(),
     sentCount: integer().notNull().default(0),
+    /** Kept by a trigger on the outbox as the mail worker delivers or gives up (migration 0027). */
+    deliveredCount: integer().notNull().default(0),
+    failedCount: integer().notNull().default(0),
+    /** Clicks on its links, counted by the site's own redirect (no one's identity kept). */
+    clicks: integer().notNull().default(0),
+    /** Members who unsubscribed with this as the last broadcast they got (a trigger on members, migration 0028). */
+    unsubscribedCount: integer().notNull().default(0),
     sentAt: timestamp({ withTimezone: true }),
     createdBy: text().notNull(),
     createdAt: createdAt(),
@@ -1085,7 +1095,13 @@ export const broadcastDeliveries = pgTable(
     memberId: uuid()
       .notNull()
       .references(() => members.id, { onDelete: 'cascade' }),
+    /** The member's copy in the outbox: its delivery moves the broadcast's counts. */
+    outboxMessageId: uuid().references(() => outboxMessages.id, { onDelete: 'set null' }),
     sentAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.broadcastId, t.memberId] }), index('broadcast_deliveries_member_idx').on(t.memberId)],
+  (t) => [
+    primaryKey({ columns: [t.broadcastId, t.memberId] }),
+    index('broadcast_deliveries_member_idx').on(t.memberId),
+    index('broadcast_deliveries_outbox_idx').on(t.outboxMessageId),
+  ],
 );

@@ -14,12 +14,16 @@ const BATCH = 200;
 /** Batches one run may send: a large audience goes out over a few minutes, other jobs still run. */
 const MAX_BATCHES = 25;
 
-/** The mail a member of this tier gets: only the sections their tier reaches. */
+/**
+ * The mail a member of this tier gets: only the sections their tier reaches. Its links go through
+ * the site's own redirect, which counts the click (and nothing of who made it).
+ */
 export function broadcastMail(mailer: Mailer, row: BroadcastRow, tier: Tier, unsubscribeUrl: string): Promise<RenderedMail> {
   return mailTemplates.broadcast({
     subject: row.subject,
     blocks: blocksFor(parseBroadcast(row.body), tier),
     absolute: (path) => mailer.link(path),
+    tracked: (address) => mailer.link(`/api/broadcasts/${row.id}/go`, { to: address }),
     readOnSite: mailer.link(`/broadcasts/${row.id}`),
     unsubscribeUrl,
   });
@@ -32,18 +36,21 @@ export async function sendDueBroadcasts(data: DataAccess, mailer: Mailer, now = 
     const queued = await data.transaction(async (tx) => {
       const row = await tx.broadcasts.lockDue(now);
       if (!row) return null;
-      const audience = await tx.broadcasts.audienceAfter(row.audience, row.reachedMemberId, BATCH);
+      const audience = await tx.broadcasts.audienceAfter(row, row.reachedMemberId, BATCH, now);
       // One rendering per tier and batch: the copies differ only by the sections a tier reaches.
       const rendered = new Map<string, Promise<RenderedMail>>();
       let count = 0;
       for (const member of audience) {
         if (!(await tx.broadcasts.claimDelivery(row.id, member.id))) continue;
-        const mailed = await queueOptionalMail(tx, mailer, member, 'broadcast', (unsubscribeUrl) => {
+        const copy = await queueOptionalMail(tx, mailer, member, 'broadcast', (unsubscribeUrl) => {
           const key = `${member.membershipTier} ${unsubscribeUrl}`;
           if (!rendered.has(key)) rendered.set(key, broadcastMail(mailer, row, member.membershipTier, unsubscribeUrl));
           return rendered.get(key)!;
         });
-        if (mailed) count++;
+        if (copy) {
+          await tx.broadcasts.linkCopy(row.id, member.id, copy);
+          count++;
+        }
       }
       await tx.broadcasts.recordProgress(row.id, {
         reachedMemberId: audience.at(-1)?.id ?? row.reachedMemberId,

@@ -1,7 +1,7 @@
 import { and, arrayContains, asc, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { broadcastDeliveries, broadcasts, members } from '../../db/schema.ts';
+import { broadcastDeliveries, broadcasts, enrolments, members, sessions } from '../../db/schema.ts';
 
 // Broadcasts' tables. Lists are a page at a time, latest first; the audience is read a batch at a
 // time in member id order, from where the sending last reached.
@@ -69,14 +69,43 @@ export function createBroadcastsRepository(db: DatabaseOrTransaction) {
       return row ?? null;
     },
 
-    /** The next members of the audience (who did not unsubscribe), in id order after `after`. */
-    async audienceAfter(audience: Tier[], after: string | null, limit: number) {
+    /**
+     * The next members of the broadcast's audience (their tier, enrolled in its course, not seen for
+     * its days; never one who unsubscribed), in id order after `after`.
+     */
+    async audienceAfter(
+      broadcast: Pick<BroadcastRow, 'audience' | 'audienceCourseId' | 'inactiveDays'>,
+      after: string | null,
+      limit: number,
+      now: Date,
+    ) {
+      const { audienceCourseId: courseId, inactiveDays: days } = broadcast;
+      const seenSince = days ? new Date(now.getTime() - days * 24 * 60 * 60 * 1000) : null;
       return db
         .select({ id: members.id, email: members.email, emailOptOut: members.emailOptOut, membershipTier: members.membershipTier })
         .from(members)
-        .where(and(inArray(members.membershipTier, audience), eq(members.emailOptOut, false), after ? gt(members.id, after) : undefined))
+        .where(
+          and(
+            inArray(members.membershipTier, broadcast.audience),
+            eq(members.emailOptOut, false),
+            after ? gt(members.id, after) : undefined,
+            courseId
+              ? sql`exists (select 1 from ${enrolments} where ${enrolments.memberId} = ${members.id} and ${enrolments.courseId} = ${courseId})`
+              : undefined,
+            seenSince
+              ? sql`not exists (select 1 from ${sessions} where ${sessions.memberId} = ${members.id} and ${sessions.lastSeenAt} > ${seenSince.toISOString()}::timestamptz)`
+              : undefined,
+          ),
+        )
         .orderBy(asc(members.id))
         .limit(limit);
+    },
+
+    async countClick(id: string): Promise<void> {
+      await db
+        .update(broadcasts)
+        .set({ clicks: sql`${broadcasts.clicks} + 1` })
+        .where(eq(broadcasts.id, id));
     },
 
     /** Claims the member's copy: true for the one claim; any other finds it written. */
@@ -87,6 +116,14 @@ export function createBroadcastsRepository(db: DatabaseOrTransaction) {
         .onConflictDoNothing()
         .returning({ memberId: broadcastDeliveries.memberId });
       return claimed.length > 0;
+    },
+
+    /** Links the member's copy in the outbox to the delivery, for the delivered and failed counts. */
+    async linkCopy(broadcastId: string, memberId: string, outboxMessageId: string): Promise<void> {
+      await db
+        .update(broadcastDeliveries)
+        .set({ outboxMessageId })
+        .where(and(eq(broadcastDeliveries.broadcastId, broadcastId), eq(broadcastDeliveries.memberId, memberId)));
     },
 
     async recordProgress(id: string, values: { reachedMemberId: string | null; sent: number; done: boolean; now: Date }) {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { BroadcastInput, MemberBroadcast, SendInput, StaffBroadcast } from '../../common/broadcasts.contract.ts';
+import { notFound } from '../../common/errors.ts';
 import { SuccessResponse, uuidParam } from '../../common/fields.ts';
+import { TEXT_MAX } from '../../common/limits.ts';
 import { BeforeQuery } from '../../common/paging.ts';
 import { TIERS } from '../../common/tiers.ts';
 import { arrayPage } from '../http/paging.ts';
@@ -24,6 +26,17 @@ export async function broadcastsRoutes(app: ZodApp) {
     '/api/broadcasts/:id',
     { config: member, schema: { params: BroadcastParams, response: withErrors({ 200: MemberBroadcast }) } },
     async (request) => broadcasts.read(await request.viewer(), request.params.id),
+  );
+
+  // A link in a broadcast's mail: counted, then on to the address (one the broadcast holds; else 404).
+  app.get(
+    '/api/broadcasts/:id/go',
+    { schema: { params: BroadcastParams, querystring: z.object({ to: z.string().max(TEXT_MAX.link, 'This link is not valid') }) } },
+    async (request, reply) => {
+      const target = await broadcasts.click(request.params.id, request.query.to);
+      if (!target) throw notFound('This link is not in the broadcast.');
+      return reply.header('cache-control', 'no-store').redirect(target, 302);
+    },
   );
 
   app.get(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { blocksFor, parseBroadcast } from '../../common/broadcast-markup.ts';
+import { blocksFor, linksOf, parseBroadcast } from '../../common/broadcast-markup.ts';
 import {
   BROADCAST_NOT_FOUND,
   type BroadcastInput,
@@ -28,9 +28,15 @@ const staffView = (row: BroadcastRow): StaffBroadcast => ({
   subject: row.subject,
   body: row.body,
   audience: row.audience,
+  course_id: row.audienceCourseId,
+  inactive_days: row.inactiveDays,
   status: row.status,
   send_at: row.sendAt?.toISOString() ?? null,
   sent_count: row.sentCount,
+  delivered_count: row.deliveredCount,
+  failed_count: row.failedCount,
+  unsubscribed_count: row.unsubscribedCount,
+  clicks: row.clicks,
   created_by: row.createdBy,
   created_at: row.createdAt.toISOString(),
 });
@@ -47,6 +53,19 @@ const highestOf = (audience: Tier[]) => [...TIERS].reverse().find((tier) => audi
 
 export function createBroadcastsService(deps: { data: DataAccess; mailer: Mailer }): BroadcastsService {
   const { data, mailer } = deps;
+
+  /** The columns of what staff wrote; a course named must exist. */
+  async function written(input: BroadcastInput) {
+    if (input.course_id && !(await data.courses.findById(input.course_id)))
+      throw badRequest('Choose a course from the catalogue.', 'course_id');
+    return {
+      subject: input.subject,
+      body: input.body,
+      audience: input.audience,
+      audienceCourseId: input.course_id,
+      inactiveDays: input.inactive_days,
+    };
+  }
 
   async function found(id: string): Promise<BroadcastRow> {
     const row = await data.broadcasts.find(id);
@@ -69,13 +88,9 @@ export function createBroadcastsService(deps: { data: DataAccess; mailer: Mailer
 
     async create(viewer, input: BroadcastInput) {
       const staff = requireStaffArea(viewer, 'broadcasts');
+      const columns = await written(input);
       const row = await data.transaction(async (tx) => {
-        const made = await tx.broadcasts.insert({
-          subject: input.subject,
-          body: input.body,
-          audience: input.audience,
-          createdBy: staff.email,
-        });
+        const made = await tx.broadcasts.insert({ ...columns, createdBy: staff.email });
         await tx.audit.record({
           actorEmail: staff.email,
           action: 'broadcast.create',
@@ -91,8 +106,7 @@ export function createBroadcastsService(deps: { data: DataAccess; mailer: Mailer
     async update(viewer, id, input) {
       requireStaffArea(viewer, 'broadcasts');
       await found(id);
-      if (!(await data.broadcasts.updateDraft(id, { subject: input.subject, body: input.body, audience: input.audience })))
-        throw conflict(ALREADY_SENT);
+      if (!(await data.broadcasts.updateDraft(id, await written(input)))) throw conflict(ALREADY_SENT);
       return staffView(await found(id));
     },
 
@@ -144,6 +158,15 @@ export function createBroadcastsService(deps: { data: DataAccess; mailer: Mailer
         (row) => [row.key, row.broadcast.id],
         (row) => memberView(row.broadcast, member.membershipTier),
       );
+    },
+
+    async click(id, to) {
+      const row = await data.broadcasts.find(id);
+      if (!row || row.status === 'draft') return null;
+      // Only an address the broadcast itself holds: the redirect is never an open door to anywhere.
+      if (!linksOf(parseBroadcast(row.body)).includes(to)) return null;
+      await data.broadcasts.countClick(id);
+      return to.startsWith('/') ? mailer.link(to) : to;
     },
 
     async read(viewer, id) {

@@ -15,14 +15,14 @@ export interface Mailer {
   link(path: string, query?: Record<string, string>): string;
   /** A link whose token the worker mints when it sends the message (`grant` says what it opens). */
   tokenLink(path: string): string;
-  /** Queues a message in the transaction's outbox: it is sent only if the transaction commits. */
+  /** Queues a message in the transaction's outbox (it is sent only if the transaction commits); returns its id. */
   queue(
     tx: Pick<Repositories, 'outbox'>,
     kind: string,
     to: string,
     mail: RenderedMail,
     options?: { replyTo?: string; unsubscribeUrl?: string; grant?: OutboxLinkGrant; calendar?: string },
-  ): Promise<void>;
+  ): Promise<string>;
   /** Wakes the mail worker, once the transaction has committed. */
   nudge(): void;
 }
@@ -42,7 +42,7 @@ export function createMailer(options: { publicUrl: string; nudge: () => void }):
     link,
     tokenLink: (path) => link(path, { token: LINK_TOKEN }),
     async queue(tx, kind, to, mail, extra = {}) {
-      await tx.outbox.enqueue({
+      return tx.outbox.enqueue({
         kind,
         to,
         ...mail,
@@ -59,7 +59,7 @@ export function createMailer(options: { publicUrl: string; nudge: () => void }):
 /**
  * Queues a message the account does not need (a congratulation, a reply notice), unless the member
  * unsubscribed: it carries a one-click unsubscribe link, in its footer and in its headers, minted
- * when the message is sent.
+ * when the message is sent. Returns the queued message's id, or null when the member unsubscribed.
  */
 export async function queueOptionalMail(
   tx: Pick<Repositories, 'outbox'>,
@@ -67,12 +67,11 @@ export async function queueOptionalMail(
   account: { id: string; email: string; emailOptOut: boolean },
   kind: string,
   compose: (unsubscribeUrl: string) => Promise<RenderedMail>,
-): Promise<boolean> {
-  if (account.emailOptOut) return false;
+): Promise<string | null> {
+  if (account.emailOptOut) return null;
   const mail = await compose(mailer.tokenLink('/unsubscribe'));
-  await mailer.queue(tx, kind, account.email, mail, {
+  return mailer.queue(tx, kind, account.email, mail, {
     unsubscribeUrl: mailer.tokenLink('/api/email/unsubscribe'),
     grant: { kind: 'unsubscribe', memberId: account.id },
   });
-  return true;
 }

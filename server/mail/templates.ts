@@ -19,6 +19,8 @@ interface BroadcastMail {
   blocks: Block[];
   /** The site's address for a path (links and images from the file library). */
   absolute: (path: string) => string;
+  /** A link through the site's click counter. */
+  tracked: (address: string) => string;
   readOnSite: string;
   unsubscribeUrl: string;
 }
@@ -123,7 +125,7 @@ const greeting = (name: string) => paragraph(`Hi ${name},`);
 const title = (text: string) => h(Heading, { as: 'h1', style: { fontSize: '22px', color: INK, margin: '0 0 16px' } }, text);
 
 /** A broadcast's blocks as mail content: headings, paragraphs with links (made absolute), images. */
-function broadcastContent(blocks: Block[], absolute: (path: string) => string): ReactNode[] {
+function broadcastContent(blocks: Block[], absolute: (path: string) => string, tracked: (address: string) => string): ReactNode[] {
   const href = (address: string) => (address.startsWith('/') ? absolute(address) : address);
   return blocks.map((block, index) => {
     if (block.kind === 'heading')
@@ -140,7 +142,7 @@ function broadcastContent(blocks: Block[], absolute: (path: string) => string): 
       Text,
       { key: index, style: { fontSize: '16px', lineHeight: '24px', color: INK, margin: '0 0 16px' } },
       block.parts.map((part, at) =>
-        typeof part === 'string' ? part : h(Link, { key: at, href: href(part.href), style: { color: BRAND_RED } }, part.text),
+        typeof part === 'string' ? part : h(Link, { key: at, href: tracked(part.href), style: { color: BRAND_RED } }, part.text),
       ),
     );
   });
@@ -148,11 +150,11 @@ function broadcastContent(blocks: Block[], absolute: (path: string) => string): 
 
 export const mailTemplates = {
   /** A broadcast, as a member of one tier gets it (the sections above their tier are not in `blocks`). */
-  broadcast: ({ subject, blocks, absolute, readOnSite, unsubscribeUrl }: BroadcastMail) =>
+  broadcast: ({ subject, blocks, absolute, tracked, readOnSite, unsubscribeUrl }: BroadcastMail) =>
     compose(
       subject,
       plainText(blocks).slice(0, 140),
-      [...broadcastContent(blocks, absolute), action(readOnSite, 'Read it on the site')],
+      [...broadcastContent(blocks, absolute, tracked), action(readOnSite, 'Read it on the site')],
       unsubscribeUrl,
     ),
 

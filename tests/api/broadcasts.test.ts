@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROADCAST_NOT_FOUND, type StaffBroadcast } from '../../common/broadcasts.contract.ts';
-import { broadcasts, members, outboxMessages } from '../../db/schema.ts';
+import { broadcasts, members, outboxMessages, sessions } from '../../db/schema.ts';
 import { sendDueBroadcasts } from '../../server/broadcasts/broadcast-sender.ts';
 import { createMailer } from '../../server/mail/mailer.ts';
 import { createDataAccess } from '../../server/repositories.ts';
@@ -10,7 +10,7 @@ import { createTestApp, type MemberLogin, type TestApp } from '../helpers/test-a
 let t: TestApp;
 let editor: { authorization: string };
 beforeAll(async () => {
-  t = await createTestApp({ seed: false });
+  t = await createTestApp();
   editor = { authorization: `Bearer ${(await t.loginAsStaff({ role: 'editor' })).token}` };
 });
 afterAll(() => t.close());
@@ -95,7 +95,7 @@ describe('sending', () => {
       expect(part).not.toContain('mastermind');
     }
     expect(toGold[0]!.text).toContain('Gold members: the private mastermind call is on Thursday.');
-    expect(toGold[0]!.html).toContain('href="http://localhost:3000/courses"');
+    expect(toGold[0]!.html).toContain(`href="http://localhost:3000/api/broadcasts/${broadcast.id}/go?to=%2Fcourses"`);
     // One-click unsubscribe (RFC 8058) on every copy.
     expect(toGold[0]!.unsubscribeUrl).toMatch(/\/api\/email\/unsubscribe\?token=/);
     expect(await mailsTo(silver, broadcast.subject)).toHaveLength(0);
@@ -143,5 +143,66 @@ describe('sending', () => {
     expect(await mailsTo(gold, broadcast.subject)).toHaveLength(0);
     await sendingRun(new Date(at.getTime() + 60_000));
     expect(await mailsTo(gold, broadcast.subject)).toHaveLength(1);
+  });
+
+  it('narrows the audience to a course and to members not seen lately, and counts deliveries, failures, unsubscribes and clicks', async () => {
+    const [learner, idle, recent] = [await t.loginAs('gold'), await t.loginAs('gold'), await t.loginAs('gold')];
+    expect((await request('POST', '/api/courses/first-90-days/enrol', learner.headers)).statusCode).toBe(200);
+    const toLearners = await request('POST', '/api/admin/broadcasts', editor, {
+      subject: `Course news ${Date.now()}`,
+      body: BODY,
+      audience: ['gold'],
+      course_id: 'first-90-days',
+    });
+    expect(toLearners.statusCode, toLearners.body).toBe(201);
+    const unknownCourse = await request('POST', '/api/admin/broadcasts', editor, {
+      subject: 'X',
+      body: 'Y',
+      audience: ['gold'],
+      course_id: 'no-such-course',
+    });
+    expect(unknownCourse.statusCode).toBe(400);
+    expect(unknownCourse.json().detail).toBe('Choose a course from the catalogue.');
+
+    const lapsed = await request('POST', '/api/admin/broadcasts', editor, {
+      subject: `We miss you ${Date.now()}`,
+      body: BODY,
+      audience: ['gold'],
+      inactive_days: 30,
+    });
+    // The idle member's sessions were last used two months ago.
+    await t.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - 60 * 24 * 3600_000) })
+      .where(eq(sessions.memberId, idle.memberId));
+    for (const made of [toLearners, lapsed]) await request('POST', `/api/admin/broadcasts/${made.json().id}/send`, editor, {});
+    await sendingRun();
+    const courseNews = toLearners.json().subject;
+    expect(await mailsTo(learner, courseNews)).toHaveLength(1);
+    expect(await mailsTo(recent, courseNews)).toHaveLength(0);
+    expect(await mailsTo(idle, lapsed.json().subject)).toHaveLength(1);
+    expect(await mailsTo(recent, lapsed.json().subject)).toHaveLength(0);
+
+    // The mail worker settles the copy, the member unsubscribes, someone follows a link.
+    const [copy] = await mailsTo(learner, courseNews);
+    expect(copy!.html).toContain(`/api/broadcasts/${toLearners.json().id}/go?to=%2Fcourses`);
+    await t.db.update(outboxMessages).set({ status: 'sent' }).where(eq(outboxMessages.id, copy!.id));
+    await t.db.update(members).set({ emailOptOut: true }).where(eq(members.id, learner.memberId));
+    const click = await request('GET', `/api/broadcasts/${toLearners.json().id}/go?to=%2Fcourses`);
+    expect(click.statusCode).toBe(302);
+    expect(click.headers.location).toBe('http://localhost:3000/courses');
+    const elsewhere = await request('GET', `/api/broadcasts/${toLearners.json().id}/go?to=${encodeURIComponent('https://evil.example')}`);
+    expect(elsewhere.statusCode).toBe(404);
+    const listed = (await request('GET', '/api/admin/broadcasts', editor))
+      .json()
+      .find((each: StaffBroadcast) => each.id === toLearners.json().id);
+    expect(listed).toMatchObject({
+      sent_count: 1,
+      delivered_count: 1,
+      failed_count: 0,
+      unsubscribed_count: 1,
+      clicks: 1,
+      course_id: 'first-90-days',
+    });
   });
 });

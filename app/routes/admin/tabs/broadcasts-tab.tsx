@@ -4,13 +4,13 @@ import { z } from 'zod';
 import { blocksFor, parseBroadcast } from '../../../../common/broadcast-markup.ts';
 import { BroadcastInput, type StaffBroadcast } from '../../../../common/broadcasts.contract.ts';
 import { formatDateTime } from '../../../../common/format.ts';
-import { TEXT_MAX } from '../../../../common/limits.ts';
+import { BROADCASTS, TEXT_MAX } from '../../../../common/limits.ts';
 import { DEFAULT_TIME_ZONE, instantOf } from '../../../../common/time-zones.ts';
 import { TIER_LABEL, TIERS, type Tier } from '../../../../common/tiers.ts';
 import { Outcome } from '../../../components/admin/outcome.tsx';
 import { BroadcastBlocks } from '../../../components/broadcasts/broadcast-blocks.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { Input, Textarea } from '../../../components/ui/field.tsx';
+import { Input, Select, Textarea } from '../../../components/ui/field.tsx';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { attempt, formErrors, readForm, refusedBy, unreadableForm } from '../../../lib/forms.ts';
 import { listPageOf, staffPageServices } from '../../../lib/page-context.ts';
@@ -21,8 +21,8 @@ import type { Route } from './+types/broadcasts-tab';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  const page = await services.broadcasts.list(viewer, listPageOf(request));
-  return { broadcasts: page.items, next: page.next_cursor };
+  const [page, courses] = await Promise.all([services.broadcasts.list(viewer, listPageOf(request)), services.courses.list()]);
+  return { broadcasts: page.items, next: page.next_cursor, courses: courses.map((course) => ({ value: course.id, label: course.title })) };
 }
 
 const Target = z.object({ broadcastId: z.uuid('Choose a broadcast') });
@@ -34,7 +34,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!form) return unreadableForm();
   const intent = form.get('intent');
   if (intent === 'create') {
-    const input = BroadcastInput.safeParse({ subject: form.get('subject'), body: form.get('body'), audience: form.getAll('audience') });
+    const input = BroadcastInput.safeParse({
+      subject: form.get('subject'),
+      body: form.get('body'),
+      audience: form.getAll('audience'),
+      course_id: form.get('course_id') || null,
+      inactive_days: form.get('inactive_days') || null,
+    });
     if (!input.success) return refusedBy(input.error);
     const done = await attempt(() => services.broadcasts.create(viewer, input.data));
     return done.ok ? { ok: true as const, message: 'Saved as a draft: preview it, test it, then send it.' } : done.refusal;
@@ -106,8 +112,11 @@ function BroadcastItem({ broadcast }: { broadcast: StaffBroadcast }) {
         <div className="min-w-0">
           <p className="font-semibold text-gray-900">{broadcast.subject}</p>
           <p className="text-xs text-gray-600">
-            {STATUS_LABEL[broadcast.status]} · to {broadcast.audience.map((tier) => TIER_LABEL[tier]).join(', ')} · {broadcast.sent_count}{' '}
-            sent
+            {STATUS_LABEL[broadcast.status]} · to {broadcast.audience.map((tier) => TIER_LABEL[tier]).join(', ')}
+            {broadcast.course_id && ` enrolled in ${broadcast.course_id}`}
+            {broadcast.inactive_days && ` not seen for ${broadcast.inactive_days} days`} · {broadcast.sent_count} sent ·{' '}
+            {broadcast.delivered_count} delivered · {broadcast.failed_count} failed · {broadcast.unsubscribed_count} unsubscribed ·{' '}
+            {broadcast.clicks} clicks
             {broadcast.send_at && ` · ${formatDateTime(broadcast.send_at)}`} · by {broadcast.created_by}
           </p>
         </div>
@@ -134,7 +143,7 @@ function BroadcastItem({ broadcast }: { broadcast: StaffBroadcast }) {
 }
 
 export default function BroadcastsTab({ loaderData }: Route.ComponentProps) {
-  const { broadcasts, next } = loaderData;
+  const { broadcasts, next, courses } = loaderData;
   const writing = useFetcher<typeof action>();
   const errors = writing.data && !writing.data.ok ? writing.data.fieldErrors : {};
   return (
@@ -159,6 +168,25 @@ export default function BroadcastsTab({ loaderData }: Route.ComponentProps) {
             ))}
           </fieldset>
           {errors.audience && <p className="text-sm text-red-700">{errors.audience}</p>}
+          <div className="grid gap-3 sm:grid-cols-2">
+            <Select
+              compact
+              label="Only members enrolled in"
+              name="course_id"
+              defaultValue=""
+              options={[{ value: '', label: 'Any course, or none' }, ...courses]}
+              error={errors.course_id}
+            />
+            <Input
+              compact
+              label="Only members not seen for (days)"
+              name="inactive_days"
+              type="number"
+              min={1}
+              max={BROADCASTS.maxInactiveDays}
+              error={errors.inactive_days}
+            />
+          </div>
           <div>
             <Button type="submit" disabled={writing.state !== 'idle'}>
               Save as a draft
