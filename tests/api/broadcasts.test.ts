@@ -55,6 +55,17 @@ describe('who writes broadcasts', () => {
     expect((await request('GET', '/api/admin/broadcasts', editor)).json()[0].id).toBe(made.id);
   });
 
+  it('refuses visitors and bad ids on the members’ and the redirect’s routes', async () => {
+    expect((await request('GET', '/api/broadcasts')).statusCode).toBe(401);
+    const gold = await t.loginAs('gold');
+    const badId = await request('GET', '/api/broadcasts/not-an-id', gold.headers);
+    expect(badId.statusCode).toBe(400);
+    expect(badId.json().detail).toContain('Broadcast must be a valid id');
+    expect((await request('GET', '/api/broadcasts/00000000-0000-4000-8000-000000000000/go?to=%2Fcourses')).statusCode).toBe(404);
+    const unsent = await draft(['gold']);
+    expect((await request('GET', `/api/broadcasts/${unsent.id}`, gold.headers)).statusCode).toBe(404);
+  });
+
   it('says what is wrong with a broadcast that cannot be sent', async () => {
     const unclosed = await request('POST', '/api/admin/broadcasts', editor, {
       subject: 'Oops',

@@ -167,6 +167,16 @@ describe('Gold events and waiting lists', () => {
     expect(join.json().detail).toBe(`This event takes place in person, at ${HALL}.`);
   });
 
+  it('refuses the waiting list to visitors and to a bad session id', async () => {
+    const event = await goldEvent(1);
+    expect((await request('POST', `/api/coaching/sessions/${event.id}/waitlist`)).statusCode).toBe(401);
+    expect((await request('DELETE', `/api/coaching/sessions/${event.id}/waitlist`)).statusCode).toBe(401);
+    const gold = await t.loginAs('gold');
+    const badId = await request('POST', '/api/coaching/sessions/not-an-id/waitlist', gold.headers);
+    expect(badId.statusCode).toBe(400);
+    expect(badId.json().detail).toContain('Session must be a valid id');
+  });
+
   it('refuses a session in person, and an event with neither a join link nor an address', async () => {
     const start = inUtc(new Date(Date.now() + 24 * 60 * MINUTE));
     const base = { title: 'Nowhere', host_staff_id: editorId, ...start, duration_minutes: 60, min_tier: 'gold', capacity: 10 };
