@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router';
 import { toast, Toaster } from './lib/toast.tsx';
 import { publicViewer } from '../common/viewer.ts';
@@ -6,6 +6,7 @@ import { buttonClass } from './components/ui/button.tsx';
 import { useNonce } from './lib/nonce.tsx';
 import { pageContent, pageServices, pageSession } from './lib/page-context.ts';
 import type { RootData } from './lib/root-data.ts';
+import { FAILURE_ATTRIBUTES } from '../common/page-failure.ts';
 import { unlessRequestFailed } from './lib/forms.ts';
 import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
@@ -99,12 +100,36 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return <Outlet />;
 }
 
+/**
+ * What the server wrote into an error page it sent (a neighbour away, the request's reference), read
+ * back as the page comes alive so the browser shows the same text; null while rendering on the server.
+ */
+function textFromServer(attribute: string): string | null {
+  if (typeof document === 'undefined') return null;
+  return document.querySelector(`[${attribute}]`)?.textContent || null;
+}
+
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  // Filled in by the server (server/pages/pages.plugin.ts) when the page failed on its side.
+  const [heading] = useState(() => textFromServer(FAILURE_ATTRIBUTES.heading) ?? (notFound ? 'Page not found' : 'Something went wrong'));
+  const [detail] = useState(
+    () =>
+      textFromServer(FAILURE_ATTRIBUTES.detail) ??
+      (notFound ? 'The page you are looking for does not exist.' : 'Please try again in a moment.'),
+  );
+  const [reference] = useState(() => textFromServer(FAILURE_ATTRIBUTES.reference) ?? '');
   return (
     <main className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="text-3xl font-bold text-brand-800">{notFound ? 'Page not found' : 'Something went wrong'}</h1>
-      <p className="mt-4 text-gray-600">{notFound ? 'The page you are looking for does not exist.' : 'Please try again in a moment.'}</p>
+      <h1 className="text-3xl font-bold text-brand-800" {...{ [FAILURE_ATTRIBUTES.heading]: '' }}>
+        {heading}
+      </h1>
+      <p className="mt-4 text-gray-600" {...{ [FAILURE_ATTRIBUTES.detail]: '' }}>
+        {detail}
+      </p>
+      <p className="mt-2 text-sm text-gray-500" {...{ [FAILURE_ATTRIBUTES.reference]: '' }}>
+        {reference}
+      </p>
       <a href="/" className={buttonClass({ className: 'mt-8' })}>
         Back to Home
       </a>

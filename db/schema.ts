@@ -259,6 +259,27 @@ export const enrolments = pgTable(
  * Each course's learner figures, kept by triggers on enrolments and certificates with every change
  * (migration 0022): the staff's course list reads one row per course instead of grouping every enrolment.
  */
+/** Members per tier, moved by every statement that adds, removes or re-tiers members (migration 0029). */
+export const memberTierCounts = pgTable(
+  'member_tier_counts',
+  {
+    tier: text({ enum: TIERS }).primaryKey(),
+    members: integer().notNull().default(0),
+  },
+  () => [check('member_tier_counts_tier_check', oneOf('tier', TIERS))],
+);
+
+/** Sign-ups and enrolments per week (Monday), kept by triggers: the staff's charts read a dozen rows. */
+export const weeklyCounts = pgTable(
+  'weekly_counts',
+  {
+    metric: text({ enum: ['signups', 'enrolments'] }).notNull(),
+    week: date().notNull(),
+    value: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.metric, t.week] }), check('weekly_counts_metric_check', sql`metric in ('signups', 'enrolments')`)],
+);
+
 export const courseLearnerCounts = pgTable('course_learner_counts', {
   courseId: text()
     .primaryKey()

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -84,6 +85,9 @@ export interface AppDependencies {
   mailTiming?: Partial<MailWorkerTiming>;
 }
 
+/** How long a start waits for Stripe's plan prices before it goes on without them. */
+const STRIPE_START_WAIT_MS = 3_000;
+
 const DEFAULT_MAIL_TIMING: MailWorkerTiming = { pollMs: 5_000, retryBaseMs: 30_000 };
 
 function trustProxySetting(value: string | undefined): FastifyServerOptions['trustProxy'] {
@@ -137,7 +141,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     // Request ids unique across processes, or the trusted proxy's (request-id.ts); on every log line.
-    genReqId: requestIdGenerator(config.trustProxy !== undefined),
+    genReqId: requestIdGenerator(config.trustProxy),
     requestIdHeader: false,
     serverFactory: httpServerFactory(config),
   });
@@ -226,8 +230,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }),
   );
   if (stripe) {
-    // The plan prices, found or created now; if Stripe cannot be reached, the first checkout tries again.
-    await stripe.catalogue().catch((error: unknown) => app.log.error({ err: error }, 'could not load the Stripe prices'));
+    // The plan prices, found or created now, waited for a moment only: a silent Stripe must not hold
+    // the start (it goes on in the background); if Stripe cannot be reached, the first checkout tries again.
+    const prices = stripe.catalogue().then(
+      () => true,
+      (error: unknown) => {
+        app.log.error({ err: error }, 'could not load the Stripe prices');
+        return true;
+      },
+    );
+    if (!(await Promise.race([prices, delay(STRIPE_START_WAIT_MS).then(() => false)])))
+      app.log.warn('Stripe is slow to answer; loading the plan prices in the background');
   }
 
   await app.register(healthRoutes, { database: deps.database });

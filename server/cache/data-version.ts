@@ -4,6 +4,8 @@ import { dataVersions } from '../../db/schema.ts';
 
 /** However the news travels, a process learns of a change within this long. */
 const POLL_MS = 1000;
+/** The longest a request that wrote waits to read the versions again from PostgreSQL before it answers. */
+const POST_WRITE_READ_MS = 1000;
 
 /** The kinds of data whose changes the database counts (the triggers of migration 0005). */
 type DataVersionName = 'public' | 'member' | 'session' | 'community';
@@ -52,12 +54,33 @@ export class DataVersion {
     this.advance(row?.version ?? 0);
   }
 
-  /** Reads several versions in one query (after a write, which may have changed any of them). */
-  static async refreshAll(versions: DataVersion[]): Promise<void> {
+  /**
+   * Reads several versions in one query (after a write, which may have changed any of them). A
+   * request waits for it `waitMs` at most: a PostgreSQL that stalls right after the write must not
+   * hold the answer (the announcement and the poll bring the news a moment later). The embedded
+   * database is in the process: it cannot stall apart from it, and its read is always waited for.
+   */
+  static async refreshAll(versions: DataVersion[], waitMs = POST_WRITE_READ_MS): Promise<void> {
     const first = versions[0];
     if (!first) return;
-    const rows = await first.handle.db.select().from(dataVersions);
-    for (const version of versions) version.advance(rows.find((row) => row.name === version.name)?.version ?? 0);
+    const read = first.handle.db
+      .select()
+      .from(dataVersions)
+      .then((rows) => {
+        for (const version of versions) version.advance(rows.find((row) => row.name === version.name)?.version ?? 0);
+      });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`the data versions took longer than ${waitMs} ms to read`)), waitMs);
+      timer.unref();
+    });
+    try {
+      await (first.handle.kind === 'embedded' ? read : Promise.race([read, late]));
+    } finally {
+      clearTimeout(timer);
+      // A read that lost the race settles later, unheard.
+      read.catch(() => {});
+    }
   }
 
   /** Versions only grow: a read that was overtaken by an announcement never takes the process back. */

@@ -11,8 +11,10 @@ declare module 'fastify' {
 /** While the process drains, each answer ends its connection, so keep-alive clients move to another process. */
 export function closeConnectionsWhileDraining(app: FastifyInstance): void {
   app.decorate('lifecycle', { draining: false });
-  app.addHook('onRequest', async (_request, reply) => {
+  // At the answer, not at the request: a request already under way when the drain began closes its connection too.
+  app.addHook('onSend', async (_request, reply, payload) => {
     if (app.lifecycle.draining) reply.header('connection', 'close');
+    return payload;
   });
 }
 

@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, getTableColumns, gte, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { certificates, courses, enrolments, lessonPositions, lessonProgress, lessons, members } from '../../db/schema.ts';
+import { weeklyCountsSince } from '../stats/weekly-counts.repository.ts';
 
 export function createLearningRepository(db: DatabaseOrTransaction) {
   return {
@@ -91,8 +92,7 @@ export function createLearningRepository(db: DatabaseOrTransaction) {
 
     /** Enrolments since this date, per week (weeks start on Monday), as YYYY-MM-DD. */
     async enrolmentsByWeek(since: Date) {
-      const week = sql<string>`to_char(date_trunc('week', ${enrolments.enrolledAt}), 'YYYY-MM-DD')`;
-      return db.select({ week, value: count() }).from(enrolments).where(gte(enrolments.enrolledAt, since)).groupBy(week);
+      return weeklyCountsSince(db, 'enrolments', since);
     },
 
     /** Members enrolled in a course with a certificate who have done all its lessons but have no certificate. */

@@ -1,8 +1,9 @@
-import { and, count, desc, eq, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PaidTier } from '../../common/pricing.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { members, sessions, subscriptions, unsubscribeLinks } from '../../db/schema.ts';
+import { memberTierCounts, members, sessions, subscriptions, unsubscribeLinks } from '../../db/schema.ts';
+import { weeklyCountsSince } from '../stats/weekly-counts.repository.ts';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
@@ -139,14 +140,14 @@ export function createMembersRepository(db: DatabaseOrTransaction) {
         .limit(limit);
     },
 
+    /** Members per tier, from the counts kept with the rows (migration 0029). */
     async countByTier() {
-      return db.select({ tier: members.membershipTier, value: count() }).from(members).groupBy(members.membershipTier);
+      return db.select({ tier: memberTierCounts.tier, value: memberTierCounts.members }).from(memberTierCounts);
     },
 
-    /** Members who joined since this date, per week (weeks start on Monday), as YYYY-MM-DD. */
+    /** Members who joined since this date, per week (weeks start on Monday), as YYYY-MM-DD, from the counts kept with the rows. */
     async signupsByWeek(since: Date) {
-      const week = sql<string>`to_char(date_trunc('week', ${members.createdAt}), 'YYYY-MM-DD')`;
-      return db.select({ week, value: count() }).from(members).where(gte(members.createdAt, since)).groupBy(week);
+      return weeklyCountsSince(db, 'signups', since);
     },
 
     async count(): Promise<number> {

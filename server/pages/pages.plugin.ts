@@ -13,6 +13,7 @@ import { cspNonceContext, pageSessionContext, servicesContext, viewerContext } f
 import { OwnPageCache, type OwnPage } from '../cache/own-page-cache.ts';
 import { isVisitorRead, preferredEncoding, sendShared, shareableAnswer, type SharedAnswer } from '../cache/visitor-cache.ts';
 import type { ServiceError } from '../../common/errors.ts';
+import { FAILURE_ATTRIBUTES, NEIGHBOUR_AWAY_HEADING } from '../../common/page-failure.ts';
 import { loggableError, neighbourFailure, RETRY_AFTER_SECONDS } from '../http/errors.ts';
 import { pageContentSecurityPolicy, paymentFormTargets, sharedPageContentSecurityPolicy } from '../http/security-headers.ts';
 import type { ServerServices } from '../services.ts';
@@ -74,23 +75,43 @@ function watchedServices(services: ServerServices) {
   return { services: watched, failed: () => failed, away: () => away };
 }
 
-/** A page that could not be made because a neighbour is away: its error page, with the 503 and `Retry-After`. */
-async function answeringUnavailable(response: Response, away: ServiceError | null): Promise<Response> {
-  if (response.status < 500 || !away) return response;
+const escapeText = (text: string) => text.replace(/[&<>"]/g, (character) => `&#${character.charCodeAt(0)};`);
+
+/** Puts `text` into the element of the error page marked with `attribute` (common/page-failure.ts). */
+const fillMarked = (html: string, attribute: string, text: string) =>
+  html.replace(
+    new RegExp(`(<[a-z0-9]+[^>]*\\s${attribute}=""[^>]*>)[^<]*(</)`),
+    (_whole, open: string, close: string) => open + escapeText(text) + close,
+  );
+
+/**
+ * A page that failed on the server's side: its error page names the request, so a member can quote it
+ * to support; when a neighbour is away, it says so, with its status (503) and `Retry-After`.
+ */
+async function explainingFailure(response: Response, away: ServiceError | null, requestId: string): Promise<Response> {
+  if (response.status < 500) return response;
   const headers = new Headers(response.headers);
-  headers.set('retry-after', String(RETRY_AFTER_SECONDS));
-  return new Response(response.body, { status: away.status, headers });
+  const status = away?.status ?? response.status;
+  if (away) headers.set('retry-after', String(RETRY_AFTER_SECONDS));
+  if (!headers.get('content-type')?.startsWith('text/html') || !response.body) return new Response(response.body, { status, headers });
+  let html = fillMarked(await response.text(), FAILURE_ATTRIBUTES.reference, `Reference: ${requestId}`);
+  if (away) {
+    if (away.status === 503) html = fillMarked(html, FAILURE_ATTRIBUTES.heading, NEIGHBOUR_AWAY_HEADING);
+    html = fillMarked(html, FAILURE_ATTRIBUTES.detail, away.message);
+  }
+  headers.delete('content-length');
+  return new Response(html, { status, headers });
 }
 
 /** When not even the session could be read: a plain page that says so, for browsers; JSON for `.data` requests. */
 function sendUnavailablePage(request: FastifyRequest, reply: FastifyReply, away: ServiceError) {
   reply.status(away.status).header('retry-after', String(RETRY_AFTER_SECONDS)).header('cache-control', 'no-store');
   if (request.url.split('?')[0]?.endsWith('.data')) return reply.send({ detail: away.message });
-  const text = away.message.replace(/[&<>"]/g, (character) => `&#${character.charCodeAt(0)};`);
+  const text = escapeText(away.message);
   return reply
     .type('text/html; charset=utf-8')
     .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Back in a moment</title></head><body><h1>Back in a moment</h1><p>${text}</p><p><a href="">Try again</a></p></body></html>`,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${NEIGHBOUR_AWAY_HEADING}</title></head><body><h1>${NEIGHBOUR_AWAY_HEADING}</h1><p>${text}</p><p><a href="">Try again</a></p></body></html>`,
     );
 }
 
@@ -201,9 +222,10 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
   async function renderForVisitors(request: FastifyRequest, reply: FastifyReply) {
     const version = cache.versionFor(`page:${request.url}`);
     const watched = watchedServices(app.services);
-    const response = await answeringUnavailable(
+    const response = await explainingFailure(
       await render(createRequest(request, reply), await loadContext(request, reply, true, watched.services)),
       watched.away(),
+      request.id,
     );
     const type = response.headers.get('content-type') ?? '';
     if (response.status !== 200 || response.headers.has('set-cookie') || !/^text\/(html|x-script)/.test(type)) {
@@ -258,9 +280,10 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
     if (kept) return sendOwnPage(reply, kept);
     const version = ownPages.currentVersion;
     const watched = watchedServices(app.services);
-    const response = await answeringUnavailable(
+    const response = await explainingFailure(
       await render(createRequest(request, reply), await loadContext(request, reply, true, watched.services)),
       watched.away(),
+      request.id,
     );
     const type = response.headers.get('content-type') ?? '';
     if (version === null || response.status !== 200 || !type.startsWith('text/html')) {
@@ -294,7 +317,7 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
   async function renderOwn(request: FastifyRequest, reply: FastifyReply) {
     const watched = watchedServices(app.services);
     const response = await render(createRequest(request, reply), await loadContext(request, reply, false, watched.services));
-    return answeringUnavailable(response, watched.away());
+    return explainingFailure(response, watched.away(), request.id);
   }
 
   app.all('*', async (request, reply) => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOIN_NOT_OPEN, NOT_FULL, SESSION_FULL, type SessionView, type StaffSessionView } from '../../common/coaching.contract.ts';
 import { COACHING } from '../../common/limits.ts';
 import { localTimeOf } from '../../common/time-zones.ts';
-import { coachingSessions, members, outboxMessages } from '../../db/schema.ts';
+import { coachingAttendance, coachingSeries, coachingSessions, members, outboxMessages } from '../../db/schema.ts';
 import { sendCoachingReminders } from '../../server/coaching/coaching-jobs.ts';
 import { createMailer } from '../../server/mail/mailer.ts';
 import { createDataAccess } from '../../server/repositories.ts';
@@ -126,6 +126,63 @@ describe('who may see, RSVP and join', () => {
     expect(joined.headers.location).toBe('https://meet.example.com/live-room');
     const attendees = (await request('GET', `/api/admin/coaching/sessions/${soon.id}`, editor)).json();
     expect(attendees.attended_count).toBe(1);
+  });
+
+  it('refuses the join link inside the window to a tier below the session’s, and records no attendance', async () => {
+    const silverSession = await schedule(COACHING.joinOpensMinutesBefore - 5);
+    const goldSession = await schedule(COACHING.joinOpensMinutesBefore - 5, { min_tier: 'gold' });
+    const tooLow = [
+      ['free', silverSession, 'Silver'],
+      ['bronze', silverSession, 'Silver'],
+      ['silver', goldSession, 'Gold'],
+    ] as const;
+    for (const [tier, session, label] of tooLow) {
+      const member = await t.loginAs(tier);
+      expect(await sessionAs(member, session.id), tier).toMatchObject({ locked: true, join_url: null });
+      const refused = await request('GET', `/api/coaching/sessions/${session.id}/join`, member.headers);
+      expect(refused.statusCode, tier).toBe(403);
+      expect(refused.headers.location).toBeUndefined();
+      expect(refused.json().detail).toBe(`This session is for ${label} members and above. Upgrade your plan to join.`);
+    }
+    expect((await request('GET', `/api/coaching/sessions/${silverSession.id}/join`)).statusCode).toBe(401);
+    for (const session of [silverSession, goldSession]) {
+      expect(await t.db.select().from(coachingAttendance).where(eq(coachingAttendance.sessionId, session.id))).toHaveLength(0);
+      expect((await request('GET', `/api/admin/coaching/sessions/${session.id}`, editor)).json().attended_count).toBe(0);
+    }
+  });
+
+  it('gives the join link inside the window to a member above the session’s tier, recording them once; refuses it before and after', async () => {
+    const session = await schedule(COACHING.joinOpensMinutesBefore - 5);
+    const gold = await t.loginAs('gold');
+    await request('POST', `/api/coaching/sessions/${session.id}/rsvp`, gold.headers);
+    expect(await sessionAs(gold, session.id)).toMatchObject({ locked: false, join_url: `/api/coaching/sessions/${session.id}/join` });
+    for (let time = 0; time < 2; time++) {
+      const joined = await request('GET', `/api/coaching/sessions/${session.id}/join`, gold.headers);
+      expect(joined.statusCode).toBe(303);
+      expect(joined.headers.location).toBe('https://meet.example.com/live-room');
+    }
+    const attendance = await t.db.select().from(coachingAttendance).where(eq(coachingAttendance.sessionId, session.id));
+    expect(attendance.map((row) => row.memberId)).toEqual([gold.memberId]);
+    const attendees = (await request('GET', `/api/admin/coaching/sessions/${session.id}/attendees`, editor)).json();
+    expect(attendees).toEqual([expect.objectContaining({ email: gold.email, attended: true })]);
+
+    // Before the window: a few minutes too early.
+    const early = await schedule(COACHING.joinOpensMinutesBefore + 5);
+    expect((await sessionAs(gold, early.id)).join_url).toBeNull();
+    const tooEarly = await request('GET', `/api/coaching/sessions/${early.id}/join`, gold.headers);
+    expect(tooEarly.statusCode).toBe(409);
+    expect(tooEarly.json().detail).toBe(JOIN_NOT_OPEN);
+
+    // After the end: the session started two hours ago and lasted one.
+    await t.db
+      .update(coachingSessions)
+      .set({ startsAt: new Date(Date.now() - 2 * 60 * MINUTE) })
+      .where(eq(coachingSessions.id, session.id));
+    expect((await sessionAs(gold, session.id)).join_url).toBeNull();
+    const over = await request('GET', `/api/coaching/sessions/${session.id}/join`, gold.headers);
+    expect(over.statusCode).toBe(409);
+    expect(over.json().detail).toBe('This session has ended. Its recording appears in the library once staff add it.');
+    expect(await t.db.select().from(coachingAttendance).where(eq(coachingAttendance.sessionId, early.id))).toHaveLength(0);
   });
 
   it('gives the last place to one of two members who ask at the same moment; the other gets a clear 409', async () => {
@@ -251,6 +308,60 @@ describe('staff schedule, move and cancel', () => {
     expect(past.json().detail).toBe('Choose a start in the future.');
   });
 
+  it('lets an owner schedule, move and cancel as an editor does; members of every tier and visitors cannot', async () => {
+    const login = await t.loginAsStaff({ role: 'owner' });
+    const owner = { authorization: `Bearer ${login.token}` };
+    const details = {
+      title: 'Owner’s pricing clinic',
+      description: 'How to price a listing.',
+      host_staff_id: login.id,
+      ...inUtc(new Date(Date.now() + 2 * 24 * 60 * MINUTE)),
+      duration_minutes: 45,
+      min_tier: 'silver',
+      capacity: 20,
+      join_url: 'https://meet.example.com/owner-room',
+    };
+    const made = await request('POST', '/api/admin/coaching/series', owner, details);
+    expect(made.statusCode, made.body).toBe(201);
+    const session = made.json() as StaffSessionView;
+    expect(session).toMatchObject({ title: details.title, host_staff_id: login.id, min_tier: 'silver', capacity: 20 });
+    const listed = (await request('GET', '/api/admin/coaching/sessions', owner)).json() as StaffSessionView[];
+    expect(listed.map((each) => each.id)).toContain(session.id);
+    const moveTo = inUtc(new Date(Date.now() + 3 * 24 * 60 * MINUTE));
+
+    for (const tier of ['free', 'bronze', 'silver', 'gold'] as const) {
+      const member = await t.loginAs(tier);
+      for (const refused of [
+        await request('POST', '/api/admin/coaching/series', member.headers, { ...details, title: `Scheduled by ${tier}` }),
+        await request('PATCH', `/api/admin/coaching/series/${session.series_id}`, member.headers, { capacity: 1 }),
+        await request('POST', `/api/admin/coaching/sessions/${session.id}/move`, member.headers, moveTo),
+        await request('POST', `/api/admin/coaching/sessions/${session.id}/cancel`, member.headers),
+      ]) {
+        expect(refused.statusCode, tier).toBe(403);
+        expect(refused.json().detail).toBe('This needs an administrator account.');
+      }
+    }
+    for (const refused of [
+      await request('POST', '/api/admin/coaching/series', {}, { ...details, title: 'Scheduled by a visitor' }),
+      await request('PATCH', `/api/admin/coaching/series/${session.series_id}`, {}, { capacity: 1 }),
+      await request('POST', `/api/admin/coaching/sessions/${session.id}/move`, {}, moveTo),
+      await request('POST', `/api/admin/coaching/sessions/${session.id}/cancel`),
+    ])
+      expect(refused.statusCode).toBe(401);
+    expect(await t.db.select().from(coachingSeries).where(like(coachingSeries.title, 'Scheduled by %'))).toHaveLength(0);
+    expect((await request('GET', `/api/admin/coaching/sessions/${session.id}`, owner)).json()).toMatchObject({
+      capacity: 20,
+      starts_at: session.starts_at,
+      cancelled: false,
+    });
+
+    const moved = await request('POST', `/api/admin/coaching/sessions/${session.id}/move`, owner, moveTo);
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().starts_at).not.toBe(session.starts_at);
+    const cancelled = await request('POST', `/api/admin/coaching/sessions/${session.id}/cancel`, owner);
+    expect(cancelled.json()).toMatchObject({ cancelled: true });
+  });
+
   it('plans a weekly series weeks ahead, every one at the same local time', async () => {
     const first = await schedule(24 * 60, { weekly: true, time_zone: 'America/Chicago' });
     const rows = await t.db.select().from(coachingSessions).where(eq(coachingSessions.seriesId, first.series_id));
@@ -296,6 +407,45 @@ describe('reminders', () => {
       expect(reminders.map((mail) => mail.kind)).toEqual(['coaching-reminder-day']);
       expect(reminders[0]!.subject).toBe(`Tomorrow: ${session.title}`);
     }
+  });
+  it('sends the hour-before reminder once, even when two servers run the reminders at the same moment', async () => {
+    // Forty minutes ahead: the hour reminder is due; the day reminder's moment passed long ago.
+    const session = await schedule(60 - 20);
+    const later = await schedule(3 * 60);
+    const members = [await t.loginAs('silver'), await t.loginAs('gold')];
+    for (const member of members) {
+      await request('POST', `/api/coaching/sessions/${session.id}/rsvp`, member.headers);
+      await request('POST', `/api/coaching/sessions/${later.id}/rsvp`, member.headers);
+    }
+    const mailer = createMailer({ publicUrl: 'http://localhost:3000', nudge: () => {} });
+    await Promise.all([sendCoachingReminders(createDataAccess(t.db), mailer), sendCoachingReminders(createDataAccess(t.db), mailer)]);
+    await sendCoachingReminders(createDataAccess(t.db), mailer);
+    for (const member of members) {
+      const reminders = await mailsTo(member.email, 'coaching-reminder-%');
+      // One, for the session in forty minutes; the one in three hours is not due yet.
+      expect(reminders.map((mail) => mail.kind)).toEqual(['coaching-reminder-hour']);
+      expect(reminders[0]!.subject).toBe(`In an hour: ${session.title}`);
+    }
+  });
+
+  it('sends a member the day-before and then the hour-before reminder of one session, each once', async () => {
+    const session = await schedule(24 * 60 - 20);
+    const silver = await t.loginAs('silver');
+    await request('POST', `/api/coaching/sessions/${session.id}/rsvp`, silver.headers);
+    const mailer = createMailer({ publicUrl: 'http://localhost:3000', nudge: () => {} });
+    const startsAt = new Date(session.starts_at).getTime();
+    // The job's clock: now, then fifty minutes before the start (twice: the second run finds nothing new).
+    await sendCoachingReminders(createDataAccess(t.db), mailer);
+    expect((await mailsTo(silver.email, 'coaching-reminder-%')).map((mail) => mail.kind)).toEqual(['coaching-reminder-day']);
+    const hourBefore = new Date(startsAt - 50 * MINUTE);
+    await Promise.all([
+      sendCoachingReminders(createDataAccess(t.db), mailer, hourBefore),
+      sendCoachingReminders(createDataAccess(t.db), mailer, hourBefore),
+    ]);
+    await sendCoachingReminders(createDataAccess(t.db), mailer, new Date(startsAt - 30 * MINUTE));
+    const reminders = await mailsTo(silver.email, 'coaching-reminder-%');
+    expect(reminders.map((mail) => mail.kind).sort()).toEqual(['coaching-reminder-day', 'coaching-reminder-hour']);
+    expect(reminders.find((mail) => mail.kind === 'coaching-reminder-hour')!.subject).toBe(`In an hour: ${session.title}`);
   });
 });
 

@@ -249,8 +249,26 @@ describe('request ids', () => {
     }
   });
 
+  it('ignores an X-Request-Id sent by anyone but the trusted proxy', async () => {
+    // The proxy is 10.0.0.7; this request comes from 127.0.0.1, around it.
+    const aroundTheProxy = await createTestApp({ seed: false, env: { TRUST_PROXY: '10.0.0.7,192.168.0.0/16' } });
+    try {
+      const answer = await aroundTheProxy.app.inject({ url: '/livez', headers: { 'x-request-id': 'chosen-by-client-01' } });
+      expect(answer.headers['x-request-id']).toMatch(UUID);
+      const fromLoopbackProxy = await createTestApp({ seed: false, env: { TRUST_PROXY: 'loopback' } });
+      try {
+        const passed = await fromLoopbackProxy.app.inject({ url: '/livez', headers: { 'x-request-id': 'proxy-loopback-01' } });
+        expect(passed.headers['x-request-id']).toBe('proxy-loopback-01');
+      } finally {
+        await fromLoopbackProxy.close();
+      }
+    } finally {
+      await aroundTheProxy.close();
+    }
+  });
+
   it('is quoted in the answer to an unexpected failure, so a member can give it to support', async () => {
-    const app = Fastify({ logger: false, genReqId: requestIdGenerator(false) });
+    const app = Fastify({ logger: false, genReqId: requestIdGenerator(undefined) });
     registerErrorHandling(app);
     answerWithRequestId(app);
     app.get('/broken', async () => {

@@ -36,6 +36,11 @@ export interface FakeStripe {
     refunds: Map<string, StripeJson>;
     paymentIntents: Map<string, StripeJson>;
     charges: Map<string, StripeJson>;
+    /** Deleted coupons leave this map (the discounts made from them stay). */
+    coupons: Map<string, StripeJson>;
+    promotionCodes: Map<string, StripeJson>;
+    /** Discounts made when a checkout with a coupon or promotion code completes, also once ended. */
+    discounts: Map<string, StripeJson>;
   };
   /**
    * Completes a checkout session as if the customer paid: creates the subscription (status active,
@@ -43,15 +48,36 @@ export interface FakeStripe {
    * paid invoice with a charge/payment_intent, marks the session complete with `subscription` and
    * `customer` set, then POSTs signed webhook events in this order: checkout.session.completed,
    * customer.subscription.created, invoice.paid (throwing if the target answers other than 2xx).
+   * With subscription_data.trial_period_days the subscription is 'trialing', its current period is the
+   * trial (trial_start..trial_end) and its first invoice is paid at 0 with no payment. With a discount
+   * (`discounts` on the session, or `promotionCode`: a code the customer types, which the session must
+   * allow with allow_promotion_codes) the subscription holds a Discount (`discounts`), the invoices
+   * apply it, and the coupon's and promotion code's times_redeemed go up by one.
    * Returns the subscription.
    */
-  completeCheckout(sessionId: string, options?: { sendWebhooks?: boolean }): Promise<StripeJson>;
+  completeCheckout(sessionId: string, options?: { sendWebhooks?: boolean; promotionCode?: string }): Promise<StripeJson>;
   /**
    * What Stripe does when a period ends: a subscription set to cancel at period end is canceled
-   * (customer.subscription.deleted); any other active one gets a new paid invoice and its next period
-   * (invoice.paid, then customer.subscription.updated). Returns the subscription.
+   * (customer.subscription.deleted); any other active or trialing one becomes active, gets a new paid
+   * invoice (the items at full price, less a discount while it lasts, plus prorations made with
+   * create_prorations) and its next period (invoice.paid, then customer.subscription.updated). A discount
+   * that no longer applies (a `once` coupon already used on a paid invoice, a `repeating` one whose
+   * months have run out) leaves `subscription.discounts` then. Returns the subscription.
    */
   renewSubscription(id: string, options?: { sendWebhooks?: boolean }): Promise<StripeJson>;
+  /**
+   * A trial that ends with no payment method (Stripe's trial_settings.end_behavior.missing_payment_method):
+   * 'cancel' (the default) cancels the subscription at trial_end (customer.subscription.deleted); 'pause'
+   * pauses it (customer.subscription.paused, then customer.subscription.updated). Returns the subscription.
+   */
+  endTrialWithoutPayment(id: string, options?: { behavior?: 'cancel' | 'pause'; sendWebhooks?: boolean }): Promise<StripeJson>;
+  /**
+   * Events that Stripe sends on its own after an API call (today: customer.subscription.updated when
+   * subscriptions.update changes a quantity, and invoice.paid for its always_invoice invoice) go out
+   * after the answer, in the background, as Stripe's do. This waits until they have been delivered and
+   * throws the first refusal by the webhook target. Nothing is sent while no webhook target is set.
+   */
+  webhooksSettled(): Promise<void>;
   /** Builds an event {id:'evt_...', object:'event', type, created, data:{object}, api_version, livemode:false}, signs it and POSTs it to the webhook target; returns the target's Response. */
   sendEvent(type: string, object: unknown, options?: EventOptions): Promise<Response>;
   /** Builds a signed event without sending it: { payload: string, signature: string, event }. */
@@ -128,6 +154,71 @@ interface Price {
   unit_amount_decimal: string;
 }
 
+type CouponDuration = 'once' | 'repeating' | 'forever';
+
+interface Coupon {
+  id: string;
+  object: 'coupon';
+  amount_off: number | null;
+  /* applies_to is kept apart (couponAppliesTo): Stripe shows it only when expanded. */
+  created: number;
+  currency: string | null;
+  duration: CouponDuration;
+  duration_in_months: number | null;
+  livemode: false;
+  max_redemptions: number | null;
+  metadata: Metadata;
+  name: string | null;
+  percent_off: number | null;
+  redeem_by: number | null;
+  times_redeemed: number;
+  /** False once redeem_by has passed or max_redemptions is reached. */
+  valid: boolean;
+}
+
+interface PromotionCode {
+  id: string;
+  object: 'promotion_code';
+  /** Set false by an update, or by Stripe when its coupon is no longer valid or is deleted. */
+  active: boolean;
+  code: string;
+  created: number;
+  customer: string | null;
+  customer_account: null;
+  expires_at: number | null;
+  livemode: false;
+  max_redemptions: number | null;
+  metadata: Metadata;
+  promotion: { type: 'coupon'; coupon: string };
+  restrictions: { first_time_transaction: boolean; minimum_amount: null; minimum_amount_currency: null };
+  times_redeemed: number;
+}
+
+/** A coupon applied to a subscription; Stripe has no endpoint for it, only expansion. */
+interface Discount {
+  id: string;
+  object: 'discount';
+  checkout_session: string | null;
+  customer: string;
+  customer_account: null;
+  /** For a repeating coupon, when it stops applying; null for once and forever. */
+  end: number | null;
+  invoice: null;
+  invoice_item: null;
+  promotion_code: string | null;
+  source: { type: 'coupon'; coupon: string };
+  start: number;
+  subscription: string | null;
+  subscription_item: null;
+}
+
+/** What a discount keeps that Stripe does not show: the coupon as it was redeemed, and whether a once coupon is used up. */
+interface DiscountDetails {
+  coupon: Coupon;
+  appliesTo: string[] | null;
+  consumed: boolean;
+}
+
 interface Customer {
   id: string;
   object: 'customer';
@@ -164,6 +255,7 @@ interface CheckoutSession {
   customer: string | null;
   customer_details: { email: string | null; name: string | null; address: null; phone: null; tax_exempt: 'none'; tax_ids: [] } | null;
   customer_email: string | null;
+  discounts: { coupon: string | null; promotion_code: string | null }[];
   expires_at: number;
   invoice: string | null;
   livemode: false;
@@ -174,6 +266,7 @@ interface CheckoutSession {
   status: 'open' | 'complete' | 'expired';
   subscription: string | null;
   success_url: string | null;
+  total_details: { amount_discount: number; amount_shipping: number; amount_tax: number };
   ui_mode: 'hosted';
   url: string | null;
 }
@@ -196,6 +289,8 @@ interface LineItem {
 interface SessionDetails {
   lineItems: LineItem[];
   subscriptionMetadata: Metadata;
+  trialPeriodDays: number | null;
+  discount: { coupon: string; promotionCode: string | null } | null;
 }
 
 interface SubscriptionItem {
@@ -251,8 +346,9 @@ interface Subscription {
   schedule: null;
   start_date: number;
   status: SubscriptionStatus;
-  trial_end: null;
-  trial_start: null;
+  trial_end: number | null;
+  trial_settings: { end_behavior: { missing_payment_method: 'create_invoice' | 'cancel' | 'pause' } };
+  trial_start: number | null;
 }
 
 interface InvoiceLine {
@@ -261,6 +357,8 @@ interface InvoiceLine {
   amount: number;
   currency: string;
   description: string;
+  /** What each of the invoice's discounts took off this line (the line's amount is before them). */
+  discount_amounts: { amount: number; discount: string }[];
   discountable: boolean;
   discounts: string[];
   invoice: string;
@@ -278,6 +376,17 @@ interface InvoiceLine {
   quantity: number;
 }
 
+/** An invoice line before it goes on an invoice. */
+interface DraftLine {
+  itemId: string;
+  price: Price;
+  quantity: number;
+  amount: number;
+  description: string;
+  period: { start: number; end: number };
+  proration: boolean;
+}
+
 interface Invoice {
   id: string;
   object: 'invoice';
@@ -286,15 +395,17 @@ interface Invoice {
   amount_remaining: number;
   attempt_count: number;
   attempted: boolean;
-  billing_reason: 'subscription_create' | 'subscription_cycle';
-  /** Older API versions; newer ones use `payments`. Both are filled in. */
-  charge: string;
+  billing_reason: 'subscription_create' | 'subscription_cycle' | 'subscription_update';
+  /** Older API versions; newer ones use `payments`. Both are filled in; null (and no payment) when nothing was due. */
+  charge: string | null;
   collection_method: 'charge_automatically';
   created: number;
   currency: string;
   customer: string;
   customer_email: string | null;
   customer_name: string | null;
+  /** The subscription's discounts that applied to this invoice. */
+  discounts: string[];
   hosted_invoice_url: string;
   invoice_pdf: string;
   lines: StripeList<InvoiceLine>;
@@ -302,7 +413,7 @@ interface Invoice {
   metadata: Metadata;
   number: string;
   parent: { type: 'subscription_details'; quote_details: null; subscription_details: { metadata: Metadata; subscription: string } };
-  payment_intent: string;
+  payment_intent: string | null;
   payments: StripeList<{
     id: string;
     object: 'invoice_payment';
@@ -321,7 +432,10 @@ interface Invoice {
   /** Older API versions; newer ones use parent.subscription_details.subscription. Both are filled in. */
   subscription: string;
   subtotal: number;
+  subtotal_excluding_tax: number;
   total: number;
+  total_discount_amounts: { amount: number; discount: string }[];
+  total_excluding_tax: number;
 }
 
 interface PaymentIntent {
@@ -428,6 +542,20 @@ function optInt(params: Params, key: string, name = key): number | undefined {
   if (value === undefined) return undefined;
   if (!/^-?\d+$/.test(value)) throw invalidParam(name, `Invalid integer: ${value}`, 'parameter_invalid_integer');
   return Number(value);
+}
+
+function optDecimal(params: Params, key: string, name = key): number | undefined {
+  const value = optString(params, key, name);
+  if (value === undefined) return undefined;
+  if (!/^-?(\d+(\.\d*)?|\.\d+)$/.test(value)) throw invalidParam(name, `Invalid decimal: ${value}`);
+  return Number(value);
+}
+
+/** A unix timestamp that must lie ahead, as Stripe wants redeem_by and expires_at. */
+function optFutureTimestamp(params: Params, key: string): number | undefined {
+  const value = optInt(params, key);
+  if (value !== undefined && value <= now()) throw invalidParam(key, `Invalid ${key}: must be in the future.`);
+  return value;
 }
 
 function optBool(params: Params, key: string, name = key): boolean | undefined {
@@ -552,6 +680,37 @@ function formatAmount(amount: number, currency: string): string {
   return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
 }
 
+/**
+ * What a coupon takes off each line: percent_off of every line it applies to (rounded per line), or
+ * amount_off spread over those lines in proportion; never more than a line costs.
+ */
+function couponAmounts(coupon: Coupon, appliesTo: string[] | null, lines: { amount: number; product: string }[]): number[] {
+  const eligible = lines.map((line) => line.amount > 0 && (!appliesTo || appliesTo.includes(line.product)));
+  if (coupon.percent_off !== null) {
+    return lines.map((line, index) => (eligible[index] ? Math.min(line.amount, Math.round((line.amount * coupon.percent_off!) / 100)) : 0));
+  }
+  const base = lines.reduce((sum, line, index) => sum + (eligible[index] ? line.amount : 0), 0);
+  const off = Math.min(coupon.amount_off ?? 0, base);
+  const last = eligible.lastIndexOf(true);
+  let left = off;
+  return lines.map((line, index) => {
+    if (!eligible[index]) return 0;
+    const share = index === last ? left : Math.floor((off * line.amount) / base);
+    left -= share;
+    return share;
+  });
+}
+
+/** `25% off for 3 months`, `$5.00 off once`, as the checkout page shows a coupon. */
+function describeCoupon(coupon: Coupon): string {
+  const amount = coupon.percent_off !== null ? `${coupon.percent_off}% off` : `${formatAmount(coupon.amount_off!, coupon.currency!)} off`;
+  if (coupon.duration === 'repeating')
+    return `${amount} for ${coupon.duration_in_months} month${coupon.duration_in_months === 1 ? '' : 's'}`;
+  return `${amount} ${coupon.duration}`;
+}
+
+const sumOf = (values: number[]) => values.reduce((total, value) => total + value, 0);
+
 function describeInterval(price: Price): string {
   if (!price.recurring) return '';
   const { interval, interval_count: count } = price.recurring;
@@ -662,6 +821,9 @@ const OBJECT_NAMES: Record<StateKind, string> = {
   refunds: 'refund',
   paymentIntents: 'payment_intent',
   charges: 'charge',
+  coupons: 'coupon',
+  promotionCodes: 'promotion code',
+  discounts: 'discount',
 };
 
 class FakeStripeServer implements FakeStripe {
@@ -682,8 +844,22 @@ class FakeStripeServer implements FakeStripe {
     refunds: new Map<string, Refund>(),
     paymentIntents: new Map<string, PaymentIntent>(),
     charges: new Map<string, Charge>(),
+    coupons: new Map<string, Coupon>(),
+    promotionCodes: new Map<string, PromotionCode>(),
+    discounts: new Map<string, Discount>(),
   };
   private readonly sessionDetails = new Map<string, SessionDetails>();
+  /** Coupons' applies_to[products] (null: every product), kept also after a coupon is deleted. */
+  private readonly couponAppliesTo = new Map<string, string[] | null>();
+  /** Deleted coupons, still shown where a discount or promotion code names them. */
+  private readonly deletedCoupons = new Map<string, Coupon>();
+  private readonly discountDetails = new Map<string, DiscountDetails>();
+  /** Prorations made with create_prorations, billed on the subscription's next renewal. */
+  private readonly pendingProrations = new Map<string, DraftLine[]>();
+  /** Events an API call raised, sent in the background once it has been answered (see webhooksSettled). */
+  private raisedEvents: { type: string; object: unknown; options: EventOptions }[] = [];
+  private backgroundDeliveries: Promise<void> = Promise.resolve();
+  private readonly backgroundErrors: Error[] = [];
   private readonly portalSessions = new Map<string, PortalSession>();
   private readonly idempotentResponses = new Map<string, StoredResponse>();
   private readonly server = http.createServer((request, response) => {
@@ -779,6 +955,39 @@ class FakeStripeServer implements FakeStripe {
     { method: 'POST', pattern: /^\/v1\/refunds$/, handle: ({ params }) => this.respond(this.createRefund(params), params) },
     { method: 'GET', pattern: /^\/v1\/refunds\/([^/]+)$/, handle: ({ id, params }) => this.respond(this.need('refunds', id), params) },
     {
+      method: 'GET',
+      pattern: /^\/v1\/coupons$/,
+      handle: ({ params }) => this.list('/v1/coupons', [...this.state.coupons.values()], params),
+    },
+    { method: 'POST', pattern: /^\/v1\/coupons$/, handle: ({ params }) => this.respond(this.createCoupon(params), params) },
+    { method: 'GET', pattern: /^\/v1\/coupons\/([^/]+)$/, handle: ({ id, params }) => this.respond(this.need('coupons', id), params) },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/coupons\/([^/]+)$/,
+      handle: ({ id, params }) => this.respond(this.updateCoupon(id, params), params),
+    },
+    { method: 'DELETE', pattern: /^\/v1\/coupons\/([^/]+)$/, handle: ({ id }) => this.deleteCoupon(id) },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/promotion_codes$/,
+      handle: ({ params }) => this.list('/v1/promotion_codes', this.filterPromotionCodes(params), params),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/promotion_codes$/,
+      handle: ({ params }) => this.respond(this.createPromotionCode(params), params),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/promotion_codes\/([^/]+)$/,
+      handle: ({ id, params }) => this.respond(this.need('promotionCodes', id), params),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/promotion_codes\/([^/]+)$/,
+      handle: ({ id, params }) => this.respond(this.updatePromotionCode(id, params), params),
+    },
+    {
       method: 'POST',
       pattern: /^\/v1\/billing_portal\/sessions$/,
       handle: ({ params }) => this.respond(this.createPortalSession(params), params),
@@ -809,8 +1018,9 @@ class FakeStripeServer implements FakeStripe {
   private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', this.url);
     const body = await readBody(request);
+    this.refreshCoupons();
     if (url.pathname.startsWith('/v1/')) this.handleApi(request, response, url, body);
-    else await this.handlePage(request, response, url);
+    else await this.handlePage(request, response, url, body); // a form's body, for the checkout page
   }
 
   private handleApi(request: http.IncomingMessage, response: http.ServerResponse, url: URL, body: string): void {
@@ -863,11 +1073,13 @@ class FakeStripeServer implements FakeStripe {
       return;
     }
     try {
+      this.raisedEvents = [];
       const result = found.route.handle({ params, id: decodeURIComponent(found.match?.[1] ?? '') });
       const json = JSON.stringify(result, null, 2);
       // Like Stripe, only requests that ran are saved; a refused one may be retried with the same key.
       if (key) this.idempotentResponses.set(key, { method, path: url.pathname, params: canonicalParams, status: 200, body: json });
       send(200, json);
+      this.sendRaisedEvents(this.raisedEvents.splice(0));
     } catch (error) {
       if (error instanceof ApiError) sendError(error);
       else throw error;
@@ -881,7 +1093,7 @@ class FakeStripeServer implements FakeStripe {
     return false;
   }
 
-  private async handlePage(request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> {
+  private async handlePage(request: http.IncomingMessage, response: http.ServerResponse, url: URL, form: string): Promise<void> {
     const html = (status: number, title: string, body: string) => {
       response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
       response.end(htmlPage(title, body));
@@ -893,6 +1105,21 @@ class FakeStripeServer implements FakeStripe {
       const session = this.state.checkoutSessions.get(decodeURIComponent(match[1]!));
       if (!session) return html(404, 'Checkout not found', '<h1>Checkout session not found</h1>');
       return html(200, 'Checkout', this.checkoutPage(session));
+    }
+
+    // The customer types a promotion code on a session that allows them.
+    if (request.method === 'POST' && (match = /^\/checkout\/([^/]+)\/promotion_code$/.exec(path))) {
+      const session = this.state.checkoutSessions.get(decodeURIComponent(match[1]!));
+      if (!session) return html(404, 'Checkout not found', '<h1>Checkout session not found</h1>');
+      try {
+        this.enterPromotionCode(session, new URLSearchParams(form).get('code') ?? '');
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        return html(400, 'Checkout', this.checkoutPage(session, error.message));
+      }
+      response.writeHead(303, { location: `/checkout/${encodeURIComponent(session.id)}` });
+      response.end();
+      return;
     }
 
     if (request.method === 'POST' && (match = /^\/checkout\/([^/]+)\/pay$/.exec(path))) {
@@ -946,12 +1173,29 @@ class FakeStripeServer implements FakeStripe {
     response.end(`FakeStripe: nothing at ${request.method} ${path}`);
   }
 
-  private checkoutPage(session: CheckoutSession): string {
+  private checkoutPage(session: CheckoutSession, error?: string): string {
+    const details = this.sessionDetails.get(session.id)!;
     const items = this.lineItems(session.id).map((item) => {
       const quantity = item.quantity === 1 ? '' : ` × ${item.quantity}`;
       const amount = `${formatAmount(item.price.unit_amount, item.currency)}${describeInterval(item.price)}`;
       return `<li><strong>${escapeHtml(item.description)}</strong>${quantity}: ${escapeHtml(amount)}</li>`;
     });
+    const lines: string[] = [];
+    if (details.trialPeriodDays !== null) lines.push(`<p>${details.trialPeriodDays} days free</p>`);
+    if (details.discount) {
+      const coupon = this.couponById(details.discount.coupon)!;
+      const promotionCode = details.discount.promotionCode ? this.state.promotionCodes.get(details.discount.promotionCode) : undefined;
+      const label = promotionCode?.code ?? coupon.name ?? coupon.id;
+      const amount = session.total_details.amount_discount;
+      lines.push(`<p>Subtotal: ${escapeHtml(formatAmount(session.amount_subtotal, session.currency))}</p>`);
+      lines.push(
+        `<p>Discount ${escapeHtml(label)} (${escapeHtml(describeCoupon(coupon))}): −${escapeHtml(formatAmount(amount, session.currency))}</p>`,
+      );
+    }
+    const codeForm =
+      session.status === 'open' && session.allow_promotion_codes && !details.discount
+        ? `<form method="post" action="/checkout/${encodeURIComponent(session.id)}/promotion_code"><label>Promotion code <input name="code" autocomplete="off"></label> <button type="submit">Apply</button></form>`
+        : '';
     const cancel = session.cancel_url ? `<p><a href="${escapeHtml(session.cancel_url)}">Cancel</a></p>` : '';
     const action =
       session.status === 'open'
@@ -961,10 +1205,15 @@ class FakeStripeServer implements FakeStripe {
       '<h1>Checkout</h1>',
       '<p>Test mode: no card needed.</p>',
       `<ul>${items.join('')}</ul>`,
+      ...lines,
       `<p>Total due today: ${escapeHtml(formatAmount(session.amount_total, session.currency))}</p>`,
+      ...(error ? [`<p role="alert">${escapeHtml(error)}</p>`] : []),
+      codeForm,
       action,
       cancel,
-    ].join('\n');
+    ]
+      .filter((line) => line !== '')
+      .join('\n');
   }
 
   // -------------------------------------------------------------------------------------------
@@ -983,7 +1232,13 @@ class FakeStripeServer implements FakeStripe {
       const found = map.get(id);
       if (found !== undefined) return clone(found);
     }
-    return undefined;
+    const deleted = this.deletedCoupons.get(id);
+    return deleted && clone(deleted);
+  }
+
+  /** A coupon, also a deleted one (which discounts and promotion codes still name). */
+  private couponById(id: string): Coupon | undefined {
+    return this.state.coupons.get(id) ?? this.deletedCoupons.get(id);
   }
 
   /** A copy of `object` with the requested `expand[]` paths replaced by the objects they name. */
@@ -1003,8 +1258,15 @@ class FakeStripeServer implements FakeStripe {
     if (field === undefined && head === 'line_items' && value.object === 'checkout.session') {
       field = this.list(`/v1/checkout/sessions/${String(value.id)}/line_items`, this.lineItems(String(value.id)).toReversed(), {});
     }
+    // Nor is a coupon's applies_to.
+    if (field === undefined && head === 'applies_to' && value.object === 'coupon') {
+      field = { products: [...(this.couponAppliesTo.get(String(value.id)) ?? [])] };
+    }
     if (field === undefined) throw new ApiError(400, `This property cannot be expanded (${path}). FakeStripe may not model it.`);
     if (typeof field === 'string') field = this.lookup(field) ?? field;
+    // A list of ids (subscription.discounts, invoice.discounts) expands each one.
+    else if (Array.isArray(field))
+      field = field.map((entry: unknown) => (typeof entry === 'string' ? (this.lookup(entry) ?? entry) : entry));
     value[head] = this.expandPath(field, rest, path);
     return value;
   }
@@ -1111,6 +1373,20 @@ class FakeStripeServer implements FakeStripe {
     const paymentIntent = optString(params, 'payment_intent');
     return [...this.state.refunds.values()].filter(
       (refund) => (!charge || refund.charge === charge) && (!paymentIntent || refund.payment_intent === paymentIntent),
+    );
+  }
+
+  private filterPromotionCodes(params: Params): PromotionCode[] {
+    const code = optString(params, 'code')?.toLowerCase(); // case-insensitive, as Stripe documents
+    const active = optBool(params, 'active');
+    const coupon = optString(params, 'coupon');
+    const customer = optString(params, 'customer');
+    return [...this.state.promotionCodes.values()].filter(
+      (promotionCode) =>
+        (code === undefined || promotionCode.code.toLowerCase() === code) &&
+        (active === undefined || promotionCode.active === active) &&
+        (!coupon || promotionCode.promotion.coupon === coupon) &&
+        (!customer || promotionCode.customer === customer),
     );
   }
 
@@ -1272,6 +1548,203 @@ class FakeStripeServer implements FakeStripe {
   }
 
   // -------------------------------------------------------------------------------------------
+  // Coupons and promotion codes
+
+  private createCoupon(params: Params): Coupon {
+    const id = optString(params, 'id') ?? randomToken(8);
+    if (this.state.coupons.has(id)) throw new ApiError(400, 'Coupon already exists.', { code: 'resource_already_exists', param: 'id' });
+    const percentOff = optDecimal(params, 'percent_off');
+    const amountOff = optInt(params, 'amount_off');
+    if (percentOff !== undefined && amountOff !== undefined) {
+      throw invalidParam('amount_off', 'You may only specify one of these parameters: amount_off, percent_off.');
+    }
+    if (percentOff === undefined && amountOff === undefined) {
+      throw new ApiError(400, 'You must pass either `percent_off` or `amount_off`.', { code: 'parameter_missing', param: 'percent_off' });
+    }
+    if (percentOff !== undefined && (percentOff <= 0 || percentOff > 100)) {
+      throw invalidParam('percent_off', 'Invalid percent_off: must be greater than 0 and less than or equal to 100.');
+    }
+    if (amountOff !== undefined && amountOff < 1) throw invalidParam('amount_off', 'This value must be greater than or equal to 1.');
+    const currency = optString(params, 'currency')?.toLowerCase();
+    if (amountOff !== undefined && !currency) {
+      throw new ApiError(400, 'You must pass a `currency` with `amount_off`.', { code: 'parameter_missing', param: 'currency' });
+    }
+    const duration = optEnum<CouponDuration>(params, 'duration', ['once', 'repeating', 'forever']) ?? 'once';
+    const durationInMonths = optInt(params, 'duration_in_months');
+    if (duration === 'repeating' && durationInMonths === undefined) throw missingParam('duration_in_months');
+    if (duration !== 'repeating' && durationInMonths !== undefined) {
+      throw invalidParam('duration_in_months', 'duration_in_months can only be set when duration is repeating.');
+    }
+    if (durationInMonths !== undefined && durationInMonths < 1) {
+      throw invalidParam('duration_in_months', 'This value must be greater than or equal to 1.');
+    }
+    const maxRedemptions = optInt(params, 'max_redemptions');
+    if (maxRedemptions !== undefined && maxRedemptions < 1) {
+      throw invalidParam('max_redemptions', 'This value must be greater than or equal to 1.');
+    }
+    const name = optString(params, 'name');
+    if (name !== undefined && name.length > 40) throw invalidParam('name', 'Invalid name: must be at most 40 characters.');
+    const appliesTo = optObject(params, 'applies_to');
+    const products = appliesTo && optStringArray(appliesTo, 'products', 'applies_to[products]');
+    products?.forEach((product, index) => this.need('products', product, `applies_to[products][${index}]`));
+    const coupon: Coupon = {
+      id,
+      object: 'coupon',
+      amount_off: amountOff ?? null,
+      created: now(),
+      currency: amountOff !== undefined ? currency! : null,
+      duration,
+      duration_in_months: durationInMonths ?? null,
+      livemode: false,
+      max_redemptions: maxRedemptions ?? null,
+      metadata: metadataParam(params, 'metadata'),
+      name: name ?? null,
+      percent_off: percentOff ?? null,
+      redeem_by: optFutureTimestamp(params, 'redeem_by') ?? null,
+      times_redeemed: 0,
+      valid: true,
+    };
+    this.state.coupons.set(id, coupon);
+    this.couponAppliesTo.set(id, products ?? null);
+    return coupon;
+  }
+
+  private updateCoupon(id: string, params: Params): Coupon {
+    const coupon = this.need('coupons', id);
+    const name = optString(params, 'name');
+    if (name !== undefined && name.length > 40) throw invalidParam('name', 'Invalid name: must be at most 40 characters.');
+    if (name !== undefined) coupon.name = name || null;
+    coupon.metadata = metadataParam(params, 'metadata', coupon.metadata);
+    return coupon;
+  }
+
+  /** Discounts made from the coupon stay; its promotion codes can no longer be redeemed. */
+  private deleteCoupon(id: string): { id: string; object: 'coupon'; deleted: true } {
+    const coupon = this.need('coupons', id);
+    this.state.coupons.delete(id);
+    this.deletedCoupons.set(id, coupon);
+    for (const promotionCode of this.state.promotionCodes.values()) if (promotionCode.promotion.coupon === id) promotionCode.active = false;
+    return { id, object: 'coupon', deleted: true };
+  }
+
+  /** Stripe's `valid` follows redeem_by and max_redemptions; a promotion code is only active while its coupon is valid. */
+  private refreshCoupons(): void {
+    const at = now();
+    for (const coupon of this.state.coupons.values()) {
+      coupon.valid =
+        (coupon.redeem_by === null || coupon.redeem_by > at) &&
+        (coupon.max_redemptions === null || coupon.times_redeemed < coupon.max_redemptions);
+    }
+    for (const promotionCode of this.state.promotionCodes.values()) {
+      if (!this.state.coupons.get(promotionCode.promotion.coupon)?.valid) promotionCode.active = false;
+    }
+  }
+
+  private createPromotionCode(params: Params): PromotionCode {
+    if (params.coupon !== undefined) {
+      throw new ApiError(400, 'Received unknown parameter: coupon. Did you mean promotion[coupon]?', {
+        code: 'parameter_unknown',
+        param: 'coupon',
+      });
+    }
+    const promotion = optObject(params, 'promotion');
+    if (!promotion) throw missingParam('promotion');
+    const type = reqString(promotion, 'type', 'promotion[type]');
+    if (type !== 'coupon') throw invalidParam('promotion[type]', 'Invalid promotion[type]: must be one of coupon');
+    const coupon = this.need('coupons', reqString(promotion, 'coupon', 'promotion[coupon]'), 'promotion[coupon]');
+    if (!coupon.valid) throw new ApiError(400, `Coupon expired: ${coupon.id}`, { code: 'coupon_expired', param: 'promotion[coupon]' });
+    const code = optString(params, 'code') ?? randomToken(8).toUpperCase();
+    if (!/^[a-zA-Z0-9]+$/.test(code)) {
+      throw invalidParam('code', 'Invalid code: it may only contain lower case letters, upper case letters and digits.');
+    }
+    const active = optBool(params, 'active') ?? true;
+    if (active) this.claimPromotionCode(code);
+    const expiresAt = optFutureTimestamp(params, 'expires_at');
+    if (expiresAt !== undefined && coupon.redeem_by !== null && expiresAt > coupon.redeem_by) {
+      throw invalidParam('expires_at', "The promotion code's expires_at cannot be later than its coupon's redeem_by.");
+    }
+    const maxRedemptions = optInt(params, 'max_redemptions');
+    if (maxRedemptions !== undefined && maxRedemptions < 1) {
+      throw invalidParam('max_redemptions', 'This value must be greater than or equal to 1.');
+    }
+    const customer = optString(params, 'customer');
+    if (customer) this.need('customers', customer, 'customer');
+    const promotionCode: PromotionCode = {
+      id: newId('promo'),
+      object: 'promotion_code',
+      active,
+      code,
+      created: now(),
+      customer: customer ?? null,
+      customer_account: null,
+      expires_at: expiresAt ?? null,
+      livemode: false,
+      max_redemptions: maxRedemptions ?? null,
+      metadata: metadataParam(params, 'metadata'),
+      promotion: { type: 'coupon', coupon: coupon.id },
+      restrictions: { first_time_transaction: false, minimum_amount: null, minimum_amount_currency: null },
+      times_redeemed: 0,
+    };
+    this.state.promotionCodes.set(promotionCode.id, promotionCode);
+    return promotionCode;
+  }
+
+  private updatePromotionCode(id: string, params: Params): PromotionCode {
+    const promotionCode = this.need('promotionCodes', id);
+    const active = optBool(params, 'active');
+    if (active && !promotionCode.active) {
+      if (!this.state.coupons.get(promotionCode.promotion.coupon)?.valid) {
+        throw invalidParam('active', `The coupon of this promotion code (${promotionCode.promotion.coupon}) is no longer valid.`);
+      }
+      this.claimPromotionCode(promotionCode.code);
+    }
+    if (active !== undefined) promotionCode.active = active;
+    promotionCode.metadata = metadataParam(params, 'metadata', promotionCode.metadata);
+    return promotionCode;
+  }
+
+  /** A code is unique among active promotion codes, whatever its case. */
+  private claimPromotionCode(code: string): void {
+    const taken = [...this.state.promotionCodes.values()].some(
+      (promotionCode) => promotionCode.active && promotionCode.code.toLowerCase() === code.toLowerCase(),
+    );
+    if (taken) throw invalidParam('code', `An active promotion code with \`code: ${code}\` already exists.`);
+  }
+
+  /**
+   * The discount a checkout may take: a coupon, or a promotion code, refused as Stripe refuses them
+   * (inactive, expired or used-up codes, invalid coupons, coupons for other products or currencies).
+   */
+  private redeemable(
+    entry: { coupon?: string; promotionCode?: string },
+    session: { customer: string | null; currency: string; products: string[] },
+    param: string,
+  ): { coupon: Coupon; promotionCode: PromotionCode | null } {
+    let promotionCode: PromotionCode | null = null;
+    if (entry.promotionCode !== undefined) {
+      promotionCode = this.need('promotionCodes', entry.promotionCode, param);
+      const refuse = (why: string) => invalidParam(param, `This promotion code cannot be redeemed because ${why}.`);
+      if (!promotionCode.active) throw refuse('it is inactive');
+      if (promotionCode.expires_at !== null && promotionCode.expires_at <= now()) throw refuse('it has expired');
+      if (promotionCode.max_redemptions !== null && promotionCode.times_redeemed >= promotionCode.max_redemptions) {
+        throw refuse('it has been used the maximum number of times');
+      }
+      if (promotionCode.customer !== null && promotionCode.customer !== session.customer) throw refuse('it belongs to another customer');
+    }
+    const couponId = promotionCode?.promotion.coupon ?? entry.coupon!;
+    const coupon = promotionCode ? this.state.coupons.get(couponId) : this.need('coupons', couponId, param);
+    if (!coupon || !coupon.valid) throw new ApiError(400, `Coupon expired: ${couponId}`, { code: 'coupon_expired', param: param });
+    if (coupon.currency !== null && coupon.currency !== session.currency) {
+      throw invalidParam(param, `The coupon's currency (${coupon.currency}) must match the currency of the prices (${session.currency}).`);
+    }
+    const appliesTo = this.couponAppliesTo.get(coupon.id) ?? null;
+    if (appliesTo && !session.products.some((product) => appliesTo.includes(product))) {
+      throw invalidParam(param, `The coupon ${coupon.id} does not apply to any of the products in this Checkout Session.`);
+    }
+    return { coupon, promotionCode };
+  }
+
+  // -------------------------------------------------------------------------------------------
   // Checkout
 
   private createCheckoutSession(params: Params): CheckoutSession {
@@ -1314,15 +1787,48 @@ class FakeStripeServer implements FakeStripe {
     if (lineItems.some((item) => item.currency !== currency)) throw invalidParam('line_items', 'All prices must use the same currency.');
 
     const subscriptionData = optObject(params, 'subscription_data') ?? {};
+    const trialPeriodDays = optInt(subscriptionData, 'trial_period_days', 'subscription_data[trial_period_days]');
+    if (trialPeriodDays !== undefined && trialPeriodDays < 1) {
+      throw invalidParam('subscription_data[trial_period_days]', 'This value must be greater than or equal to 1.');
+    }
+    if (trialPeriodDays !== undefined && trialPeriodDays > 730) {
+      throw invalidParam('subscription_data[trial_period_days]', 'This value must be less than or equal to 730.');
+    }
+
+    const allowPromotionCodes = optBool(params, 'allow_promotion_codes');
+    const discountParams = optArray(params, 'discounts');
+    if (allowPromotionCodes !== undefined && discountParams !== undefined) {
+      throw invalidParam('allow_promotion_codes', 'You may only specify one of these parameters: allow_promotion_codes, discounts.');
+    }
+    if (discountParams && discountParams.length > 1) {
+      throw invalidParam('discounts', 'You may only specify one discount for a Checkout Session.');
+    }
+    const discountEntry = discountParams?.[0];
+    let discount: SessionDetails['discount'] = null;
+    if (discountEntry !== undefined) {
+      if (!isRecord(discountEntry)) throw invalidParam('discounts[0]', 'Invalid object: discounts[0]');
+      const couponId = optString(discountEntry, 'coupon', 'discounts[0][coupon]');
+      const promotionCodeId = optString(discountEntry, 'promotion_code', 'discounts[0][promotion_code]');
+      if (couponId && promotionCodeId) {
+        throw invalidParam('discounts[0]', 'You may only specify one of these parameters: coupon, promotion_code.');
+      }
+      if (!couponId && !promotionCodeId) throw missingParam('discounts[0][coupon]');
+      const { coupon, promotionCode } = this.redeemable(
+        couponId ? { coupon: couponId } : { promotionCode: promotionCodeId! },
+        { customer: customer ?? null, currency, products: lineItems.map((item) => item.price.product) },
+        couponId ? 'discounts[0][coupon]' : 'discounts[0][promotion_code]',
+      );
+      discount = { coupon: coupon.id, promotionCode: promotionCode?.id ?? null };
+    }
+
     const id = `cs_test_${randomToken(48)}`;
     const created = now();
-    const total = lineItems.reduce((sum, item) => sum + item.amount_total, 0);
     const session: CheckoutSession = {
       id,
       object: 'checkout.session',
-      allow_promotion_codes: optBool(params, 'allow_promotion_codes') ?? null,
-      amount_subtotal: total,
-      amount_total: total,
+      allow_promotion_codes: allowPromotionCodes ?? null,
+      amount_subtotal: 0,
+      amount_total: 0,
       cancel_url: optUrl(params, 'cancel_url') ?? null,
       client_reference_id: optString(params, 'client_reference_id') ?? null,
       created,
@@ -1330,6 +1836,7 @@ class FakeStripeServer implements FakeStripe {
       customer: customer ?? null,
       customer_details: null,
       customer_email: customerEmail ?? null,
+      discounts: discount ? [{ coupon: discount.promotionCode ? null : discount.coupon, promotion_code: discount.promotionCode }] : [],
       expires_at: created + 24 * 3600,
       invoice: null,
       livemode: false,
@@ -1340,15 +1847,65 @@ class FakeStripeServer implements FakeStripe {
       status: 'open',
       subscription: null,
       success_url: optUrl(params, 'success_url') ?? null,
+      total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
       ui_mode: 'hosted',
       url: `${this.url}/checkout/${id}`,
     };
-    this.sessionDetails.set(id, {
+    const details: SessionDetails = {
       lineItems,
       subscriptionMetadata: metadataParam(subscriptionData, 'metadata', {}, 'subscription_data[metadata]'),
-    });
+      trialPeriodDays: trialPeriodDays ?? null,
+      discount,
+    };
+    this.priceSession(session, details);
+    this.sessionDetails.set(id, details);
     this.state.checkoutSessions.set(id, session);
     return session;
+  }
+
+  /** What is due today: nothing during a trial; otherwise the items less the discount. */
+  private priceSession(session: CheckoutSession, details: SessionDetails): void {
+    const trial = details.trialPeriodDays !== null;
+    const subtotals = details.lineItems.map((item) => (trial ? 0 : item.price.unit_amount * item.quantity));
+    const coupon = details.discount && this.couponById(details.discount.coupon);
+    const discounts = coupon
+      ? couponAmounts(
+          coupon,
+          this.couponAppliesTo.get(coupon.id) ?? null,
+          details.lineItems.map((item, index) => ({ amount: subtotals[index]!, product: item.price.product })),
+        )
+      : subtotals.map(() => 0);
+    details.lineItems.forEach((item, index) =>
+      Object.assign(item, {
+        amount_subtotal: subtotals[index]!,
+        amount_discount: discounts[index]!,
+        amount_total: subtotals[index]! - discounts[index]!,
+      }),
+    );
+    session.amount_subtotal = sumOf(subtotals);
+    session.total_details.amount_discount = sumOf(discounts);
+    session.amount_total = session.amount_subtotal - session.total_details.amount_discount;
+  }
+
+  /** A promotion code the customer types on the checkout page (or completeCheckout's `promotionCode`). */
+  private enterPromotionCode(session: CheckoutSession, code: string): void {
+    const details = this.sessionDetails.get(session.id)!;
+    if (session.status !== 'open') throw new ApiError(400, `This checkout session is ${session.status}.`);
+    if (!session.allow_promotion_codes) throw invalidParam('code', 'This Checkout Session does not accept promotion codes.');
+    if (details.discount) throw invalidParam('code', 'This Checkout Session already has a discount.');
+    const wanted = code.trim().toLowerCase();
+    const found = [...this.state.promotionCodes.values()].find(
+      (promotionCode) => promotionCode.active && promotionCode.code.toLowerCase() === wanted,
+    );
+    if (!found) throw invalidParam('code', 'This code is invalid.');
+    const { coupon, promotionCode } = this.redeemable(
+      { promotionCode: found.id },
+      { customer: session.customer, currency: session.currency, products: details.lineItems.map((item) => item.price.product) },
+      'code',
+    );
+    details.discount = { coupon: coupon.id, promotionCode: promotionCode!.id };
+    session.discounts = [{ coupon: null, promotion_code: promotionCode!.id }];
+    this.priceSession(session, details);
   }
 
   private expireCheckoutSession(id: string): CheckoutSession {
@@ -1360,23 +1917,34 @@ class FakeStripeServer implements FakeStripe {
     return session;
   }
 
-  async completeCheckout(sessionId: string, options: { sendWebhooks?: boolean } = {}): Promise<StripeJson> {
+  async completeCheckout(sessionId: string, options: { sendWebhooks?: boolean; promotionCode?: string } = {}): Promise<StripeJson> {
     const session = this.state.checkoutSessions.get(sessionId);
     if (!session) throw new Error(`FakeStripe: no checkout session ${sessionId}`);
     if (session.status !== 'open') throw new Error(`FakeStripe: checkout session ${sessionId} is ${session.status}, not open`);
     const details = this.sessionDetails.get(sessionId)!;
+    if (options.promotionCode !== undefined) {
+      try {
+        this.enterPromotionCode(session, options.promotionCode);
+      } catch (error) {
+        if (error instanceof ApiError) {
+          throw new Error(`FakeStripe: promotion code ${options.promotionCode} refused: ${error.message}`, { cause: error });
+        }
+        throw error;
+      }
+    }
 
     const customer = session.customer
       ? this.need('customers', session.customer)
       : this.createCustomer({ email: session.customer_email ?? `customer-${randomToken(6).toLowerCase()}@example.com` });
     const start = now();
+    const trialEnd = details.trialPeriodDays === null ? null : start + details.trialPeriodDays * 86_400;
     const subscriptionId = newId('sub');
     const items = details.lineItems.map((line): SubscriptionItem => ({
       id: newId('si'),
       object: 'subscription_item',
       created: start,
       current_period_start: start,
-      current_period_end: addInterval(start, line.price.recurring!.interval, line.price.recurring!.interval_count),
+      current_period_end: trialEnd ?? addInterval(start, line.price.recurring!.interval, line.price.recurring!.interval_count),
       discounts: [],
       metadata: {},
       price: clone(this.state.prices.get(line.price.id) ?? line.price),
@@ -1387,7 +1955,7 @@ class FakeStripeServer implements FakeStripe {
     const subscription: Subscription = {
       id: subscriptionId,
       object: 'subscription',
-      billing_cycle_anchor: start,
+      billing_cycle_anchor: trialEnd ?? start,
       cancel_at: null,
       cancel_at_period_end: false,
       canceled_at: null,
@@ -1415,12 +1983,14 @@ class FakeStripeServer implements FakeStripe {
       pending_update: null,
       schedule: null,
       start_date: start,
-      status: 'active',
-      trial_end: null,
-      trial_start: null,
+      status: trialEnd === null ? 'active' : 'trialing',
+      trial_end: trialEnd,
+      trial_settings: { end_behavior: { missing_payment_method: 'create_invoice' } },
+      trial_start: trialEnd === null ? null : start,
     };
     this.state.subscriptions.set(subscriptionId, subscription);
-    const invoice = this.createPaidInvoice(subscription, 'subscription_create');
+    if (details.discount) subscription.discounts = [this.redeem(details.discount, session, subscription).id];
+    const invoice = this.createPaidInvoice(subscription, 'subscription_create', this.periodLines(subscription, trialEnd !== null));
 
     Object.assign(session, {
       status: 'complete',
@@ -1439,20 +2009,114 @@ class FakeStripeServer implements FakeStripe {
     return clone(subscription);
   }
 
+  /** The session's coupon or promotion code becomes the subscription's Discount, and counts one redemption. */
+  private redeem(chosen: NonNullable<SessionDetails['discount']>, session: CheckoutSession, subscription: Subscription): Discount {
+    const coupon = this.couponById(chosen.coupon)!;
+    const promotionCode = chosen.promotionCode ? this.state.promotionCodes.get(chosen.promotionCode) : undefined;
+    const start = subscription.start_date;
+    const discount: Discount = {
+      id: newId('di'),
+      object: 'discount',
+      checkout_session: session.id,
+      customer: subscription.customer,
+      customer_account: null,
+      end: coupon.duration === 'repeating' ? addInterval(start, 'month', coupon.duration_in_months!) : null,
+      invoice: null,
+      invoice_item: null,
+      promotion_code: promotionCode?.id ?? null,
+      source: { type: 'coupon', coupon: coupon.id },
+      start,
+      subscription: subscription.id,
+      subscription_item: null,
+    };
+    this.state.discounts.set(discount.id, discount);
+    this.discountDetails.set(discount.id, {
+      coupon: clone(coupon),
+      appliesTo: this.couponAppliesTo.get(coupon.id) ?? null,
+      consumed: false,
+    });
+    coupon.times_redeemed += 1;
+    if (promotionCode) promotionCode.times_redeemed += 1;
+    this.refreshCoupons();
+    return discount;
+  }
+
   // -------------------------------------------------------------------------------------------
   // Subscriptions, invoices, payments
 
-  /** A paid invoice for the subscription's current period, with its payment intent and charge. */
-  private createPaidInvoice(subscription: Subscription, reason: Invoice['billing_reason']): Invoice {
+  /** One line per item for the subscription's current period, at 0 during a trial. */
+  private periodLines(subscription: Subscription, trial: boolean): DraftLine[] {
+    return subscription.items.data.map((item) => {
+      const name = this.state.products.get(item.price.product)?.name ?? item.price.product;
+      return {
+        itemId: item.id,
+        price: clone(item.price),
+        quantity: item.quantity,
+        amount: trial ? 0 : item.price.unit_amount * item.quantity,
+        description: trial
+          ? `Trial period for ${name}`
+          : `${item.quantity} × ${name} (at ${formatAmount(item.price.unit_amount, item.price.currency)}${describeInterval(item.price)})`,
+        period: { start: item.current_period_start, end: item.current_period_end },
+        proration: false,
+      };
+    });
+  }
+
+  /**
+   * What the subscription's discounts take off these lines. A discount applies while it lasts: a once
+   * coupon to the first invoice with something to pay, a repeating one to periods that start before its
+   * end, a forever one always. At a renewal (`prune`) those that no longer apply leave the subscription.
+   */
+  private applyDiscounts(
+    subscription: Subscription,
+    lines: DraftLine[],
+    prune: boolean,
+  ): { perLine: { amount: number; discount: string }[][]; applied: string[] } {
+    const live = subscription.discounts.filter((id) => {
+      const details = this.discountDetails.get(id);
+      if (!details) return true;
+      const end = this.state.discounts.get(id)?.end ?? null;
+      if (details.coupon.duration === 'once') return !details.consumed;
+      return details.coupon.duration !== 'repeating' || end === null || subscription.current_period_start < end;
+    });
+    if (prune) subscription.discounts = live;
+    const perLine: { amount: number; discount: string }[][] = lines.map(() => []);
+    if (sumOf(lines.map((line) => line.amount)) <= 0) return { perLine, applied: [] };
+    const left = lines.map((line) => line.amount);
+    const applied = live.filter((id) => this.discountDetails.has(id));
+    for (const id of applied) {
+      const details = this.discountDetails.get(id)!;
+      const amounts = couponAmounts(
+        details.coupon,
+        details.appliesTo,
+        lines.map((line, index) => ({ amount: left[index]!, product: line.price.product })),
+      );
+      amounts.forEach((amount, index) => {
+        left[index]! -= amount;
+        perLine[index]!.push({ amount, discount: id });
+      });
+      if (details.coupon.duration === 'once') details.consumed = true;
+    }
+    return { perLine, applied };
+  }
+
+  /** A paid invoice for the lines (the items' current period unless given), less the subscription's discounts, with its payment intent and charge when something is due. */
+  private createPaidInvoice(
+    subscription: Subscription,
+    reason: Invoice['billing_reason'],
+    draftLines = this.periodLines(subscription, false),
+  ): Invoice {
     const customer = this.need('customers', subscription.customer);
     const created = now();
     const invoiceId = newId('in');
-    const lines = subscription.items.data.map((item): InvoiceLine => ({
+    const { perLine, applied } = this.applyDiscounts(subscription, draftLines, reason === 'subscription_cycle');
+    const lines = draftLines.map((draft, index): InvoiceLine => ({
       id: newId('il'),
       object: 'line_item',
-      amount: item.price.unit_amount * item.quantity,
-      currency: item.price.currency,
-      description: `${item.quantity} × ${this.state.products.get(item.price.product)?.name ?? item.price.product} (at ${formatAmount(item.price.unit_amount, item.price.currency)}${describeInterval(item.price)})`,
+      amount: draft.amount,
+      currency: draft.price.currency,
+      description: draft.description,
+      discount_amounts: perLine[index]!,
       discountable: true,
       discounts: [],
       invoice: invoiceId,
@@ -1461,35 +2125,46 @@ class FakeStripeServer implements FakeStripe {
       parent: {
         type: 'subscription_item_details',
         invoice_item_details: null,
-        subscription_item_details: { invoice_item: null, proration: false, subscription: subscription.id, subscription_item: item.id },
+        subscription_item_details: {
+          invoice_item: null,
+          proration: draft.proration,
+          subscription: subscription.id,
+          subscription_item: draft.itemId,
+        },
       },
-      period: { start: item.current_period_start, end: item.current_period_end },
+      period: { ...draft.period },
       pricing: {
         type: 'price_details',
-        price_details: { price: item.price.id, product: item.price.product },
-        unit_amount_decimal: String(item.price.unit_amount),
+        price_details: { price: draft.price.id, product: draft.price.product },
+        unit_amount_decimal: String(draft.price.unit_amount),
       },
-      price: clone(item.price),
-      quantity: item.quantity,
+      price: clone(draft.price),
+      quantity: draft.quantity,
     }));
-    const amount = lines.reduce((sum, line) => sum + line.amount, 0);
-    const { paymentIntent, charge } = this.createPayment(customer.id, amount, subscription.currency);
+    const subtotal = sumOf(lines.map((line) => line.amount));
+    const totalDiscounts = applied.map((discount) => ({
+      amount: sumOf(perLine.map((amounts) => sumOf(amounts.filter((entry) => entry.discount === discount).map((entry) => entry.amount)))),
+      discount,
+    }));
+    const amount = Math.max(0, subtotal - sumOf(totalDiscounts.map((entry) => entry.amount)));
+    const payment = amount > 0 ? this.createPayment(customer.id, amount, subscription.currency) : undefined;
     const invoice: Invoice = {
       id: invoiceId,
       object: 'invoice',
       amount_due: amount,
       amount_paid: amount,
       amount_remaining: 0,
-      attempt_count: 1,
-      attempted: true,
+      attempt_count: payment ? 1 : 0,
+      attempted: payment !== undefined,
       billing_reason: reason,
-      charge: charge.id,
+      charge: payment?.charge.id ?? null,
       collection_method: 'charge_automatically',
       created,
       currency: subscription.currency,
       customer: customer.id,
       customer_email: customer.email,
       customer_name: customer.name,
+      discounts: applied,
       hosted_invoice_url: `${this.url}/invoices/${invoiceId}`,
       invoice_pdf: `${this.url}/invoices/${invoiceId}.pdf`,
       lines: { object: 'list', data: lines, has_more: false, total_count: lines.length, url: `/v1/invoices/${invoiceId}/lines` },
@@ -1501,22 +2176,24 @@ class FakeStripeServer implements FakeStripe {
         quote_details: null,
         subscription_details: { metadata: { ...subscription.metadata }, subscription: subscription.id },
       },
-      payment_intent: paymentIntent.id,
+      payment_intent: payment?.paymentIntent.id ?? null,
       payments: {
         object: 'list',
-        data: [
-          {
-            id: newId('inpay'),
-            object: 'invoice_payment',
-            amount_paid: amount,
-            amount_requested: amount,
-            currency: subscription.currency,
-            invoice: invoiceId,
-            is_default: true,
-            payment: { type: 'payment_intent', payment_intent: paymentIntent.id },
-            status: 'paid',
-          },
-        ],
+        data: payment
+          ? [
+              {
+                id: newId('inpay'),
+                object: 'invoice_payment',
+                amount_paid: amount,
+                amount_requested: amount,
+                currency: subscription.currency,
+                invoice: invoiceId,
+                is_default: true,
+                payment: { type: 'payment_intent', payment_intent: payment.paymentIntent.id },
+                status: 'paid',
+              },
+            ]
+          : [],
         has_more: false,
         url: `/v1/invoice_payments?invoice=${invoiceId}`,
       },
@@ -1525,8 +2202,11 @@ class FakeStripeServer implements FakeStripe {
       status: 'paid',
       status_transitions: { finalized_at: created, marked_uncollectible_at: null, paid_at: created, voided_at: null },
       subscription: subscription.id,
-      subtotal: amount,
+      subtotal,
+      subtotal_excluding_tax: subtotal,
       total: amount,
+      total_discount_amounts: totalDiscounts,
+      total_excluding_tax: amount,
     };
     this.state.invoices.set(invoiceId, invoice);
     subscription.latest_invoice = invoiceId;
@@ -1594,7 +2274,16 @@ class FakeStripeServer implements FakeStripe {
     ) {
       throw new ApiError(400, 'A canceled subscription can only update its cancellation_details and metadata.');
     }
-    optEnum(params, 'proration_behavior', ['create_prorations', 'none', 'always_invoice']); // accepted, no prorations are billed
+    // Prorations are billed for added seats only (a price change is not prorated; fewer seats credit nothing).
+    const prorationBehavior =
+      optEnum<'create_prorations' | 'none' | 'always_invoice'>(params, 'proration_behavior', [
+        'create_prorations',
+        'none',
+        'always_invoice',
+      ]) ?? 'create_prorations';
+    const previousItems = clone(subscription.items);
+    const prorations: DraftLine[] = [];
+    let quantityChanged = false;
     const cancelAtPeriodEnd = optBool(params, 'cancel_at_period_end');
     if (cancelAtPeriodEnd !== undefined) this.setCancelAtPeriodEnd(subscription, cancelAtPeriodEnd);
     if (params.cancel_at !== undefined) {
@@ -1617,8 +2306,16 @@ class FakeStripeServer implements FakeStripe {
       if (price && (!price.active || !price.recurring))
         throw invalidParam(`${name}[price]`, `The price ${price.id} is inactive or not recurring.`);
       const quantity = optInt(entry, 'quantity', `${name}[quantity]`);
+      if (quantity !== undefined && quantity < 0) throw invalidParam(`${name}[quantity]`, 'This value must be greater than or equal to 0.');
       if (item) {
         const old = item.price.recurring!;
+        if (quantity !== undefined && quantity !== item.quantity) {
+          quantityChanged = true;
+          const added = quantity - item.quantity;
+          if (added > 0 && !price && subscription.status !== 'trialing' && prorationBehavior !== 'none') {
+            prorations.push(this.prorationLine(subscription, item, added));
+          }
+        }
         if (price) item.price = clone(price);
         if (quantity !== undefined) item.quantity = quantity;
         // Changing to a different billing interval restarts the billing cycle now, as Stripe does.
@@ -1646,7 +2343,39 @@ class FakeStripeServer implements FakeStripe {
     });
     subscription.items.total_count = subscription.items.data.length;
     subscription.metadata = metadataParam(params, 'metadata', subscription.metadata);
+
+    let invoice: Invoice | undefined;
+    if (prorations.length > 0 && prorationBehavior === 'always_invoice') {
+      invoice = this.createPaidInvoice(subscription, 'subscription_update', prorations);
+    } else if (prorations.length > 0) {
+      this.pendingProrations.set(subscription.id, [...(this.pendingProrations.get(subscription.id) ?? []), ...prorations]);
+    }
+    if (quantityChanged) {
+      this.raisedEvents.push({
+        type: 'customer.subscription.updated',
+        object: clone(subscription),
+        options: { previous_attributes: { items: previousItems } },
+      });
+    }
+    if (invoice) this.raisedEvents.push({ type: 'invoice.paid', object: clone(invoice), options: {} });
     return subscription;
+  }
+
+  /** Added seats for the rest of the current period: unit price × seats × the part of the period left, rounded. */
+  private prorationLine(subscription: Subscription, item: SubscriptionItem, added: number): DraftLine {
+    const at = now();
+    const { current_period_start: start, current_period_end: end } = subscription;
+    const fraction = end > start ? Math.min(1, Math.max(0, (end - at) / (end - start))) : 0;
+    const name = this.state.products.get(item.price.product)?.name ?? item.price.product;
+    return {
+      itemId: item.id,
+      price: clone(item.price),
+      quantity: added,
+      amount: Math.round(item.price.unit_amount * added * fraction),
+      description: `Remaining time on ${added} × ${name} after ${new Date(at * 1000).toISOString().slice(0, 10)}`,
+      period: { start: at, end },
+      proration: true,
+    };
   }
 
   private cancelSubscription(id: string): Subscription {
@@ -1705,13 +2434,51 @@ class FakeStripeServer implements FakeStripe {
       if (options.sendWebhooks ?? true) await this.deliver('customer.subscription.deleted', subscription);
       return clone(subscription);
     }
-    const recurring = subscription.items.data[0]!.price.recurring!;
-    this.setPeriod(subscription, end, addInterval(end, recurring.interval, recurring.interval_count));
+    this.setPeriod(subscription, end, this.nextPeriodEnd(subscription, end));
     subscription.status = 'active';
-    const invoice = this.createPaidInvoice(subscription, 'subscription_cycle');
+    const prorations = this.pendingProrations.get(id) ?? [];
+    this.pendingProrations.delete(id);
+    const invoice = this.createPaidInvoice(subscription, 'subscription_cycle', [...prorations, ...this.periodLines(subscription, false)]);
     if (options.sendWebhooks ?? true) {
       await this.deliver('invoice.paid', invoice);
       await this.deliver('customer.subscription.updated', subscription, { previous_attributes: previous });
+    }
+    return clone(subscription);
+  }
+
+  /**
+   * Where the period starting at `start` ends: on the billing cycle anchor's schedule, as Stripe bills
+   * (an anchor on the 31st renews on the 30th or 28th and then on the 31st again), or one interval on
+   * when a test moved the period off it.
+   */
+  private nextPeriodEnd(subscription: Subscription, start: number): number {
+    const { interval, interval_count: count } = subscription.items.data[0]!.price.recurring!;
+    const anchor = subscription.billing_cycle_anchor;
+    for (let periods = 0; periods < 10_000; periods += 1) {
+      const boundary = addInterval(anchor, interval, count * periods);
+      if (boundary === start) return addInterval(anchor, interval, count * (periods + 1));
+      if (boundary > start) break;
+    }
+    return addInterval(start, interval, count);
+  }
+
+  async endTrialWithoutPayment(id: string, options: { behavior?: 'cancel' | 'pause'; sendWebhooks?: boolean } = {}): Promise<StripeJson> {
+    const subscription = this.state.subscriptions.get(id);
+    if (!subscription) throw new Error(`FakeStripe: no subscription ${id}`);
+    if (subscription.status !== 'trialing') throw new Error(`FakeStripe: subscription ${id} is ${subscription.status}, not trialing`);
+    const behavior = options.behavior ?? 'cancel';
+    const end = subscription.trial_end ?? subscription.current_period_end;
+    subscription.trial_settings.end_behavior.missing_payment_method = behavior;
+    const previous = { status: subscription.status };
+    if (behavior === 'cancel') {
+      Object.assign(subscription, { status: 'canceled', canceled_at: end, ended_at: end, cancel_at: null, cancel_at_period_end: false });
+      if (options.sendWebhooks ?? true) await this.deliver('customer.subscription.deleted', subscription);
+    } else {
+      subscription.status = 'paused';
+      if (options.sendWebhooks ?? true) {
+        await this.deliver('customer.subscription.paused', subscription);
+        await this.deliver('customer.subscription.updated', subscription, { previous_attributes: previous });
+      }
     }
     return clone(subscription);
   }
@@ -1818,6 +2585,30 @@ class FakeStripeServer implements FakeStripe {
     });
     this.events.push({ type, event, status: response.status });
     return response;
+  }
+
+  /** Sends an API call's events one after another, after its answer; refusals wait for webhooksSettled(). */
+  private sendRaisedEvents(raised: { type: string; object: unknown; options: EventOptions }[]): void {
+    if (raised.length === 0 || !this.webhookTarget) return;
+    this.backgroundDeliveries = this.backgroundDeliveries.then(async () => {
+      for (const { type, object, options } of raised) {
+        try {
+          await this.deliver(type, object, options);
+        } catch (error) {
+          this.backgroundErrors.push(error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+    });
+  }
+
+  async webhooksSettled(): Promise<void> {
+    let pending: Promise<void>;
+    do {
+      pending = this.backgroundDeliveries;
+      await pending;
+    } while (pending !== this.backgroundDeliveries);
+    const [first] = this.backgroundErrors.splice(0);
+    if (first) throw first;
   }
 
   /** Sends an event the fake raised itself; a refusal is a failure of the test's setup, so it throws. */
