@@ -17,6 +17,7 @@ export default [
     route('login', 'routes/auth/login.tsx'),
     route('signup', 'routes/auth/signup.tsx'),
     route('dashboard', 'routes/dashboard/dashboard.tsx'),
+    route('dashboard/:list', 'routes/dashboard/member-list.tsx'),
     route('coaching', 'routes/coaching/coaching.tsx'),
     route('coaching/one-on-one', 'routes/coaching/one-on-one.tsx'),
     route('goals', 'routes/goals/goals.tsx'),

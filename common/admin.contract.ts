@@ -91,8 +91,17 @@ export const MemberDetail = z.object({
     z.object({ started_at: z.string(), last_seen_at: z.string(), device: z.string(), address: z.string(), active: z.boolean() }),
   ),
   activity: z.array(AuditEntry),
+  /** Where the next page of each list starts (null: it is the last): `?courses=`, `?certificates=`, `?activity=`. */
+  next: z.object({ courses: z.string().nullable(), certificates: z.string().nullable(), activity: z.string().nullable() }),
 });
 export type MemberDetail = z.infer<typeof MemberDetail>;
+/** Which page of each of the member page's lists to show. */
+export const MemberDetailQuery = z.object({
+  courses: cursorParam().optional(),
+  certificates: cursorParam().optional(),
+  activity: cursorParam().optional(),
+});
+export type MemberDetailQuery = z.infer<typeof MemberDetailQuery>;
 
 const WeekCount = z.object({ week: z.string(), count: z.number().int() });
 /** The staff dashboard: signups and enrolments per week (the last 12), and members by tier now. */
@@ -104,7 +113,7 @@ export const MembersOverview = z.object({
 export type MembersOverview = z.infer<typeof MembersOverview>;
 
 export interface MembersService {
-  detail(viewer: Viewer, memberId: string): Promise<MemberDetail>;
+  detail(viewer: Viewer, memberId: string, query?: MemberDetailQuery): Promise<MemberDetail>;
   overview(viewer: Viewer): Promise<MembersOverview>;
   /** Members newest first, a page at a time; matching the search when one is given. */
   search(viewer: Viewer, query: MembersQuery): Promise<Paged<AdminMember>>;
@@ -137,7 +146,8 @@ export const LAST_OWNER = 'The site needs at least one owner: make someone else 
 export interface StaffService {
   session(viewer: Viewer): StaffSessionResponse;
   // Owners only.
-  list(viewer: Viewer): Promise<StaffAccount[]>;
+  /** The staff accounts, oldest first, a page at a time (`?before=` the last shown). */
+  list(viewer: Viewer, query?: BeforeQuery): Promise<Paged<StaffAccount>>;
   /** A new staff account with this role, and an email with a link to choose its password (7 days). */
   invite(viewer: Viewer, invitation: StaffInvitation): Promise<StaffAccount>;
   setRole(viewer: Viewer, staffId: string, role: StaffRole): Promise<StaffAccount>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { optionalText, requiredText, slugParam, uuidParam } from './fields.ts';
 import { Tier } from './tiers.ts';
+import type { BeforeQuery, Paged } from './paging.ts';
 import type { Viewer } from './viewer.ts';
 import { LESSON_ATTACHMENTS_MAX, TEXT_MAX } from './limits.ts';
 
@@ -163,7 +164,8 @@ export const StaffCourseDetail = z.object({ course: StaffCourse, lessons: z.arra
 export type StaffCourseDetail = z.infer<typeof StaffCourseDetail>;
 
 export interface CourseAuthoringService {
-  list(viewer: Viewer): Promise<StaffCourse[]>;
+  /** Every course, whatever its status, a page at a time in catalogue order (`?before=` the last shown). */
+  list(viewer: Viewer, query?: BeforeQuery): Promise<Paged<StaffCourse>>;
   get(viewer: Viewer, courseId: string): Promise<StaffCourseDetail>;
   /** A new course, as a draft. */
   create(viewer: Viewer, input: CourseInput): Promise<StaffCourseDetail>;

@@ -49,7 +49,16 @@ export const PAGE_SIZE = {
   staffList: 50,
   /** The moderation page's two lists (reports and discussions), whose rows carry their buttons. */
   moderation: 20,
+  /** The newest episodes: `GET /api/podcast/episodes` (its `Link` names the next page), the podcast, home and dashboard pages. */
+  episodes: 20,
 } as const;
+
+/**
+ * Search ranks the best matches within windows of this many, newest first: ranking every match of a
+ * common word would read tens of thousands of rows for a page of twenty; the next window follows
+ * the last. Words with fewer matches than this are found through the full-text index alone.
+ */
+export const SEARCH_WINDOW = 1_000;
 
 // Every check of a secret is limited, and cheap when wrong (docs/decisions/014).
 /** Reset and invitation links tried: every try per client address, and per link (guessed at from many places). */
@@ -219,9 +228,8 @@ export const SHOWN = {
   reportedText: 600,
   /** A notice's excerpt of a reply (mail, the dashboard). */
   excerpt: 160,
-  /** A member's page for staff: the latest sign-ins and activity, sign-ups by week. */
+  /** A member's page for staff: the latest sign-ins (a member keeps a handful of live ones), sign-ups by week. */
   memberSignIns: 20,
-  memberActivity: 50,
   signUpWeeks: 12,
   /** 'Recommended for you' on the dashboard. */
   recommendations: 4,
@@ -243,14 +251,19 @@ export const MONEY_BACK_DAYS = 30;
 // What each process keeps in memory, at most: entries and bytes (docs/decisions/007, 013).
 export const CACHE_BOUNDS = {
   /** Pages and answers visitors share. */
-  visitorPages: { maxEntries: 2_000, maxBytes: 64 * 1024 * 1024 },
-  /** A signed-in member's own pages. */
+  visitorPages: { maxEntries: 2_000, maxBytes: 40 * 1024 * 1024 },
   /** A signed-in member's own pages: kept a minute at most, as they show the time of day (a join link opening, the tip of the day). */
-  ownPages: { maxEntries: 5_000, maxBytes: 32 * 1024 * 1024, maxAgeMs: 60_000 },
+  ownPages: { maxEntries: 5_000, maxBytes: 20 * 1024 * 1024, maxAgeMs: 60_000 },
   /** The catalogue (courses, lessons, episodes, resources, content): small by nature, kept whole. */
   catalogue: { maxEntries: 2_000, maxBytes: 16 * 1024 * 1024 },
   /** Members' own reads: the most recently used members' first pages. */
-  memberReads: { maxEntries: 20_000, maxBytes: 32 * 1024 * 1024 },
+  memberReads: { maxEntries: 20_000, maxBytes: 20 * 1024 * 1024 },
+  /** The replies to the most recently seen members' posts (their dashboards). */
+  repliesToOwnPosts: { maxEntries: 10_000, maxBytes: 6 * 1024 * 1024 },
+  /** Discussions whose last change a process remembers (which visitor pages a like makes stale); about 100 bytes each. */
+  keyedChanges: { maxEntries: 20_000 },
 } as const;
-/** Sessions a process remembers having seen lately (to touch them at most once a minute). */
-export const KEPT_SESSIONS = 50_000;
+/** Sessions a process keeps looked up (and touches at most once a minute): the most recently seen. */
+export const KEPT_SESSIONS = { maxEntries: 20_000, maxBytes: 12 * 1024 * 1024 } as const;
+/** Attempts counted in the process while Redis is away (or without it): windows past their end go first, then the oldest. */
+export const IN_PROCESS_COUNTS = { pruneAbove: 50_000, maxEntries: 100_000 } as const;

@@ -5,6 +5,7 @@ import type { AfterQuery, Paged } from './paging.ts';
 import { TimeZone } from './time-zones.ts';
 import { Tier } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
+import { GoalView } from './goals.contract.ts';
 
 // Gold's monthly 1-on-1 coaching: coaches (staff) say when they are free, a Gold member books one
 // slot per calendar month, and may move or cancel it up to a day before.
@@ -121,6 +122,8 @@ export const CoachBookingView = z.object({
   topic: z.string(),
   member: z.object({ id: z.string(), name: z.string(), email: z.string(), tier: Tier }),
   progress: z.object({ courses_enrolled: z.number(), courses_completed: z.number(), lessons_completed: z.number() }),
+  /** What the member is working towards, and where each goal stands: what a coach prepares the call from. */
+  goals: z.array(GoalView),
 });
 export type CoachBookingView = z.infer<typeof CoachBookingView>;
 export const CoachBookingList = z.array(CoachBookingView);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { slugParam, uuidParam } from './fields.ts';
-import { DEFAULT_EPISODE_DURATION, PODCAST_EPISODES_MAX, TEXT_MAX } from './limits.ts';
+import { DEFAULT_EPISODE_DURATION, PAGE_SIZE, PODCAST_EPISODES_MAX, TEXT_MAX } from './limits.ts';
+import { BeforeQuery, type Paged } from './paging.ts';
 import { spotifyEpisodeId } from './spotify.ts';
 import type { Viewer } from './viewer.ts';
 
@@ -91,34 +92,43 @@ export const AdminEpisodeList = z
   .refine((episodes) => new Set(episodes.map((episode) => episode.id)).size === episodes.length, 'Two episodes have the same id');
 export type AdminEpisodeList = z.infer<typeof AdminEpisodeList>;
 
-/** The Podcasts tab's 'Save All Changes': the whole list, as JSON in one form field. */
-export const AdminEpisodeListForm = z.object({
-  episodes: z
-    .string({ error: 'Send the whole list of episodes.' })
+/** A form field holding JSON, read with `schema`. */
+const jsonField = <S extends z.ZodType>(missing: string, invalid: string, schema: S) =>
+  z
+    .string({ error: missing })
     .transform((text, context) => {
       try {
         return JSON.parse(text) as unknown;
       } catch {
-        context.addIssue({ code: 'custom', message: 'The list of episodes is not valid JSON.' });
+        context.addIssue({ code: 'custom', message: invalid });
         return z.NEVER;
       }
     })
-    .pipe(AdminEpisodeList),
+    .pipe(schema);
+
+/**
+ * The Podcasts tab's 'Save All Changes': the episodes of the page shown (edited, and any added), and
+ * the ids the page showed when it loaded, so that only episodes of that page are ever deleted.
+ */
+export const AdminEpisodePageForm = z.object({
+  episodes: jsonField('Send the episodes of the page.', 'The list of episodes is not valid JSON.', AdminEpisodeList),
+  page_ids: jsonField(
+    'Send the ids of the episodes the page showed.',
+    'The ids of the page are not valid JSON.',
+    z
+      .array(z.string().min(1).max(64), { error: 'Send the ids of the page as an array' })
+      .max(PAGE_SIZE.staffList, `A page shows at most ${PAGE_SIZE.staffList} episodes`),
+  ),
 });
 
-export const EpisodePageQuery = z.object({
-  page: z.coerce
-    .number({ error: 'The page is a number, such as 2.' })
-    .int('The page is a whole number, such as 2.')
-    .min(1, 'Pages start at 1.')
-    .max(10_000, 'There is no such page of episodes.')
-    .default(1),
-});
+/** `?before=`: the episodes after the last one shown, newest first (docs/decisions/013). */
+export const EpisodePageQuery = BeforeQuery;
+export type EpisodePageQuery = BeforeQuery;
 
+/** A page of the episodes list: the next one starts at `next_cursor` (null on the last page). */
 export const EpisodePage = z.object({
   episodes: PodcastEpisodeList,
-  page: z.number().int(),
-  pages: z.number().int(),
+  next_cursor: z.string().nullable(),
   total: z.number().int(),
 });
 export type EpisodePage = z.infer<typeof EpisodePage>;
@@ -126,17 +136,27 @@ export type EpisodePage = z.infer<typeof EpisodePage>;
 export const EpisodeParams = z.object({ id: slugParam('Episode id') });
 
 export interface PodcastService {
-  /** SPEC 7: newest first; the podcast is free for everyone. */
+  /** SPEC 7: the newest episodes (one page, `PAGE_SIZE.episodes`); the podcast is free for everyone. */
   list(): Promise<PodcastEpisode[]>;
-  /** One page of every episode, newest first; a page past the last is a 404. */
-  page(page: number): Promise<EpisodePage>;
+  /** The newest episodes after `before` (`GET /api/podcast/episodes`, an array with a `Link` to the next page). */
+  newest(query: EpisodePageQuery): Promise<Paged<PodcastEpisode>>;
+  /** A page of the episodes list (`EPISODES_PER_PAGE`), newest first, after `before`; a broken cursor is a 400. */
+  page(query: EpisodePageQuery): Promise<EpisodePage>;
   /** The episode, or null. */
   find(id: string): Promise<PodcastEpisode | null>;
 }
 
-/** Staff's side: the Podcasts tab. */
+/** Staff's side: the Podcasts tab, and the spec's staff API. */
 export interface PodcastAuthoringService {
+  /** SPEC 3 `GET /api/admin/podcast/list`: every episode, as the spec's clients read and send it back. */
   adminList(viewer: Viewer): Promise<AdminPodcastEpisode[]>;
-  /** SPEC 4: 'Save All Changes' replaces the stored list with the one sent, in one transaction. */
+  /** The Podcasts tab: a page of episodes (`PAGE_SIZE.staffList`), newest first, after `before`. */
+  adminPage(viewer: Viewer, query: EpisodePageQuery): Promise<Paged<AdminPodcastEpisode>>;
+  /** SPEC 4 `POST /api/admin/podcast/update`: replaces the stored list with the one sent, in one transaction. */
   replaceAll(viewer: Viewer, episodes: AdminEpisodeList): Promise<void>;
+  /**
+   * The tab's 'Save All Changes': saves the episodes of one page (updated or added) and deletes the
+   * episodes of `pageIds` left out of them, never any other, in one transaction.
+   */
+  savePage(viewer: Viewer, pageIds: readonly string[], episodes: AdminEpisodeList): Promise<void>;
 }

@@ -2,12 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { GOLD_SPACE_ONLY, SUSPENDED, UPGRADE_TO_PARTICIPATE } from './community.contract.ts';
 import { ServiceError } from './errors.ts';
 import {
+  auditScopeOf,
   editRefusal,
+  hasPrioritySupport,
   isAuthorOf,
+  joinLinkOpen,
   leavesNoOwner,
+  mayBookOneOnOne,
+  mayChangeBooking,
   mayDownloadResource,
   mayEditPageTexts,
   mayEnterStaffArea,
+  mayJoinSession,
   mayLike,
   mayModerate,
   mayReadBroadcast,
@@ -19,14 +25,19 @@ import {
   mayReadPostsIn,
   mayReadPreviewInFull,
   maySaveOffline,
+  maySeeJoinLink,
   mayStudyCourse,
   mayWatchLesson,
+  mayWatchRecording,
   offersUpgrade,
+  ONE_ON_ONE_GOLD_ONLY,
   OWNER_ONLY,
   postingRefusal,
+  refuseFile,
   requireMember,
   requireStaff,
   requireStaffArea,
+  requireStaffSignIn,
   showsTierBadge,
   SIGN_IN_TO_TAKE_PART,
   STAFF_AREAS,
@@ -90,6 +101,9 @@ const BRONZE_UP: Kind[] = ['bronze', 'silver', 'gold', 'suspended', 'downgraded'
 const GOLD: Kind[] = ['gold', 'suspended'];
 const STAFF: Kind[] = ['editor', 'owner'];
 
+// A one-hour session at 16:00 UTC on 1 September 2026, not cancelled.
+const silverSession = { startsAt: new Date('2026-09-01T16:00:00Z'), durationMinutes: 60, cancelledAt: null };
+
 const ownPost = (kind: Kind) => ({ authorId: VIEWERS[kind].member?.id ?? 'someone else' });
 
 /** Each policy, asked of one viewer; the kinds it lets through. */
@@ -139,6 +153,33 @@ const ALLOWS: [string, (viewer: Viewer, kind: Kind) => boolean | Promise<boolean
     (viewer) => mayReadBroadcast(viewer, { audience: ['bronze', 'gold'] }),
     ['bronze', 'gold', 'suspended'],
   ],
+  ['join a Silver session', (viewer) => mayJoinSession(viewer, { minTier: 'silver' }), ['silver', 'gold', 'suspended', 'downgraded']],
+  ['join a session open to the free plan', (viewer) => mayJoinSession(viewer, { minTier: 'free' }), MEMBERS],
+  ['join a Gold event', (viewer) => mayJoinSession(viewer, { minTier: 'gold' }), GOLD],
+  [
+    "see a Silver session's join link 10 minutes before it starts",
+    (viewer) => maySeeJoinLink(viewer, { ...silverSession, minTier: 'silver' }, new Date('2026-09-01T15:50:00Z')),
+    ['silver', 'gold', 'suspended', 'downgraded'],
+  ],
+  [
+    "see a Silver session's join link a day before it starts",
+    (viewer) => maySeeJoinLink(viewer, { ...silverSession, minTier: 'silver' }, new Date('2026-08-31T16:00:00Z')),
+    [],
+  ],
+  [
+    "see a cancelled session's join link while it would run",
+    (viewer) =>
+      maySeeJoinLink(
+        viewer,
+        { ...silverSession, minTier: 'free', cancelledAt: new Date('2026-08-30T00:00:00Z') },
+        new Date('2026-09-01T16:10:00Z'),
+      ),
+    [],
+  ],
+  ["watch a Gold session's recording", (viewer) => mayWatchRecording(viewer, { minTier: 'gold' }), [...GOLD, ...STAFF]],
+  ["watch a Bronze session's recording", (viewer) => mayWatchRecording(viewer, { minTier: 'bronze' }), [...BRONZE_UP, ...STAFF]],
+  ['head the staff inbox (priority support)', (viewer) => hasPrioritySupport(viewer), ['silver', 'gold', 'suspended', 'downgraded']],
+  ['book a monthly 1-on-1', (viewer) => mayBookOneOnOne(viewer), GOLD],
   ["edit the pages' texts", (viewer) => mayEditPageTexts(viewer), STAFF],
   ...STAFF_AREAS.map((area): [string, (viewer: Viewer) => boolean, Kind[]] => [
     `enter the ${area} staff area`,
@@ -193,6 +234,10 @@ describe('policies over every kind of viewer', () => {
       const browser = publicViewer(server);
       for (const tier of TIERS) expect(mayStudyCourse(browser, { tier })).toBe(mayStudyCourse(server, { tier }));
       expect(maySaveOffline(browser)).toBe(maySaveOffline(server));
+      expect(mayJoinSession(browser, { minTier: 'silver' })).toBe(mayJoinSession(server, { minTier: 'silver' }));
+      expect(mayWatchRecording(browser, { minTier: 'gold' })).toBe(mayWatchRecording(server, { minTier: 'gold' }));
+      expect(hasPrioritySupport(browser)).toBe(hasPrioritySupport(server));
+      expect(mayBookOneOnOne(browser)).toBe(mayBookOneOnOne(server));
       expect(mayEditPageTexts(browser)).toBe(mayEditPageTexts(server));
       for (const area of STAFF_AREAS) expect(mayEnterStaffArea(browser, area)).toBe(mayEnterStaffArea(server, area));
     }
@@ -227,12 +272,86 @@ describe('signing in and staff roles', () => {
     expect(refusalOf(() => requireStaff(staff('editor', { enabled: true, required: true })))).toBeNull();
   });
 
+  it('lets every staff account sign in, two-factor set up or not, and refuses members and visitors', () => {
+    const pending = staff('owner', { enabled: false, required: true });
+    expect(KINDS.map((kind) => refusalOf(() => requireStaffSignIn(VIEWERS[kind])))).toEqual([
+      { status: 401, message: 'Please sign in as an administrator.' },
+      ...MEMBERS.map(() => ({ status: 403, message: 'This needs an administrator account.' })),
+      null,
+      null,
+    ]);
+    expect(refusalOf(() => requireStaffSignIn(pending))).toBeNull();
+    expect(requireStaffSignIn(pending).role).toBe('owner');
+  });
+
+  it('shows owners the whole activity log and editors only the content changes', () => {
+    expect(auditScopeOf(VIEWERS.owner)).toBe('everything');
+    expect(auditScopeOf(VIEWERS.editor)).toBe('content');
+    expect(refusalOf(() => auditScopeOf(VIEWERS.visitor))).toEqual({ status: 401, message: 'Please sign in as an administrator.' });
+    for (const kind of MEMBERS)
+      expect(
+        refusalOf(() => auditScopeOf(VIEWERS[kind])),
+        kind,
+      ).toEqual({ status: 403, message: 'This needs an administrator account.' });
+    expect(refusalOf(() => auditScopeOf(staff('owner', { enabled: false, required: true })))).toEqual({
+      status: 403,
+      message: TWO_FACTOR_SETUP_FIRST,
+    });
+  });
+
+  it('asks a visitor refused a file to sign in, and tells anyone else to upgrade', () => {
+    const upgrade = (what: string) => ({
+      status: 403,
+      message: `Your membership does not include this ${what}. Upgrade your plan to open it.`,
+    });
+    expect(KINDS.map((kind) => refusalOf(() => refuseFile(VIEWERS[kind], 'file')))).toEqual([
+      { status: 401, message: 'Please sign in to open this file.' },
+      ...[...MEMBERS, ...STAFF].map(() => upgrade('file')),
+    ]);
+    expect(refusalOf(() => refuseFile(VIEWERS.bronze, "lesson's video"))).toEqual(upgrade("lesson's video"));
+  });
+
   it('never leaves the site without an owner', () => {
     expect(leavesNoOwner({ from: 'owner', to: 'editor' }, 1)).toBe(true);
     expect(leavesNoOwner({ from: 'owner', to: null }, 1)).toBe(true);
     expect(leavesNoOwner({ from: 'owner', to: 'editor' }, 2)).toBe(false);
     expect(leavesNoOwner({ from: 'editor', to: null }, 1)).toBe(false);
     expect(leavesNoOwner({ from: 'owner', to: 'owner' }, 1)).toBe(false);
+  });
+});
+
+describe('live coaching and 1-on-1 times', () => {
+  const at = (iso: string) => new Date(iso);
+
+  it('opens the join link 15 minutes before the start until the end, and never for a cancelled session', () => {
+    const open = (iso: string) => joinLinkOpen(silverSession, at(iso));
+    expect(open('2026-09-01T15:44:59Z')).toBe(false);
+    expect(open('2026-09-01T15:45:00Z')).toBe(true);
+    expect(open('2026-09-01T16:00:00Z')).toBe(true);
+    expect(open('2026-09-01T16:59:59Z')).toBe(true);
+    expect(open('2026-09-01T17:00:00Z')).toBe(false);
+    expect(joinLinkOpen({ ...silverSession, cancelledAt: at('2026-08-30T00:00:00Z') }, at('2026-09-01T16:10:00Z'))).toBe(false);
+    expect(joinLinkOpen({ ...silverSession, durationMinutes: 15 }, at('2026-09-01T16:15:00Z'))).toBe(false);
+  });
+
+  it('lets a 1-on-1 be changed until a day before it starts, not after', () => {
+    const booking = { startsAt: at('2026-09-10T09:00:00Z') };
+    expect(mayChangeBooking(booking, at('2026-09-01T09:00:00Z'))).toBe(true);
+    expect(mayChangeBooking(booking, at('2026-09-09T09:00:00Z'))).toBe(true);
+    expect(mayChangeBooking(booking, at('2026-09-09T09:00:01Z'))).toBe(false);
+    expect(mayChangeBooking(booking, at('2026-09-10T10:00:00Z'))).toBe(false);
+  });
+
+  it('answers for a member’s account (mail to a member) as for the member signed in', () => {
+    for (const tier of TIERS) {
+      const account = { membershipTier: tier };
+      const viewer = member(tier);
+      expect(mayJoinSession(account, { minTier: 'silver' }), tier).toBe(mayJoinSession(viewer, { minTier: 'silver' }));
+      expect(hasPrioritySupport(account), tier).toBe(hasPrioritySupport(viewer));
+      expect(mayBookOneOnOne(account), tier).toBe(mayBookOneOnOne(viewer));
+      expect(mayReadBroadcast(account, { audience: ['silver'] }), tier).toBe(tier === 'silver');
+    }
+    expect(ONE_ON_ONE_GOLD_ONLY).toBe('Monthly 1-on-1 coaching is part of the Gold plan. Upgrade to Gold to book.');
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { optionalText, requiredText, slugParam, uuidParam } from './fields.ts';
 import { Tier } from './tiers.ts';
+import type { BeforeQuery, Paged } from './paging.ts';
 import type { Viewer } from './viewer.ts';
 import { TEXT_MAX } from './limits.ts';
 
@@ -71,7 +72,8 @@ export interface ResourcesService {
 
 /** Staff's side: the resources with their files, and authoring them. */
 export interface ResourceAuthoringService {
-  staffList(viewer: Viewer): Promise<StaffResource[]>;
+  /** Every resource, a page at a time in the library's order (`?before=` the last shown). */
+  staffList(viewer: Viewer, query?: BeforeQuery): Promise<Paged<StaffResource>>;
   create(viewer: Viewer, input: ResourceInput): Promise<StaffResource>;
   update(viewer: Viewer, resourceId: string, input: ResourceInput): Promise<StaffResource>;
   remove(viewer: Viewer, resourceId: string): Promise<void>;

@@ -104,6 +104,8 @@ export const staffAccounts = pgTable(
   },
   (t) => [
     uniqueIndex('staff_accounts_email_lower_idx').on(sql`lower(${t.email})`),
+    /** The staff's list, oldest first, a page at a time. */
+    index('staff_accounts_created_idx').on(t.createdAt, t.id),
     check('staff_accounts_role_check', oneOf('role', STAFF_ROLES)),
   ],
 );
@@ -184,7 +186,9 @@ export const courses = pgTable(
     earlyAccessUntil: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
-  () => [
+  (t) => [
+    /** Catalogue order (position, then title): the staff's list a page at a time, and the catalogue. */
+    index('courses_position_idx').on(t.position, t.title, t.id),
     check('courses_tier_check', oneOf('tier', TIERS)),
     check(
       'courses_early_access_check',
@@ -361,7 +365,8 @@ export const podcastEpisodes = pgTable(
     thumbnailFileId: uuid().references(() => uploadedFiles.id, { onDelete: 'set null' }),
     publishedAt: createdAt(),
   },
-  (t) => [index('podcast_episodes_published_idx').on(t.publishedAt)],
+  // Newest first, a page at a time after the last shown (docs/decisions/013).
+  (t) => [index('podcast_episodes_newest_idx').on(t.publishedAt, t.id)],
 );
 
 export const resources = pgTable(
@@ -379,7 +384,9 @@ export const resources = pgTable(
     position: integer().notNull().default(0),
     createdAt: createdAt(),
   },
-  () => [
+  (t) => [
+    /** The library's order (position, then title): the staff's list a page at a time, and the library. */
+    index('resources_position_idx').on(t.position, t.title, t.id),
     check('resources_tier_check', oneOf('tier_required', TIERS)),
     check('resources_type_check', oneOf('resource_type', RESOURCE_TYPES)),
   ],

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test: type check, lint (with format and dead-code checks), then the unit, API (embedded
 # database, and PostgreSQL when TEST_DATABASE_URL is set) and process lanes, the fault lane (server
-# processes on a PostgreSQL cluster and a Redis of its own, restarted, frozen and stopped under load),
-# a production build, and the browser tests against it. First, the lockfile must be the committed one.
+# processes on a PostgreSQL cluster and a Redis of its own, restarted, frozen and stopped under load,
+# after a production build), and the browser tests against that build. First, the lockfile must be the committed one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 results="$(mktemp -d)"
@@ -19,9 +19,10 @@ echo "== type check"; npm run --silent typecheck
 echo "== lint, format and dead code"; npm run --silent lint
 echo "== unit, service, API and process tests"
 vitest run --project unit --project service --project 'api*' --project process --reporter=default --reporter=json --outputFile.json="$results/api.json"
-echo "== fault lane: PostgreSQL restarted and frozen, Redis stopped, SIGTERM, all under load"
-vitest run --project fault --reporter=default --reporter=json --outputFile.json="$results/fault.json"
+# Built before the fault lane: its visitors' pages must go on being served while PostgreSQL is away.
 echo "== production build"; npm run --silent build
+echo "== fault lane: PostgreSQL restarted and frozen, Redis stopped, SIGTERM, Stripe, SMTP and a full disk, all under load"
+vitest run --project fault --reporter=default --reporter=json --outputFile.json="$results/fault.json"
 echo "== browser tests"
 vitest run --project e2e --reporter=default --reporter=json --outputFile.json="$results/e2e.json"
 node scripts/summarize-tests.ts "$results/api.json" "$results/fault.json" "$results/e2e.json"

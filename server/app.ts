@@ -166,7 +166,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const dataVersion = new DataVersion(deps.database, app.log, 'public');
   const memberDataVersion = new DataVersion(deps.database, app.log, 'member');
   const sessionDataVersion = new DataVersion(deps.database, app.log, 'session');
-  const communityDataVersion = new DataVersion(deps.database, app.log, 'community');
+  const communityDataVersion = new DataVersion(deps.database, app.log, 'community', { keyed: true });
   const dataVersions = [dataVersion, memberDataVersion, sessionDataVersion, communityDataVersion];
   await Promise.all(dataVersions.map((version) => version.start()));
   // Before the database closes, so no poll runs against a closed pool.

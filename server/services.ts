@@ -67,11 +67,12 @@ export function createServices(deps: {
 }): ServerServices {
   const { mailer, sessions, dataVersion, memberDataVersion, communityDataVersion } = deps;
   const data = withReadsAfterWritesFresh(
-    withMemberReadsInMemory(
-      withPublicReadsInMemory(createDataAccess(deps.db), new VersionedMemo([dataVersion], CACHE_BOUNDS.catalogue)),
-      // Enrolments count the course's lessons, and replies to a member are community data: either changing makes them stale.
-      new VersionedMemo([dataVersion, memberDataVersion, communityDataVersion], CACHE_BOUNDS.memberReads),
-    ),
+    withMemberReadsInMemory(withPublicReadsInMemory(createDataAccess(deps.db), new VersionedMemo([dataVersion], CACHE_BOUNDS.catalogue)), {
+      // Enrolments count the course's lessons: the catalogue changing makes them stale too.
+      own: new VersionedMemo([dataVersion, memberDataVersion], CACHE_BOUNDS.memberReads),
+      // Replies to a member's posts are community data.
+      repliesToOwnPosts: new VersionedMemo([memberDataVersion, communityDataVersion], CACHE_BOUNDS.repliesToOwnPosts),
+    }),
     [dataVersion, memberDataVersion, communityDataVersion],
     deps.log,
   );

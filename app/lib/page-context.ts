@@ -43,6 +43,13 @@ export function redirectSignedInMember(context: Context): null {
   return null;
 }
 
+/** A member's own pages are for signed-in members only: anyone else goes to /login (checked on the server). */
+export function memberPageServices(context: Context) {
+  const page = pageServices(context);
+  if (!page.viewer.member) throw redirect('/login');
+  return { ...page, member: page.viewer.member };
+}
+
 /** The admin pages are for staff only: anyone else goes to /admin/login (checked on the server). */
 export function staffPageServices(context: Context) {
   const page = pageServices(context);

@@ -42,8 +42,14 @@ export function createAuditRepository(db: DatabaseOrTransaction) {
     },
 
     /** The entries about one target (a member's email), newest first (ids grow with time). */
-    async forTarget(target: string, limit: number) {
-      return db.select().from(auditLog).where(eq(auditLog.target, target)).orderBy(desc(auditLog.id)).limit(limit);
+    /** The entries about one member (their email), newest first, before the entry `beforeId` (a page, on audit_log_target_idx). */
+    async forTarget(target: string, limit: number, beforeId?: number) {
+      return db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.target, target), beforeId === undefined ? undefined : lt(auditLog.id, beforeId)))
+        .orderBy(desc(auditLog.id))
+        .limit(limit);
     },
 
     /**

@@ -5,7 +5,8 @@ import { auditScopeOf, CONTENT_AUDIT_ACTIONS } from '../../common/policies.ts';
 import { decodeCursor, pageOf } from '../lists/keyset.ts';
 import type { AuditRepository } from './audit.repository.ts';
 
-const AuditCursor = z.tuple([z.number().int().positive()]);
+/** A page of the activity log starts before this entry. */
+export const AuditCursor = z.tuple([z.number().int().positive()]);
 
 type AuditRow = Awaited<ReturnType<AuditRepository['latest']>>[number];
 

@@ -1,9 +1,12 @@
 import { eq } from 'drizzle-orm';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { dataVersions } from '../../db/schema.ts';
+import { CACHE_BOUNDS } from '../../common/limits.ts';
 
 /** However the news travels, a process learns of a change within this long. */
 const POLL_MS = 1000;
+/** An announcement of a version the process already read is waited for this long before everything counts as changed. */
+const ANNOUNCEMENT_WAIT_MS = 2000;
 /** The longest a request that wrote waits to read the versions again from PostgreSQL before it answers. */
 const POST_WRITE_READ_MS = 1000;
 
@@ -27,19 +30,30 @@ export class DataVersion {
   private stopListening: (() => Promise<void>) | undefined;
   private poll: NodeJS.Timeout | undefined;
   private readonly name: DataVersionName;
+  private readonly keyed: KeyedChanges | undefined;
 
-  constructor(handle: DatabaseHandle, log: { warn(object: object, message: string): void }, name: DataVersionName) {
+  constructor(
+    handle: DatabaseHandle,
+    log: { warn(object: object, message: string): void },
+    name: DataVersionName,
+    options: { keyed?: boolean } = {},
+  ) {
     this.handle = handle;
     this.log = log;
     this.name = name;
+    this.keyed = options.keyed ? new KeyedChanges() : undefined;
   }
 
   async start(): Promise<void> {
     await this.refresh();
     try {
       this.stopListening = await this.handle.listen(`${this.name}_data_changed`, (payload) => {
-        const announced = Number(payload);
-        if (Number.isSafeInteger(announced)) this.advance(announced);
+        // "version", or "version:key,key" where the change names what it touched (KeyedChanges).
+        const [number = '', keys] = payload.split(':', 2);
+        const announced = Number(number);
+        if (!Number.isSafeInteger(announced)) return;
+        if (keys !== undefined) this.keyed?.announced(announced, keys, this.current);
+        this.advance(announced);
       });
     } catch (error) {
       this.log.warn({ err: error }, 'could not listen for data changes; relying on polling');
@@ -86,10 +100,85 @@ export class DataVersion {
   /** Versions only grow: a read that was overtaken by an announcement never takes the process back. */
   private advance(version: number): void {
     if (version > this.current) this.current = version;
+    this.keyed?.reached(this.current);
+  }
+
+  /**
+   * The version of one thing of this kind (a discussion), for data whose changes name what they
+   * touched: it moves when that thing changes, or when the process cannot tell what changed (an
+   * announcement missed, or not arrived yet), never for a change to another thing.
+   */
+  versionOf(key: string): string {
+    return this.keyed ? this.keyed.versionOf(key, this.current) : `g${this.current}`;
   }
 
   async stop(): Promise<void> {
     clearInterval(this.poll);
     await this.stopListening?.().catch(() => {});
+  }
+}
+
+/**
+ * What each announced change touched, for the things of one kind of data (the community's
+ * discussions, migration 0030): the version at which each thing last changed, for the most recently
+ * changed ones (CACHE_BOUNDS.keyedChanges); a thing no longer remembered counts as changed when the
+ * oldest remembered change was forgotten (the floor). Announcements come in version order (each
+ * version is taken under the row lock of its counter, in commit order). While the process knows of
+ * a version whose announcement it has not heard (it read the number after its own write, or the
+ * announcement was lost), every thing counts as changed; an announcement still missing after
+ * `ANNOUNCEMENT_WAIT_MS` is given up on: everything changed then.
+ */
+class KeyedChanges {
+  private readonly changedAt = new Map<string, number>();
+  /** Every version up to this one has been announced and its keys noted. */
+  private heardThrough = -1;
+  private floor = 0;
+  private unheardSince: number | null = null;
+
+  /** An announcement: `version` touched these keys ('*' for too many to name, '' for none). */
+  announced(version: number, keys: string, known: number): void {
+    if (this.heardThrough < 0) this.heardThrough = known;
+    if (version <= this.heardThrough) return;
+    if (version !== this.heardThrough + 1 || keys === '*') this.floor = version;
+    else for (const key of keys.split(',')) if (key) this.remember(key, version);
+    this.heardThrough = version;
+    if (this.unheardSince !== null && this.heardThrough >= this.reachedVersion) this.unheardSince = null;
+  }
+
+  private reachedVersion = -1;
+
+  /** The process knows the data is at `version` now (announced, polled or read after a write). */
+  reached(version: number): void {
+    this.reachedVersion = version;
+    if (this.heardThrough < 0) {
+      // The first read: everything before it counts as changed.
+      this.heardThrough = version;
+      this.floor = version;
+      return;
+    }
+    if (version > this.heardThrough) this.unheardSince ??= Date.now();
+  }
+
+  versionOf(key: string, current: number): string {
+    if (current > this.heardThrough) {
+      if (this.unheardSince !== null && Date.now() - this.unheardSince > ANNOUNCEMENT_WAIT_MS) {
+        this.floor = current;
+        this.heardThrough = current;
+        this.unheardSince = null;
+      } else {
+        return `g${current}`;
+      }
+    }
+    return `k${Math.max(this.changedAt.get(key) ?? 0, this.floor)}`;
+  }
+
+  private remember(key: string, version: number): void {
+    this.changedAt.delete(key);
+    this.changedAt.set(key, version);
+    for (const [oldest, changed] of this.changedAt) {
+      if (this.changedAt.size <= CACHE_BOUNDS.keyedChanges.maxEntries) break;
+      this.changedAt.delete(oldest);
+      this.floor = Math.max(this.floor, changed);
+    }
   }
 }

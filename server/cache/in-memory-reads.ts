@@ -93,10 +93,14 @@ export class VersionedMemo {
   }
 }
 
+/** What a memo's read rejects with when there is nothing to keep (a failed read is not remembered). */
+const NOT_STORED = Symbol('not stored');
+
 /**
  * The repositories with their public catalogue reads (courses and lessons, episodes, resources,
- * content sections, the member count) answered from memory. Lookups by id go through the cached
- * course list, so unknown ids never fill the memory. Writes and transactions are untouched. The
+ * content sections, the member count) answered from memory: the podcast's first pages, not the
+ * whole list. Lookups by id go through the cached course list, or keep only episodes found, so
+ * unknown ids never fill the memory. Writes and transactions are untouched. The
  * values are shared: services map them to new objects and never change them.
  */
 export function withPublicReadsInMemory(data: DataAccess, memo: VersionedMemo): DataAccess {
@@ -118,7 +122,22 @@ export function withPublicReadsInMemory(data: DataAccess, memo: VersionedMemo): 
           ? memo.get(`attachments:${courseId}`, () => courses.listAttachments(courseId))
           : [],
     },
-    podcast: { ...podcast, list: () => memo.get('podcast', () => podcast.list()) },
+    podcast: {
+      ...podcast,
+      // The newest episodes (first pages, by size); later pages are read as asked.
+      newest: (limit, before) =>
+        before ? podcast.newest(limit, before) : memo.get(`podcast:newest:${limit}`, () => podcast.newest(limit)),
+      count: () => memo.get('podcast:count', () => podcast.count()),
+      // An episode is kept once found; a miss is not remembered, so unknown ids never fill the memory.
+      findById: async (id) => {
+        try {
+          return await memo.get(`podcast:episode:${id}`, async () => (await podcast.findById(id)) ?? Promise.reject(NOT_STORED));
+        } catch (error) {
+          if (error === NOT_STORED) return null;
+          throw error;
+        }
+      },
+    },
     resources: { ...resources, list: () => memo.get('resources', () => resources.list()) },
     content: { ...content, find: (key) => memo.get(`content:${key}`, () => content.find(key)) },
     members: { ...members, count: () => memo.get('members:count', () => members.count()) },
@@ -128,11 +147,13 @@ export function withPublicReadsInMemory(data: DataAccess, memo: VersionedMemo): 
 /**
  * The repositories with each member's own first pages for their dashboard and pages (enrolments
  * with progress, certificates, current subscription, replies to their posts) answered from memory
- * until any of that data changes. Later pages, lists of members (staff reads) and transactions are
+ * until any of that data changes: the replies while the community holds, the rest while the
+ * catalogue and the members' data hold (a like anywhere leaves a member's enrolments in memory). Later pages, lists of members (staff reads) and transactions are
  * untouched.
  */
-export function withMemberReadsInMemory(data: DataAccess, memo: VersionedMemo): DataAccess {
+export function withMemberReadsInMemory(data: DataAccess, memos: { own: VersionedMemo; repliesToOwnPosts: VersionedMemo }): DataAccess {
   const { learning, billing, community } = data;
+  const memo = memos.own;
   return {
     ...data,
     community: {
@@ -140,7 +161,9 @@ export function withMemberReadsInMemory(data: DataAccess, memo: VersionedMemo): 
       repliesTo: (memberId, withGold, limit, before) =>
         before
           ? community.repliesTo(memberId, withGold, limit, before)
-          : memo.get(`replies-to:${memberId}:${withGold}:${limit}`, () => community.repliesTo(memberId, withGold, limit)),
+          : memos.repliesToOwnPosts.get(`replies-to:${memberId}:${withGold}:${limit}`, () =>
+              community.repliesTo(memberId, withGold, limit),
+            ),
     },
     learning: {
       ...learning,

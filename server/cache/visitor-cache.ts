@@ -76,8 +76,19 @@ export function sendShared(request: FastifyRequest, reply: FastifyReply, answer:
 }
 
 // The community's page and its API answer also show the community, whose changes are counted apart
-// (migration 0012): a like makes them stale, and no other page.
+// (migration 0012): a like makes them stale, and no other page. A discussion's own page and answer
+// show that discussion alone: only a change to it makes them stale (migration 0030).
 const SHOWS_COMMUNITY = /^(?:api:\/api|page:)\/community(?:[/?.]|$)/;
+const SHOWS_ONE_DISCUSSION = /^(?:api:\/api\/community\/posts|page:\/community)\/([^/?.]+)/;
+
+/** The id in an address as the database holds it; a malformed escape is kept as it came. */
+function readableId(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
 
 /**
  * Answers shared by every visitor (rendered pages, public API reads), by URL, kept while the data
@@ -99,9 +110,11 @@ export class VisitorCache {
 
   /** The versions of the data the answer for `key` is made of, as one text. */
   versionFor(key: string): string {
-    return this.community && SHOWS_COMMUNITY.test(key)
-      ? `${this.catalogue.current}:${this.community.current}`
-      : `${this.catalogue.current}`;
+    if (!this.community || !SHOWS_COMMUNITY.test(key)) return `${this.catalogue.current}`;
+    const discussion = SHOWS_ONE_DISCUSSION.exec(key)?.[1];
+    return discussion
+      ? `${this.catalogue.current}:${this.community.versionOf(readableId(discussion))}`
+      : `${this.catalogue.current}:${this.community.current}`;
   }
 
   /** The kept answer for this key if it is current (and, being used, it stays longest). */

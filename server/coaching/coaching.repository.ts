@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import {
   calendarFeeds,
@@ -78,10 +78,16 @@ export function createCoachingRepository(db: DatabaseOrTransaction) {
             .limit(limit);
     },
 
-    /** Past sessions with a recording, latest first. */
+    /** Past sessions with a recording to watch (a video uploaded, or a link), latest first. */
     async recordings(limit: number, from?: StartKey): Promise<SessionRow[]> {
       return sessions()
-        .where(and(isNotNull(coachingSessions.recordedAt), before(from)))
+        .where(
+          and(
+            isNotNull(coachingSessions.recordedAt),
+            or(isNotNull(coachingSessions.recordingFileId), isNotNull(coachingSessions.recordingUrl)),
+            before(from),
+          ),
+        )
         .orderBy(desc(coachingSessions.startsAt), desc(coachingSessions.id))
         .limit(limit);
     },

@@ -44,10 +44,12 @@ export function createCommunityModerationService(data: DataAccess): CommunityMod
     async discussions(viewer, query) {
       requireStaffArea(viewer, 'community');
       const before = query.before ? decodeCursor(query.before, DiscussionCursor) : undefined;
+      const words = query.search || undefined;
       const rows = await data.community.forStaff(
         PAGE_SIZE.moderation + 1,
         before && { createdAt: before[0], id: before[1] },
-        query.search || undefined,
+        words,
+        words !== undefined && (await data.community.matchesFew(words)),
       );
       return pageOf(
         rows,

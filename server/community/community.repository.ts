@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { SEARCH_WINDOW } from '../../common/limits.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { communityCounts, communityLikes, communityPosts, communityReplies, communityReports, members } from '../../db/schema.ts';
@@ -35,6 +36,12 @@ export interface RankKey {
 const visibleIn = (space: Space) => and(eq(communityPosts.space, space), isNull(communityPosts.hiddenAt));
 const olderThan = (key: NewestKey | undefined) =>
   key ? sql`(${communityPosts.createdAt}, ${communityPosts.id}) < (${key.createdAt}::timestamptz, ${key.id})` : undefined;
+/** Rows read by id, in the order of `ids` (those gone meanwhile left out). */
+function inOrderOf<R extends { id: string }>(ids: string[], rows: R[]): R[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 /** The words typed, as PostgreSQL's web-search syntax ("quoted phrases", -excluded, or). */
 const matching = (words: string) => sql`websearch_to_tsquery('english', ${words})`;
 
@@ -88,35 +95,57 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
     },
 
     /**
-     * Visible discussions of a space matching the words, best match first, among the newest
-     * `candidates` that match (full text): ranking every match of a common word would read tens of
-     * thousands of rows for a page of twenty. PostgreSQL finds the candidates by the GIN index for a
-     * rare word and along the newest-first index for a common one.
+     * Whether the words match few discussions (under `few`), read by counting at most that many:
+     * a rare word is then found through the GIN index, a common one along the newest-first index,
+     * where matches are dense and a page is found after a few rows, whichever the planner guesses.
+     */
+    async matchesFew(words: string, few = SEARCH_WINDOW): Promise<boolean> {
+      const [row] = await db
+        .select({ value: sql<number>`count(*)::int` })
+        .from(sql`(select 1 from ${communityPosts} where ${communityPosts.search} @@ ${matching(words)} limit ${few}) as probe`);
+      return (row?.value ?? 0) < few;
+    },
+
+    /**
+     * Visible discussions of a space matching the words, best match first, within a window of the
+     * newest `SEARCH_WINDOW` matches older than `position.window` (all of them when the words are
+     * rare): ranking every match of a common word would read tens of thousands of rows for a page of
+     * twenty. A page continues after `position.rank`/`id`; the next window starts after `edge`, the
+     * oldest candidate of this one, so every match can be reached by paging on.
      */
     async search(
       space: Space,
       words: string,
       limit: number,
-      before?: RankKey,
-      candidates = 1_000,
-    ): Promise<(PostRow & { rank: number })[]> {
-      const matches = db
-        .select({
-          id: communityPosts.id,
-          rank: sql<number>`ts_rank_cd(${communityPosts.search}, ${matching(words)})::float8`.as('rank'),
-        })
-        .from(communityPosts)
-        .where(and(visibleIn(space), sql`${communityPosts.search} @@ ${matching(words)}`))
-        .orderBy(desc(communityPosts.createdAt))
-        .limit(candidates)
-        .as('matches');
-      return db
-        .select({ ...POST, rank: matches.rank })
-        .from(matches)
-        .innerJoin(communityPosts, eq(communityPosts.id, matches.id))
-        .where(before ? sql`(${matches.rank}, ${matches.id}) < (${before.rank}::float8, ${before.id})` : undefined)
-        .orderBy(desc(matches.rank), desc(matches.id))
-        .limit(limit);
+      position: { window?: NewestKey; after?: RankKey; rare: boolean },
+    ): Promise<{ rows: (PostRow & { rank: number })[]; windowFull: boolean; edge: NewestKey | null }> {
+      const query = matching(words);
+      const found = sql`select ${communityPosts.id} as id, ${communityPosts.createdAt} as created_at,
+          ts_rank_cd(${communityPosts.search}, ${query})::float8 as rank
+        from ${communityPosts}
+        where ${visibleIn(space)} and ${communityPosts.search} @@ ${query} ${position.window ? sql`and ${olderThan(position.window)}` : sql``}`;
+      // A rare word's matches are read through the GIN index first (materialized), then ordered.
+      const candidates = position.rare
+        ? sql`with matched as materialized (${found}), candidates as (select * from matched order by created_at desc, id desc limit ${SEARCH_WINDOW})`
+        : sql`with candidates as (${found} order by ${communityPosts.createdAt} desc, ${communityPosts.id} desc limit ${SEARCH_WINDOW})`;
+      const edgeRows = (await db.execute(
+        sql`${candidates} select count(*)::int as size, min(created_at::text || ' ' || id) as edge from candidates`,
+      )) as unknown as { rows: { size: number; edge: string | null }[] };
+      const { size = 0, edge = null } = edgeRows.rows[0] ?? {};
+      const ranked = (await db.execute(
+        sql`${candidates} select id, rank from candidates
+          ${position.after ? sql`where (rank, id) < (${position.after.rank}::float8, ${position.after.id})` : sql``}
+          order by rank desc, id desc limit ${limit}`,
+      )) as unknown as { rows: { id: string; rank: number }[] };
+      const ids = ranked.rows.map((row) => row.id);
+      const posts = inOrderOf(
+        ids,
+        ids.length === 0 ? [] : await db.select(POST).from(communityPosts).where(inArray(communityPosts.id, ids)),
+      );
+      const rankOf = new Map(ranked.rows.map((row) => [row.id, Number(row.rank)]));
+      const rows = posts.map((post) => ({ ...post, rank: rankOf.get(post.id) ?? 0 }));
+      const [edgeTime, edgeId] = edge ? [edge.slice(0, edge.lastIndexOf(' ')), edge.slice(edge.lastIndexOf(' ') + 1)] : [];
+      return { rows, windowFull: size >= SEARCH_WINDOW, edge: edgeTime && edgeId ? { createdAt: edgeTime, id: edgeId } : null };
     },
 
     /**
@@ -190,13 +219,35 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
     },
 
     /** Every discussion, hidden ones and both spaces included, newest first (staff); optionally matching words. */
-    async forStaff(limit: number, before?: NewestKey, words?: string): Promise<PostRow[]> {
-      return db
-        .select(POST)
-        .from(communityPosts)
-        .where(and(olderThan(before), words ? sql`${communityPosts.search} @@ ${matching(words)}` : undefined))
-        .orderBy(desc(communityPosts.createdAt), desc(communityPosts.id))
-        .limit(limit);
+    async forStaff(limit: number, before?: NewestKey, words?: string, rare = false): Promise<PostRow[]> {
+      const where = and(olderThan(before), words ? sql`${communityPosts.search} @@ ${matching(words)}` : undefined);
+      if (!rare)
+        return db
+          .select(POST)
+          .from(communityPosts)
+          .where(where)
+          .orderBy(desc(communityPosts.createdAt), desc(communityPosts.id))
+          .limit(limit);
+      // A rare word: its few matches come from the GIN index (materialized), then are ordered, instead
+      // of a walk along the newest-first index that finds nothing for a word that is not there.
+      const matched = (await db.execute(
+        sql`with matched as materialized (select ${communityPosts.id} as id, ${communityPosts.createdAt} as created_at from ${communityPosts} where ${where})
+          select id from matched order by created_at desc, id desc limit ${limit}`,
+      )) as unknown as { rows: { id: string }[] };
+      return inOrderOf(
+        matched.rows.map((row) => row.id),
+        matched.rows.length === 0
+          ? []
+          : await db
+              .select(POST)
+              .from(communityPosts)
+              .where(
+                inArray(
+                  communityPosts.id,
+                  matched.rows.map((row) => row.id),
+                ),
+              ),
+      );
     },
 
     async findPost(id: string): Promise<PostRow | null> {

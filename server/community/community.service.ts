@@ -22,7 +22,7 @@ import {
   requireMember,
 } from '../../common/policies.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
-import { CountKey, decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
+import { CountKey, decodeCursor, encodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
@@ -34,7 +34,12 @@ const Id = z.string().min(1).max(100);
 const NewestCursor = z.tuple([TimestampKey, Id]);
 const ReplyCursor = z.tuple([TimestampKey, z.uuid()]);
 const TopCursor = z.tuple([CountKey, CountKey, TimestampKey, Id]);
-const RankCursor = z.tuple([z.number().min(0).max(1e6), Id]);
+const SearchCursor = z.tuple([
+  z.union([TimestampKey, z.literal('')]),
+  z.string().max(100),
+  z.number().min(0).max(1e6),
+  z.string().max(100),
+]);
 const newestKey = (row: { createdKey: string; id: string }) => [row.createdKey, row.id] as const;
 const topKey = (row: PostRow) => [row.likesCount, row.repliesCount, row.createdKey, row.id] as const;
 const asNewest = ([createdAt, id]: z.output<typeof NewestCursor>) => ({ createdAt, id });
@@ -106,14 +111,21 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
   async function feedPage(space: CommunitySpace, sort: 'newest' | 'top', words: string | undefined, before: string | undefined) {
     const size = PAGE_SIZE.communityFeed;
     if (words) {
-      const key = before ? decodeCursor(before, RankCursor) : undefined;
-      const rows = await data.community.search(space, words, size + 1, key && { rank: key[0], id: key[1] });
-      return pageOf(
-        rows,
-        size,
-        (row) => [row.rank, row.id],
-        (row) => row,
-      );
+      // The cursor holds the window (after its newest-first edge; '' for the first) and the place in it.
+      const key = before ? decodeCursor(before, SearchCursor) : undefined;
+      const window = key?.[0] ? { createdAt: key[0], id: key[1] } : undefined;
+      const after = key?.[3] ? { rank: key[2], id: key[3] } : undefined;
+      const rare = await data.community.matchesFew(words);
+      const found = await data.community.search(space, words, size + 1, { window, after, rare });
+      const items = found.rows.slice(0, size);
+      const last = items.at(-1);
+      const next =
+        found.rows.length > size && last
+          ? [window?.createdAt ?? '', window?.id ?? '', last.rank, last.id]
+          : found.windowFull && found.edge
+            ? [found.edge.createdAt, found.edge.id, 0, '']
+            : null;
+      return { items, next_cursor: next && encodeCursor(next) };
     }
     if (sort === 'top') {
       const key = before ? decodeCursor(before, TopCursor) : undefined;

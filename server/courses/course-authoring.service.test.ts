@@ -267,7 +267,7 @@ describe('lessons', () => {
   it('shows learners, completions and average progress that move with every enrolment, lesson and departure', async () => {
     const { course, lessons } = await publishedCourse('Counted Learners', ['One', 'Two', 'Three', 'Four']);
     const figures = async () => {
-      const listed = (await authoring().list(editor)).find((each) => each.id === course.id)!;
+      const listed = (await authoring().list(editor)).items.find((each) => each.id === course.id)!;
       const single = (await authoring().get(editor, course.id)).course;
       expect(single).toMatchObject({ enrolled_count: listed.enrolled_count, completed_count: listed.completed_count });
       return [listed.enrolled_count, listed.completed_count, listed.average_progress];

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import {
   COURSE_NOT_FOUND,
   type CourseAuthoringService,
@@ -9,15 +10,21 @@ import {
   type StaffCourseDetail,
 } from '../../common/courses.contract.ts';
 import { badRequest, conflict, notFound } from '../../common/errors.ts';
+import { PAGE_SIZE } from '../../common/limits.ts';
 import { slugOf } from '../../common/slug.ts';
 import { requireStaffArea } from '../../common/policies.ts';
 import { publicImageUrl } from '../files/public-image.ts';
+import { decodeCursor, INVALID_CURSOR, pageOf } from '../lists/keyset.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
-import type { CourseRow } from './courses.repository.ts';
+import type { CourseListKey, CourseRow } from './courses.repository.ts';
 import { publicCourse } from './courses.service.ts';
 import { chosenTier, tierColumns } from './early-access.ts';
 
 const LESSON_NOT_FOUND = 'Lesson not found';
+const NO_LEARNERS = { enrolled: 0, completed: 0, averageProgress: 0 };
+
+/** The staff's list of courses goes on after a course: its position and id (its title is read back). */
+const CourseListCursor = z.tuple([z.number().int().min(-2_147_483_648).max(2_147_483_647), z.string().min(1).max(100)]);
 
 /** Where a course without an uploaded image finds its cover. */
 const artworkUrl = (courseId: string) => `/api/courses/${courseId}/artwork.svg`;
@@ -104,6 +111,17 @@ export function createCourseAuthoringService(
     return lesson;
   }
 
+  /**
+   * Where the page a link names starts: the course it names, read back for its title (a title is
+   * too long for a page link). A course that is gone or moved makes the link out of date.
+   */
+  async function listKeyOf(cursor: string): Promise<CourseListKey> {
+    const [position, id] = decodeCursor(cursor, CourseListCursor);
+    const key = await data.courses.staffListKey(id);
+    if (!key || key.position !== position) throw badRequest(INVALID_CURSOR);
+    return key;
+  }
+
   async function existingCourse(courseId: string) {
     const row = await data.courses.findById(courseId);
     if (!row) throw notFound(COURSE_NOT_FOUND);
@@ -111,14 +129,21 @@ export function createCourseAuthoringService(
   }
 
   return {
-    async list(viewer) {
+    // A page in catalogue order; the learner figures of its courses alone, from the counts kept with the rows.
+    async list(viewer, query = {}) {
       requireStaffArea(viewer, 'content');
-      const [rows, counts] = await Promise.all([data.courses.list(), data.courses.learnerCounts()]);
-      return Promise.all(
-        rows.map((row) =>
-          staffCourse(row, counts.find((each) => each.courseId === row.id) ?? { enrolled: 0, completed: 0, averageProgress: 0 }),
-        ),
+      const rows = await data.courses.staffPage(PAGE_SIZE.staffList + 1, query.before ? await listKeyOf(query.before) : undefined);
+      const page = pageOf(
+        rows,
+        PAGE_SIZE.staffList,
+        (row) => [row.position, row.id],
+        (row) => row,
       );
+      const counts = new Map((await data.courses.learnerCounts(page.items.map((row) => row.id))).map((each) => [each.courseId, each]));
+      return {
+        items: await Promise.all(page.items.map((row) => staffCourse(row, counts.get(row.id) ?? NO_LEARNERS))),
+        next_cursor: page.next_cursor,
+      };
     },
 
     async get(viewer, courseId) {

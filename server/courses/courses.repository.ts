@@ -22,6 +22,13 @@ const courseColumns = {
   lesson_count: count(lessons.id),
 };
 
+/** Where the staff's next page of courses starts: the last row's place in catalogue order. */
+export interface CourseListKey {
+  position: number;
+  title: string;
+  id: string;
+}
+
 type NewCourse = typeof courses.$inferInsert;
 type NewLesson = typeof lessons.$inferInsert;
 
@@ -35,6 +42,35 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
         .leftJoin(lessons, eq(lessons.courseId, courses.id))
         .groupBy(courses.id)
         .orderBy(asc(courses.position), asc(courses.title));
+    },
+
+    /**
+     * A page of every course, whatever its status, for staff: in catalogue order (position, title,
+     * id; index courses_position_idx), after the key given. Each page counts its own lessons.
+     */
+    async staffPage(limit: number, after?: CourseListKey) {
+      const page = after
+        ? sql`(${courses.position}, ${courses.title}, ${courses.id}) > (${after.position}::int, ${after.title}::text, ${after.id}::text)`
+        : undefined;
+      return db
+        .select({
+          ...courseColumns,
+          lesson_count: sql<number>`(select count(*) from ${lessons} where ${lessons.courseId} = ${courses.id})`.mapWith(Number),
+          position: courses.position,
+        })
+        .from(courses)
+        .where(page)
+        .orderBy(asc(courses.position), asc(courses.title), asc(courses.id))
+        .limit(limit);
+    },
+
+    /** A course's place in the staff's list (null once it is gone), from the id a page link names. */
+    async staffListKey(id: string): Promise<CourseListKey | null> {
+      const [row] = await db
+        .select({ position: courses.position, title: courses.title, id: courses.id })
+        .from(courses)
+        .where(eq(courses.id, id));
+      return row ?? null;
     },
 
     async findById(id: string) {

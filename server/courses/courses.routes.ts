@@ -13,7 +13,9 @@ import {
   StaffCourseList,
 } from '../../common/courses.contract.ts';
 import { SuccessResponse } from '../../common/fields.ts';
+import { BeforeQuery } from '../../common/paging.ts';
 import { VISITORS_ALIKE as visitors } from '../cache/visitor-cache.ts';
+import { arrayPage } from '../http/paging.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 import { sendArtwork } from '../files/artwork.ts';
 
@@ -50,8 +52,11 @@ export async function coursesRoutes(app: ZodApp) {
   });
 
   // Staff authoring.
-  app.get('/api/admin/courses', { config: staff, schema: { response: withErrors({ 200: StaffCourseList }) } }, async (request) =>
-    courseAuthoring.list(await request.viewer()),
+  // A page of courses; the next is named in `Link` (the answer stays an array).
+  app.get(
+    '/api/admin/courses',
+    { config: staff, schema: { querystring: BeforeQuery, response: withErrors({ 200: StaffCourseList }) } },
+    async (request, reply) => arrayPage(request, reply, await courseAuthoring.list(await request.viewer(), request.query)),
   );
   app.post(
     '/api/admin/courses',

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { ServiceError } from '../../common/errors.ts';
+import { IN_PROCESS_COUNTS } from '../../common/limits.ts';
 
 export interface AttemptLimit {
   max: number;
@@ -32,7 +33,7 @@ class MemoryCounter implements Counter {
       this.entries.set(key, entry);
     }
     entry.count += 1;
-    if (this.entries.size > 50_000) this.prune(now);
+    if (this.entries.size > IN_PROCESS_COUNTS.pruneAbove) this.prune(now);
     return { count: entry.count, ttlMs: entry.resetAt - now };
   }
   async peek(key: string) {
@@ -49,6 +50,11 @@ class MemoryCounter implements Counter {
   }
   private prune(now: number) {
     for (const [key, entry] of this.entries) if (entry.resetAt <= now) this.entries.delete(key);
+    // Still too many live counts (a flood of addresses): the oldest windows go first.
+    for (const key of this.entries.keys()) {
+      if (this.entries.size <= IN_PROCESS_COUNTS.maxEntries) break;
+      this.entries.delete(key);
+    }
   }
 }
 

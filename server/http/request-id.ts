@@ -28,7 +28,7 @@ const NAMED_RANGES: Record<string, [string, number, 'ipv4' | 'ipv6'][]> = {
  * Whether the peer that sent a request is the proxy TRUST_PROXY names: any peer for 'true' or a
  * number of hops, else one of its addresses, ranges (CIDR) or named ranges.
  */
-export function trustedPeer(trustProxy: string | undefined): (address: string | undefined) => boolean {
+function trustedPeer(trustProxy: string | undefined): (address: string | undefined) => boolean {
   if (trustProxy === undefined || trustProxy === 'false') return () => false;
   if (trustProxy === 'true' || /^\d+$/.test(trustProxy)) return () => trustProxy !== '0';
   const trusted = new net.BlockList();

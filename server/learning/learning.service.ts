@@ -30,7 +30,10 @@ function newCertificateCode(): string {
 export interface ServerLearningService extends LearningService {
   issueDueCertificates(courseId: string): Promise<number>;
   /** A member's latest courses with their progress, and certificates (a page of each); the members service checks who asks. */
-  recordOf(memberId: string): Promise<{ enrolments: EnrolledCourse[]; certificates: MemberCertificate[] }>;
+  recordOf(
+    memberId: string,
+    pages?: { courses?: string; certificates?: string },
+  ): Promise<{ enrolments: Paged<EnrolledCourse>; certificates: Paged<MemberCertificate> }>;
 }
 
 export function createLearningService(deps: {
@@ -216,9 +219,12 @@ export function createLearningService(deps: {
     certificates: async (viewer, query) => certificatesOf(requireMember(viewer).id, query),
     counts: async (viewer) => learning.countsOf(requireMember(viewer).id),
 
-    async recordOf(memberId) {
-      const [enrolments, certificates] = await Promise.all([enrolmentsOf(memberId), certificatesOf(memberId)]);
-      return { enrolments: enrolments.items, certificates: certificates.items };
+    async recordOf(memberId, pages = {}) {
+      const [enrolments, certificates] = await Promise.all([
+        enrolmentsOf(memberId, { before: pages.courses }),
+        certificatesOf(memberId, { before: pages.certificates }),
+      ]);
+      return { enrolments, certificates };
     },
 
     async verifyCertificate(code) {

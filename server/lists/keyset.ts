@@ -9,7 +9,7 @@ import type { Paged } from '../../common/paging.ts';
 export const INVALID_CURSOR = 'This page link is not valid (it may be out of date). Start again from the first page.';
 
 /** The cursor text of a row's sort key: base64url of its values, in order. */
-function encodeCursor(values: readonly (string | number)[]): string {
+export function encodeCursor(values: readonly (string | number)[]): string {
   return Buffer.from(JSON.stringify(values)).toString('base64url');
 }
 

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import {
   AdminMemberList,
   MemberDetail,
+  MemberDetailQuery,
   MemberParams,
   MembersOverview,
   MembersQuery,
@@ -39,8 +40,8 @@ export async function membersRoutes(app: ZodApp) {
 
   app.get(
     '/api/admin/members/:id',
-    { config: staff, schema: { params: MemberParams, response: withErrors({ 200: MemberDetail }) } },
-    async (request) => members.detail(await request.viewer(), request.params.id),
+    { config: staff, schema: { params: MemberParams, querystring: MemberDetailQuery, response: withErrors({ 200: MemberDetail }) } },
+    async (request) => members.detail(await request.viewer(), request.params.id, request.query),
   );
 
   app.get('/api/admin/overview', { config: staff, schema: { response: withErrors({ 200: MembersOverview }) } }, async (request) =>

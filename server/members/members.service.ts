@@ -9,7 +9,7 @@ import type { SubscriptionRow } from '../billing/billing.repository.ts';
 import { subscriptionView } from '../billing/billing-views.ts';
 import { applyMembershipTier } from '../billing/membership-tier.ts';
 import type { ServerLearningService } from '../learning/learning.service.ts';
-import { auditEntryView } from '../audit/audit.service.ts';
+import { AuditCursor, auditEntryView } from '../audit/audit.service.ts';
 import type { DataAccess } from '../repositories.ts';
 import { deviceName } from '../sessions/device-name.ts';
 import type { MemberCursor, MembersRepository } from './members.repository.ts';
@@ -44,20 +44,23 @@ function lastWeeks(count: number, now = new Date()): string[] {
 
 export function createMembersService(data: DataAccess, learning: Pick<ServerLearningService, 'recordOf'>): MembersService {
   return {
-    async detail(viewer, memberId) {
+    async detail(viewer, memberId, query = {}) {
       requireStaffArea(viewer, 'members');
       const row = await data.members.listed(memberId);
       if (!row) throw notFound('Member not found');
-      const [subscriptions, record, signIns, activity] = await Promise.all([
+      const activityBefore = query.activity ? decodeCursor(query.activity, AuditCursor)[0] : undefined;
+      const [subscriptions, record, signIns, activityRows] = await Promise.all([
         data.billing.currentOf([row.id]),
-        learning.recordOf(row.id),
+        learning.recordOf(row.id, { courses: query.courses, certificates: query.certificates }),
         data.members.signIns(row.id, SHOWN.memberSignIns),
-        data.audit.forTarget(row.email, SHOWN.memberActivity),
+        data.audit.forTarget(row.email, PAGE_SIZE.staffList + 1, activityBefore),
       ]);
+      const activity = pageOf(activityRows, PAGE_SIZE.staffList, (entry) => [entry.id], auditEntryView);
       const now = Date.now();
       return {
         member: toAdminMember(row, subscriptions.get(row.id)),
-        ...record,
+        enrolments: record.enrolments.items,
+        certificates: record.certificates.items,
         sign_ins: signIns.map((session) => ({
           started_at: session.createdAt.toISOString(),
           last_seen_at: session.lastSeenAt.toISOString(),
@@ -65,7 +68,8 @@ export function createMembersService(data: DataAccess, learning: Pick<ServerLear
           address: session.ipAddress ?? '',
           active: session.revokedAt === null && session.expiresAt.getTime() > now,
         })),
-        activity: activity.map(auditEntryView),
+        activity: activity.items,
+        next: { courses: record.enrolments.next_cursor, certificates: record.certificates.next_cursor, activity: activity.next_cursor },
       };
     },
 

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { ONE_ON_ONE, PAGE_SIZE } from '../../common/limits.ts';
+import { GOALS, ONE_ON_ONE, PAGE_SIZE } from '../../common/limits.ts';
 import type { Availability, OneOnOneCoachService } from '../../common/one-on-one.contract.ts';
 import { requireStaffArea } from '../../common/policies.ts';
 import { DEFAULT_TIME_ZONE, localDateOf } from '../../common/time-zones.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import type { DataAccess } from '../repositories.ts';
+import { goalViews } from '../goals/goals.service.ts';
 
 // Coaches' side of the 1-on-1s: when they take them, and who booked them, with how that member is
 // doing. Each coach keeps their own week; any staff member with the coaching area may coach.
@@ -91,6 +92,18 @@ export function createOneOnOneCoachService(deps: { data: DataAccess }): OneOnOne
       const staff = requireStaffArea(viewer, 'coaching');
       const from = query.after ? decodeCursor(query.after, StartCursor) : undefined;
       const rows = await data.oneOnOne.forCoach(staff.id, new Date(), PAGE_SIZE.memberList + 1, from && { startsAt: from[0], id: from[1] });
+      // Each member's goals, as they stand today in their own zone (a member has a handful).
+      const goalsOf = new Map(
+        await Promise.all(
+          [...new Map(rows.slice(0, PAGE_SIZE.memberList).map((row) => [row.member.id, row.memberZone])).entries()].map(
+            async ([memberId, zone]) =>
+              [
+                memberId,
+                await goalViews(data, await data.goals.listOf(memberId, GOALS.maxActive), memberId, zone ?? DEFAULT_TIME_ZONE),
+              ] as const,
+          ),
+        ),
+      );
       return pageOf(
         rows,
         PAGE_SIZE.memberList,
@@ -106,6 +119,7 @@ export function createOneOnOneCoachService(deps: { data: DataAccess }): OneOnOne
             courses_completed: row.coursesCompleted,
             lessons_completed: row.lessonsCompleted,
           },
+          goals: goalsOf.get(row.member.id) ?? [],
         }),
       );
     },

@@ -218,6 +218,7 @@ export function createOneOnOneRepository(db: DatabaseOrTransaction) {
           booking: oneOnOneBookings,
           startKey: sql<string>`${oneOnOneBookings.startsAt}::text`,
           member: { id: members.id, name: members.name, email: members.email, tier: members.membershipTier },
+          memberZone: members.timeZone,
           coursesEnrolled: sql<number>`(select count(*)::int from ${enrolments} where ${enrolments.memberId} = ${members.id})`,
           coursesCompleted: sql<number>`(select count(*)::int from ${certificates} where ${certificates.memberId} = ${members.id})`,
           lessonsCompleted: sql<number>`(select coalesce(sum(${enrolments.completedLessons}), 0)::int from ${enrolments} where ${enrolments.memberId} = ${members.id})`,

@@ -228,7 +228,9 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
       request.id,
     );
     const type = response.headers.get('content-type') ?? '';
-    if (response.status !== 200 || response.headers.has('set-cookie') || !/^text\/(html|x-script)/.test(type)) {
+    // A page that fell back on an empty list or a default text (a neighbour away) is sent, never kept:
+    // the data version does not move across an outage, so a kept copy would outlive it.
+    if (response.status !== 200 || response.headers.has('set-cookie') || !/^text\/(html|x-script)/.test(type) || watched.failed()) {
       return { own: await asOwnPage(response) };
     }
     const body = Buffer.from(await response.arrayBuffer());

@@ -1,13 +1,20 @@
+import { z } from 'zod';
 import { badRequest, notFound } from '../../common/errors.ts';
+import { PAGE_SIZE } from '../../common/limits.ts';
 import { requireStaffArea } from '../../common/policies.ts';
 import type { ResourceAuthoringService, ResourceInput, StaffResource } from '../../common/resources.contract.ts';
 import { slugOf } from '../../common/slug.ts';
+import { decodeCursor, INVALID_CURSOR, pageOf } from '../lists/keyset.ts';
 import type { DataAccess } from '../repositories.ts';
+import type { ResourceListKey } from './resources.repository.ts';
 import { publicShape, type ResourceRow } from './resources.service.ts';
 
 // Staff's side of the resources library: what they author, and the files behind the downloads.
 
 const RESOURCE_NOT_FOUND = 'Resource not found';
+
+/** The staff's list of resources goes on after a resource: its position and id (its title is read back). */
+const ResourceListCursor = z.tuple([z.number().int().min(-2_147_483_648).max(2_147_483_647), z.string().min(1).max(100)]);
 
 export function createResourceAuthoringService(data: DataAccess): ResourceAuthoringService {
   const staffShape = (row: ResourceRow, fileName: string | null): StaffResource => ({
@@ -18,9 +25,20 @@ export function createResourceAuthoringService(data: DataAccess): ResourceAuthor
   });
 
   async function staffResource(id: string): Promise<StaffResource> {
-    const found = (await data.resources.listWithFiles()).find((each) => each.resource.id === id);
+    const found = await data.resources.findWithFile(id);
     if (!found) throw notFound(RESOURCE_NOT_FOUND);
     return staffShape(found.resource, found.fileName);
+  }
+
+  /**
+   * Where the page a link names starts: the resource it names, read back for its title (a title is
+   * too long for a page link). A resource that is gone or moved makes the link out of date.
+   */
+  async function listKeyOf(cursor: string): Promise<ResourceListKey> {
+    const [position, id] = decodeCursor(cursor, ResourceListCursor);
+    const key = await data.resources.staffListKey(id);
+    if (!key || key.position !== position) throw badRequest(INVALID_CURSOR);
+    return key;
   }
 
   /** The file must be in the library; it is served only through the resource's tier check. */
@@ -38,9 +56,15 @@ export function createResourceAuthoringService(data: DataAccess): ResourceAuthor
   });
 
   return {
-    async staffList(viewer) {
+    async staffList(viewer, query = {}) {
       requireStaffArea(viewer, 'content');
-      return (await data.resources.listWithFiles()).map(({ resource, fileName }) => staffShape(resource, fileName));
+      const rows = await data.resources.staffPage(PAGE_SIZE.staffList + 1, query.before ? await listKeyOf(query.before) : undefined);
+      return pageOf(
+        rows,
+        PAGE_SIZE.staffList,
+        ({ resource }) => [resource.position, resource.id],
+        ({ resource, fileName }) => staffShape(resource, fileName),
+      );
     },
 
     async create(viewer, input) {

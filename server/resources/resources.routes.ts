@@ -1,6 +1,8 @@
 import { SuccessResponse } from '../../common/fields.ts';
+import { BeforeQuery } from '../../common/paging.ts';
 import { ResourceInput, ResourceList, ResourceParams, StaffResource, StaffResourceList } from '../../common/resources.contract.ts';
 import { VISITORS_ALIKE as visitors } from '../cache/visitor-cache.ts';
+import { arrayPage } from '../http/paging.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function resourcesRoutes(app: ZodApp) {
@@ -11,8 +13,11 @@ export async function resourcesRoutes(app: ZodApp) {
     resources.list(await request.viewer()),
   );
 
-  app.get('/api/admin/resources', { config: staff, schema: { response: withErrors({ 200: StaffResourceList }) } }, async (request) =>
-    resourceAuthoring.staffList(await request.viewer()),
+  // A page of resources; the next is named in `Link` (the answer stays an array).
+  app.get(
+    '/api/admin/resources',
+    { config: staff, schema: { querystring: BeforeQuery, response: withErrors({ 200: StaffResourceList }) } },
+    async (request, reply) => arrayPage(request, reply, await resourceAuthoring.staffList(await request.viewer(), request.query)),
   );
   app.post(
     '/api/admin/resources',

@@ -26,6 +26,9 @@ const MAX_TOKEN_LENGTH = 200;
 
 type SessionRow = Awaited<ReturnType<SessionsRepository['findByTokenHashes']>>[number];
 
+/** A kept session's rough size in memory: its JSON, twice (UTF-16), and the map's own share. */
+const estimatedBytes = (row: SessionRow) => 128 + 2 * JSON.stringify(row).length;
+
 /**
  * Sessions for members and staff: random tokens, stored only as their hash, revocable. A session
  * looked up once is kept in memory while nothing that could change the answer has changed (the
@@ -36,7 +39,15 @@ export class SessionService {
   private readonly repository: SessionsRepository;
   private readonly policy: SessionPolicy;
   private readonly freshness: (() => string | null) | undefined;
-  private readonly kept = new Map<string, { version: string; row: SessionRow }>();
+  private readonly kept = new Map<string, { version: string; row: SessionRow; bytes: number }>();
+  private keptBytes = 0;
+
+  private forget(hash: string): void {
+    const entry = this.kept.get(hash);
+    if (!entry) return;
+    this.kept.delete(hash);
+    this.keptBytes -= entry.bytes;
+  }
 
   /** `freshness` names the data version the kept sessions hold for, or null while it is unknown. */
   constructor(repository: SessionsRepository, policy: SessionPolicy, freshness?: () => string | null) {
@@ -59,12 +70,14 @@ export class SessionService {
     const fetched = await this.repository.findByTokenHashes(missing);
     if (version !== null) {
       for (const row of fetched) {
-        this.kept.delete(row.session.tokenHash);
-        this.kept.set(row.session.tokenHash, { version, row });
+        this.forget(row.session.tokenHash);
+        const bytes = estimatedBytes(row);
+        this.kept.set(row.session.tokenHash, { version, row, bytes });
+        this.keptBytes += bytes;
       }
       for (const hash of this.kept.keys()) {
-        if (this.kept.size <= KEPT_SESSIONS) break;
-        this.kept.delete(hash);
+        if (this.kept.size <= KEPT_SESSIONS.maxEntries && this.keptBytes <= KEPT_SESSIONS.maxBytes) break;
+        this.forget(hash);
       }
     }
     return [...found, ...fetched];

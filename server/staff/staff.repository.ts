@@ -3,6 +3,19 @@ import type { StaffRole } from '../../common/staff-roles.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { staffAccounts, staffRecoveryCodes } from '../../db/schema.ts';
 
+const accountColumns = {
+  id: staffAccounts.id,
+  email: staffAccounts.email,
+  role: staffAccounts.role,
+  createdAt: staffAccounts.createdAt,
+};
+
+/** Where the next page of staff accounts starts: the last row's creation time (to the microsecond) and id. */
+export interface StaffListKey {
+  createdAt: string;
+  id: string;
+}
+
 export function createStaffRepository(db: DatabaseOrTransaction) {
   return {
     async findCredentials(email: string) {
@@ -21,16 +34,13 @@ export function createStaffRepository(db: DatabaseOrTransaction) {
     },
 
     async findById(id: string) {
-      const [row] = await db
-        .select({ id: staffAccounts.id, email: staffAccounts.email })
-        .from(staffAccounts)
-        .where(eq(staffAccounts.id, id));
+      const [row] = await db.select(accountColumns).from(staffAccounts).where(eq(staffAccounts.id, id));
       return row ?? null;
     },
 
     async findByEmail(email: string) {
       const [row] = await db
-        .select({ id: staffAccounts.id, email: staffAccounts.email })
+        .select(accountColumns)
         .from(staffAccounts)
         .where(eq(sql`lower(${staffAccounts.email})`, email.toLowerCase()))
         .limit(1);
@@ -114,11 +124,20 @@ export function createStaffRepository(db: DatabaseOrTransaction) {
       return rows.length > 0;
     },
 
-    async list() {
+    /**
+     * A page of the staff accounts, oldest first (created_at, id; index staff_accounts_created_idx),
+     * after the key given. The cursor keeps the database's own microseconds.
+     */
+    async page(limit: number, after?: StaffListKey) {
+      const page = after
+        ? sql`(${staffAccounts.createdAt}, ${staffAccounts.id}) > (${after.createdAt}::timestamptz, ${after.id}::uuid)`
+        : undefined;
       return db
-        .select({ id: staffAccounts.id, email: staffAccounts.email, role: staffAccounts.role, createdAt: staffAccounts.createdAt })
+        .select({ ...accountColumns, cursor: sql<string>`${staffAccounts.createdAt}::text` })
         .from(staffAccounts)
-        .orderBy(asc(staffAccounts.createdAt));
+        .where(page)
+        .orderBy(asc(staffAccounts.createdAt), asc(staffAccounts.id))
+        .limit(limit);
     },
 
     /** Holds every staff row until the transaction ends: two owners cannot both step down at once. */

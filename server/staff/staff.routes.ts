@@ -15,6 +15,8 @@ import {
   TwoFactorStatus,
 } from '../../common/two-factor.contract.ts';
 import { SuccessResponse } from '../../common/fields.ts';
+import { BeforeQuery } from '../../common/paging.ts';
+import { arrayPage } from '../http/paging.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function staffRoutes(app: ZodApp) {
@@ -76,8 +78,11 @@ export async function staffRoutes(app: ZodApp) {
 
   // Owners only (the service checks the role).
   const staffOnly = { access: { area: 'staff' } } as const;
-  app.get('/api/admin/staff', { config: staffOnly, schema: { response: withErrors({ 200: StaffAccountList }) } }, async (request) =>
-    staff.list(await request.viewer()),
+  // A page of accounts; the next is named in `Link` (the answer stays an array).
+  app.get(
+    '/api/admin/staff',
+    { config: staffOnly, schema: { querystring: BeforeQuery, response: withErrors({ 200: StaffAccountList }) } },
+    async (request, reply) => arrayPage(request, reply, await staff.list(await request.viewer(), request.query)),
   );
   app.post(
     '/api/admin/staff',

@@ -44,7 +44,7 @@ describe('staff accounts', () => {
       () => staff().remove(viewer, target.staff.id),
     ];
     await expectRefusedToEveryoneBut('owners', t, calls);
-    const rows = await staff().list(await t.asStaff('owner'));
+    const rows = (await staff().list(await t.asStaff('owner'))).items;
     expect(rows.find((row) => row.id === target.staff.id)?.role).toBe('editor');
     expect(rows.map((row) => row.email)).not.toContain(invitee);
   });
@@ -52,7 +52,7 @@ describe('staff accounts', () => {
   it('are listed for an owner, who is marked as such', async () => {
     const owner = await t.asStaff('owner');
     const editor = await t.asStaff('editor');
-    const rows = await staff().list(owner);
+    const rows = (await staff().list(owner)).items;
     expect(rows.filter((row) => row.you)).toEqual([
       expect.objectContaining({ id: owner.staff.id, email: owner.staff.email, role: 'owner' }),
     ]);
@@ -86,7 +86,7 @@ describe('staff accounts', () => {
       status: 409,
       message: STAFF_EXISTS,
     });
-    expect((await staff().list(owner)).filter((row) => row.email.toLowerCase() === email)).toHaveLength(1);
+    expect((await staff().list(owner)).items.filter((row) => row.email.toLowerCase() === email)).toHaveLength(1);
   });
 
   it('change role at an owner’s word, each change recorded', async () => {
@@ -110,7 +110,7 @@ describe('staff accounts', () => {
     expect(await refusal(staff().remove(owner, owner.staff.id))).toEqual(ownAccount);
     await staff().remove(owner, editor.id);
     expect(await t.app.sessions.resolve(editor.token)).toBeNull();
-    expect((await staff().list(owner)).map((row) => row.id)).not.toContain(editor.id);
+    expect((await staff().list(owner)).items.map((row) => row.id)).not.toContain(editor.id);
     expect(await lastAuditEntry(t, { action: 'staff.remove', target: editor.email })).toMatchObject({
       actorEmail: owner.staff.email,
       oldValue: 'editor',
@@ -120,7 +120,7 @@ describe('staff accounts', () => {
   it('always keep one owner, even against a request sent before its sender was made an editor', async () => {
     const first = await t.asStaff('owner');
     const second = await t.asStaff('owner');
-    for (const row of await staff().list(first)) {
+    for (const row of (await staff().list(first)).items) {
       if (row.role === 'owner' && row.id !== first.staff.id && row.id !== second.staff.id) await staff().setRole(first, row.id, 'editor');
     }
     // With two owners, one may step down; then the other is the last.
@@ -130,7 +130,7 @@ describe('staff accounts', () => {
     expect(await refusal(staff().remove(first, second.staff.id))).toEqual(lastOwner);
     expect(await refusal(staff().setRole(first, second.staff.id, 'editor'))).toEqual(lastOwner);
     expect(await refusal(staff().setRole(second, second.staff.id, 'editor'))).toEqual(lastOwner);
-    const owners = (await staff().list(second)).filter((row) => row.role === 'owner');
+    const owners = (await staff().list(second)).items.filter((row) => row.role === 'owner');
     expect(owners.map((row) => row.id)).toEqual([second.staff.id]);
   });
 });

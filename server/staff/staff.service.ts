@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import { LAST_OWNER, STAFF_EXISTS, type StaffAccount, type StaffService } from '../../common/admin.contract.ts';
 import { conflict, forbidden, notFound } from '../../common/errors.ts';
 import type { StaffRole } from '../../common/staff-roles.ts';
@@ -7,9 +8,13 @@ import type { Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess } from '../repositories.ts';
 import { hashPassword } from '../sessions/passwords.ts';
-import { LINK_VALID_MS } from '../../common/limits.ts';
+import { LINK_VALID_MS, PAGE_SIZE } from '../../common/limits.ts';
+import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 
 const ROLE_NAME: Record<StaffRole, string> = { owner: 'an owner', editor: 'an editor' };
+
+/** The staff accounts go on after an account: its creation time (PostgreSQL's text) and id. */
+const StaffListCursor = z.tuple([TimestampKey, z.uuid()]);
 
 export function createStaffService(deps: { storageName: string; data: DataAccess; mailer: Mailer }): StaffService {
   const { data, mailer } = deps;
@@ -23,7 +28,7 @@ export function createStaffService(deps: { storageName: string; data: DataAccess
   });
 
   async function accountOf(staffId: string) {
-    const account = (await data.staff.list()).find((row) => row.id === staffId);
+    const account = await data.staff.findById(staffId);
     if (!account) throw notFound('Staff account not found');
     return account;
   }
@@ -41,9 +46,16 @@ export function createStaffService(deps: { storageName: string; data: DataAccess
       };
     },
 
-    async list(viewer) {
+    async list(viewer, query = {}) {
       const owner = requireStaffArea(viewer, 'staff');
-      return (await data.staff.list()).map((row) => shape(row, owner.id));
+      const after = query.before ? decodeCursor(query.before, StaffListCursor) : undefined;
+      const rows = await data.staff.page(PAGE_SIZE.staffList + 1, after && { createdAt: after[0], id: after[1] });
+      return pageOf(
+        rows,
+        PAGE_SIZE.staffList,
+        (row) => [row.cursor, row.id],
+        (row) => shape(row, owner.id),
+      );
     },
 
     async invite(viewer, invitation) {
@@ -75,7 +87,8 @@ export function createStaffService(deps: { storageName: string; data: DataAccess
         throw error;
       }
       mailer.nudge();
-      const created = (await data.staff.list()).find((row) => row.email.toLowerCase() === invitation.email.toLowerCase())!;
+      const created = await data.staff.findByEmail(invitation.email);
+      if (!created) throw notFound('Staff account not found');
       return shape(created, owner.id);
     },
 

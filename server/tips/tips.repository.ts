@@ -7,6 +7,25 @@ import { members, weeklyTipMails } from '../../db/schema.ts';
 
 export function createTipsRepository(db: DatabaseOrTransaction) {
   return {
+    /**
+     * The time zones of the members who get the weekly mail, as the members set them (any name the
+     * browser gave, 'Asia/Kolkata' as well as 'Asia/Calcutta'): one probe of the partial index per
+     * zone (a loose index scan), not one row per member.
+     */
+    async weeklyZones(): Promise<string[]> {
+      const found = (await db.execute(sql`
+        with recursive zones as (
+          (select time_zone from members where weekly_tips and not email_opt_out and time_zone is not null order by time_zone limit 1)
+          union all
+          select (select m.time_zone from members m
+                  where m.weekly_tips and not m.email_opt_out and m.time_zone > zones.time_zone
+                  order by m.time_zone limit 1)
+          from zones where zones.time_zone is not null
+        )
+        select time_zone from zones where time_zone is not null`)) as unknown as { rows: { time_zone: string }[] };
+      return found.rows.map((row) => row.time_zone);
+    },
+
     /** Members of these zones (and, with `unsetZone`, those whose zone is not known yet) due this week's mail. */
     async weeklyDue(zones: string[], unsetZone: boolean, weekOf: string, limit: number) {
       return db

@@ -15,9 +15,9 @@ const BATCH = 200;
 /** Batches one run may take: a zone's members are worked through over the hour, not in one long run. */
 const MAX_BATCHES = 20;
 
-/** The time zones where it is Monday, 8 o'clock now. */
-function zonesOnMondayMorning(now: Date): string[] {
-  return [...Intl.supportedValuesOf('timeZone'), 'UTC'].filter((zone) => {
+/** Of these time zones (the members', and the default for those who set none), those where it is Monday, 8 o'clock now. */
+function zonesOnMondayMorning(now: Date, zones: string[]): string[] {
+  return [...new Set([...zones, DEFAULT_TIME_ZONE])].filter((zone) => {
     const local = localTimeOf(now, zone);
     return local.weekday === MONDAY && local.hour === SEND_HOUR;
   });
@@ -25,7 +25,7 @@ function zonesOnMondayMorning(now: Date): string[] {
 
 /** Queues this week's tips email for the members whose Monday morning it is; returns how many this process queued. */
 export async function sendWeeklyTips(data: DataAccess, mailer: Mailer, now = new Date()): Promise<number> {
-  const zones = zonesOnMondayMorning(now);
+  const zones = zonesOnMondayMorning(now, await data.tips.weeklyZones());
   if (zones.length === 0) return 0;
   // Every zone listed shows the same Monday now (they are within the same hour of the clock).
   const weekOf = localDateOf(now, zones[0]!);

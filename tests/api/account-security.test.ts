@@ -1,10 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESET_REQUESTED } from '../../common/account.contract.ts';
+import { RESET_LINK_INVALID, RESET_REQUESTED, VERIFY_LINK_INVALID } from '../../common/account.contract.ts';
 import { EMAIL_TAKEN } from '../../common/auth.contract.ts';
-import { auditLog, members, outboxMessages, subscriptions } from '../../db/schema.ts';
+import { accountTokens, auditLog, members, outboxMessages, subscriptions } from '../../db/schema.ts';
 import { removeLapsedMembers } from '../../server/accounts/data-retention.ts';
 import { createDataAccess } from '../../server/repositories.ts';
+import { startPageApp, type PageApp } from '../helpers/page-app.ts';
 import { linkIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server.ts';
 import { createTestApp, uniqueEmail, type TestApp } from '../helpers/test-app.ts';
 
@@ -15,9 +17,18 @@ let smtp: TestSmtpServer;
 let t: TestApp;
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  t = await createTestApp({ seed: false, env: { SMTP_URL: smtp.url, PUBLIC_URL }, mailTiming: { pollMs: 200, retryBaseMs: 200 } });
+  t = await createTestApp({
+    seed: false,
+    env: { SMTP_URL: smtp.url, PUBLIC_URL },
+    mailTiming: { pollMs: 200, retryBaseMs: 200 },
+    captureLogs: true,
+  });
 });
+// The site with its pages, for the tests that open a page as a browser (or a mail scanner) does.
+let pages: Promise<PageApp> | undefined;
+const pageApp = () => (pages ??= startPageApp(t));
 afterAll(async () => {
+  await (await pages)?.close();
   await t.close();
   await smtp.close();
 });
@@ -28,41 +39,147 @@ const clientAddress = () => `10.${(nextAddress >> 8) & 255}.${nextAddress++ & 25
 const post = (url: string, payload: object, options: { headers?: Record<string, string>; from?: string } = {}) =>
   t.app.inject({ method: 'POST', url, payload, headers: options.headers, remoteAddress: options.from ?? '127.0.0.1' });
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
+const oneClickUnsubscribe = (token: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/api/email/unsubscribe?token=${encodeURIComponent(token)}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'List-Unsubscribe=One-Click',
+  });
+
+/** Every link with a token in a message as it was sent: in its text, its HTML and its headers (List-Unsubscribe). */
+function linksIn(mail: ParsedMail): { path: string; token: string }[] {
+  const sent = [mail.text ?? '', typeof mail.html === 'string' ? mail.html : '', ...mail.headerLines.map((header) => header.line)].join(
+    '\n',
+  );
+  return [...sent.matchAll(/https?:\/\/[^\s"'<>?]+\?token=([^&\s"'<>]+)/g)].map((match) => ({
+    path: new URL(match[0]).pathname,
+    token: decodeURIComponent(match[1]!),
+  }));
+}
+const recipientOf = (mail: ParsedMail) => [mail.to].flat()[0]!.value[0]!.address!.toLowerCase();
+
+/** Each row of every table, as `table {row as JSON}`: every text and JSON column the database holds. */
+async function everyRowInTheDatabase(): Promise<string[]> {
+  const rowsOf = async <T>(query: ReturnType<typeof sql.raw>) => ((await t.db.execute(query)) as unknown as { rows: T[] }).rows;
+  const tables = await rowsOf<{ schema: string; name: string }>(
+    sql.raw(
+      "select table_schema as schema, table_name as name from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')",
+    ),
+  );
+  const rows: string[] = [];
+  for (const table of tables) {
+    const found = await rowsOf<{ row: string }>(sql.raw(`select row_to_json(t)::text as row from "${table.schema}"."${table.name}" t`));
+    rows.push(...found.map((row) => `${table.name} ${row.row}`));
+  }
+  return rows;
+}
 
 describe('no working link at rest', () => {
-  it('keeps no token that works in the outbox: each link is minted as its message is sent', async () => {
+  it('keeps no token that works in the outbox, nor anywhere else: each link is minted as its message is sent', async () => {
+    const mailedBefore = smtp.messages.length;
     const member = await t.loginAs('silver', { name: 'Rest Easy' });
+    const friend = await t.loginAs('silver', { name: 'Replying Friend' });
     const owner = await t.loginAsStaff();
+    const editor = await t.loginAsStaff({ role: 'editor' });
     const invited = uniqueEmail('invited-editor');
     const newAddress = uniqueEmail('new-address');
     const signedUp = uniqueEmail('signed-up');
-    await post('/api/auth/password-reset', { email: member.email });
+    // Every kind of message with a link: a member's reset, a staff invitation, a staff reset, an
+    // email change, a sign-up's verification, and a reply notice with its one-click unsubscribe.
+    await post('/api/auth/password-reset', { email: member.email }, { from: clientAddress() });
     await post('/api/admin/staff', { email: invited, role: 'editor' }, { headers: { authorization: `Bearer ${owner.token}` } });
-    await post('/api/account/email', { email: newAddress, password: member.password }, { headers: member.headers });
+    await post('/api/admin/password-reset', { email: editor.email }, { from: clientAddress() });
+    await post('/api/account/email', { email: newAddress, password: member.password }, { headers: member.headers, from: clientAddress() });
     await post('/api/auth/register', { name: 'New Member', email: signedUp, password: 'secret12' }, { from: clientAddress() });
-    const [reset] = await smtp.waitFor(member.email);
-    await smtp.waitFor(invited);
-    await smtp.waitFor(newAddress);
-    await smtp.waitFor(signedUp);
+    const discussion = (
+      await post('/api/community/posts', { title: 'Where do you farm?', body: 'Tell me your patch.' }, { headers: member.headers })
+    ).json();
+    await post(`/api/community/posts/${discussion.id}/replies`, { body: 'Mine is the east side.' }, { headers: friend.headers });
+    const arrived = (address: string, subject: string) =>
+      expect.poll(() => smtp.to(address).some((mail) => mail.subject?.includes(subject)), { timeout: 10_000 }).toBe(true);
+    await arrived(member.email, 'Reset your password');
+    await arrived(member.email, 'replied to "Where do you farm?"');
+    for (const address of [invited, editor.email, newAddress, signedUp]) await smtp.waitFor(address);
 
-    // Whoever reads the outbox (the database, a backup, a replica) finds no working link.
-    const rows = await t.db.select().from(outboxMessages);
-    const stored = rows.flatMap((row) => [row.html, row.text, row.unsubscribeUrl ?? '']).join('\n');
-    const tokensAtRest = [...stored.matchAll(/token=([A-Za-z0-9_-]+)/g)].map((match) => match[1]!);
-    expect(tokensAtRest.length).toBeGreaterThan(0);
-    for (const token of new Set(tokensAtRest)) {
+    // Every link mailed during this test, wherever it stands in the message: text, HTML or headers.
+    const mailed = smtp.messages.slice(mailedBefore).flatMap((mail) => linksIn(mail).map((link) => ({ ...link, to: recipientOf(mail) })));
+    const tokensOf = (to: string, path: string) => [
+      ...new Set(mailed.filter((link) => link.to === to && link.path === path).map((link) => link.token)),
+    ];
+    const mailedTokens = {
+      reset: tokensOf(member.email, '/reset-password'),
+      invitation: tokensOf(invited, '/admin/reset-password'),
+      staffReset: tokensOf(editor.email, '/admin/reset-password'),
+      verification: tokensOf(signedUp, '/verify-email'),
+      emailChange: tokensOf(newAddress, '/confirm-email'),
+      unsubscribe: tokensOf(member.email, '/unsubscribe'),
+      oneClickUnsubscribe: tokensOf(member.email, '/api/email/unsubscribe'),
+    };
+    for (const [kind, tokens] of Object.entries(mailedTokens)) expect(tokens, kind).toHaveLength(1);
+    // The unsubscribe link in the footer and the one in the List-Unsubscribe header are one link.
+    expect(mailedTokens.oneClickUnsubscribe).toEqual(mailedTokens.unsubscribe);
+    const allMailed = [...new Set(mailed.map((link) => link.token))];
+    expect(allMailed.length).toBeGreaterThanOrEqual(6);
+
+    // Whoever reads the database (a backup, a replica) finds none of them: not in the outbox (its
+    // text, HTML, unsubscribe address or link grant), nor in any other column of any table.
+    const outbox = await t.db.select().from(outboxMessages);
+    const outboxText = outbox.flatMap((row) =>
+      Object.values(row).map((value) => (typeof value === 'string' ? value : JSON.stringify(value))),
+    );
+    const everyRow = await everyRowInTheDatabase();
+    expect(everyRow.some((row) => row.startsWith('outbox_messages '))).toBe(true);
+    expect(everyRow.some((row) => row.startsWith('account_tokens '))).toBe(true);
+    for (const token of allMailed) {
       expect(
-        (await post('/api/auth/password-reset/confirm', { token, password: 'taken over' }, { from: clientAddress() })).statusCode,
-      ).toBe(400);
+        outboxText.filter((value) => value.includes(token)),
+        `the outbox holds ${token}`,
+      ).toEqual([]);
       expect(
-        (await post('/api/admin/password-reset/confirm', { token, password: 'taken over' }, { from: clientAddress() })).statusCode,
-      ).toBe(400);
-      expect((await post('/api/auth/verify-email', { token }, { from: clientAddress() })).statusCode).toBe(400);
+        everyRow.filter((row) => row.includes(token)),
+        `the database holds ${token}`,
+      ).toEqual([]);
+      expect(
+        t.logs.filter((line) => line.includes(token)),
+        `a log line holds ${token}`,
+      ).toEqual([]);
     }
-    // The link in the message as sent works, once.
-    const sent = tokenOf(linkIn(reset!, `${PUBLIC_URL}/reset-password?token=`));
-    expect(stored).not.toContain(sent);
-    expect((await post('/api/auth/password-reset/confirm', { token: sent, password: 'mine again' })).json()).toEqual({ success: true });
+
+    // Nothing that looks like a token in the outbox opens anything, at any endpoint that takes a token.
+    const kept = outboxText.join('\n');
+    const standIns = [...kept.matchAll(/token=([^&\s"'<>\\]+)/g)].map((match) => match[1]!);
+    expect(standIns.length).toBeGreaterThan(0);
+    const lookalikes = [...kept.matchAll(/(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{20,100}(?![A-Za-z0-9_-])/g)].map((match) => match[0]);
+    const candidates = [...new Set([...standIns, ...lookalikes])];
+    expect(lookalikes.length).toBeGreaterThan(0);
+    for (const token of candidates) {
+      const checked = /^[A-Za-z0-9_-]{20,100}$/.test(token);
+      for (const [name, url, payload, refusal] of [
+        ['member reset', '/api/auth/password-reset/confirm', { token, password: 'taken over' }, RESET_LINK_INVALID],
+        ['staff reset or invitation', '/api/admin/password-reset/confirm', { token, password: 'taken over' }, RESET_LINK_INVALID],
+        ['email verification', '/api/auth/verify-email', { token }, VERIFY_LINK_INVALID],
+        ['email change', '/api/account/email/confirm', { token }, VERIFY_LINK_INVALID],
+      ] as const) {
+        const answer = await post(url, payload, { from: clientAddress() });
+        expect(answer.statusCode, `${name}: ${token}`).toBe(400);
+        // A token of the right form is looked up, and refused as a link that does not work.
+        if (checked) expect(answer.json().detail, `${name}: ${token}`).toBe(refusal);
+      }
+      const unsubscribed = await oneClickUnsubscribe(token);
+      expect(unsubscribed.statusCode, `unsubscribe: ${token}`).toBe(400);
+      if (checked) expect(unsubscribed.json().detail).toBe('This unsubscribe link is not valid.');
+    }
+
+    // Each link as mailed works (once): these were the live tokens the database was searched for.
+    expect((await oneClickUnsubscribe(mailedTokens.oneClickUnsubscribe[0]!)).json()).toEqual({ success: true });
+    expect((await post('/api/auth/verify-email', { token: mailedTokens.verification[0]! })).json()).toEqual({ success: true });
+    expect((await post('/api/account/email/confirm', { token: mailedTokens.emailChange[0]! })).json()).toEqual({ success: true });
+    for (const token of [mailedTokens.invitation[0]!, mailedTokens.staffReset[0]!])
+      expect((await post('/api/admin/password-reset/confirm', { token, password: 'staff chose this' })).json()).toEqual({ success: true });
+    const reset = { token: mailedTokens.reset[0]!, password: 'mine again' };
+    expect((await post('/api/auth/password-reset/confirm', reset)).json()).toEqual({ success: true });
+    expect((await post('/api/auth/password-reset/confirm', reset)).statusCode).toBe(400);
   });
 
   it('sends a reset asked for an unknown address to nobody, after the same answer and the same work as for a member', async () => {
@@ -303,21 +420,35 @@ describe("members' data is theirs", () => {
 });
 
 describe('what a member may read is decided when it is read', () => {
-  it('shows a member moved from Gold to Silver no Gold Lounge text anywhere: feed, discussion, search, replies, preview or mail', async () => {
+  it('shows a member moved from Gold to Silver no Gold Lounge text anywhere: feed, discussion, search, replies, dashboard, preview or mail', async () => {
     const author = await t.loginAs('gold', { name: 'Former Gold' });
-    const friend = await t.loginAs('gold');
+    const friend = await t.loginAs('gold', { name: 'Gold Friend' });
     const owner = { authorization: `Bearer ${(await t.loginAsStaff()).token}` };
     const headers = author.headers;
+    const site = await pageApp();
     const lounge = (
       await post('/api/community/posts', { title: 'Lounge secret strategy', body: 'Only for Gold eyes.', space: 'gold' }, { headers })
     ).json();
+    const open = (await post('/api/community/posts', { title: 'Open question', body: 'For everyone.' }, { headers })).json();
     await post(`/api/community/posts/${lounge.id}/replies`, { body: 'A Gold answer, private.' }, { headers: friend.headers });
-    expect((await t.app.inject({ url: '/api/me/community/replies', headers })).json()).toHaveLength(1);
-
-    await post(`/api/admin/members/${author.memberId}/tier`, { membership_tier: 'silver' }, { headers: owner });
-    await post(`/api/community/posts/${lounge.id}/replies`, { body: 'Another Gold answer, after the move.' }, { headers: friend.headers });
 
     const get = (url: string) => t.app.inject({ url, headers });
+    // The dashboard lists the member's own discussions (the community service's myPosts), as the page and the service give them.
+    const dashboard = async () => (await site.app.inject({ url: '/dashboard', headers: { cookie: `rp_session=${author.token}` } })).body;
+    const myPosts = async () => JSON.stringify(await t.app.services.community.myPosts(await t.viewerOf(author.token)));
+    // While Gold, the author reads the Lounge on the dashboard, in their replies and by mail.
+    expect((await get('/api/me/community/replies')).json()).toHaveLength(1);
+    expect(await myPosts()).toContain('Lounge secret strategy');
+    expect(await dashboard()).toContain('Lounge secret strategy');
+    const [whileGold] = await smtp.waitFor(author.email);
+    expect(whileGold!.text).toContain('A Gold answer, private.');
+
+    await post(`/api/admin/members/${author.memberId}/tier`, { membership_tier: 'silver' }, { headers: owner });
+    const mailedBefore = smtp.to(author.email).length;
+    await post(`/api/community/posts/${lounge.id}/replies`, { body: 'Another Gold answer, after the move.' }, { headers: friend.headers });
+    // A reply to their open discussion, after the Lounge one: its mail is the marker waited for below.
+    await post(`/api/community/posts/${open.id}/replies`, { body: 'A marker answer, in the open.' }, { headers: friend.headers });
+
     expect((await get('/api/community/feed?space=gold')).statusCode).toBe(403);
     expect((await get(`/api/community/posts/${lounge.id}`)).statusCode).toBe(403);
     const seen = [
@@ -325,12 +456,123 @@ describe('what a member may read is decided when it is read', () => {
       (await get('/api/community/feed?q=lounge%20secret%20strategy')).body,
       (await get('/api/community/posts')).body,
       (await get('/api/me/community/replies')).body,
-    ].join('\n');
-    for (const text of ['Lounge secret strategy', 'Only for Gold eyes', 'A Gold answer', 'Another Gold answer'])
-      expect(seen).not.toContain(text);
-    // Nor by mail: the reply after the move was not mailed to them.
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    const mailed = smtp.to(author.email).map((mail) => `${mail.subject} ${mail.text}`);
-    expect(mailed.join('\n')).not.toContain('Another Gold answer');
+      await myPosts(),
+      await dashboard(),
+      (await site.app.inject({ url: '/community', headers: { cookie: `rp_session=${author.token}` } })).body,
+      (await site.app.inject({ url: '/', headers: { cookie: `rp_session=${author.token}` } })).body,
+    ];
+    // What is left of the dashboard is still the member's: their open discussion.
+    expect(seen[4]).toContain('Open question');
+    expect(seen[5]).toContain('Open question');
+    for (const [index, answer] of seen.entries())
+      for (const text of ['Lounge secret strategy', 'Only for Gold eyes', 'A Gold answer', 'Another Gold answer'])
+        expect(answer, `answer ${index}`).not.toContain(text);
+
+    // Nor by mail: the marker, sent after the Lounge reply, arrives; once nothing more waits for the
+    // author in the outbox, no mail about the Lounge reached them after the move.
+    await expect
+      .poll(
+        () =>
+          smtp
+            .to(author.email)
+            .slice(mailedBefore)
+            .some((mail) => mail.text?.includes('A marker answer')),
+        { timeout: 10_000 },
+      )
+      .toBe(true);
+    const waiting = async () =>
+      (await t.db.select().from(outboxMessages).where(eq(outboxMessages.toAddress, author.email))).filter(
+        (row) => row.status === 'pending',
+      );
+    await expect.poll(async () => (await waiting()).length, { timeout: 10_000 }).toBe(0);
+    const mailed = smtp.to(author.email).slice(mailedBefore);
+    expect(mailed.map((mail) => mail.subject)).toEqual(['Gold Friend replied to "Open question"']);
+    for (const text of ['Lounge secret strategy', 'Another Gold answer'])
+      expect(mailed.map((mail) => `${mail.subject} ${mail.text} ${String(mail.html)}`).join('\n')).not.toContain(text);
+  });
+});
+
+describe('links that need a click', () => {
+  /** The form of a page that an emailed link opens: where its button posts, and the token it carries. */
+  const formOf = (html: string) => {
+    for (const form of html.matchAll(/<form[^>]*action="([^"]+)"[^>]*method="post"[^>]*>([\s\S]*?)<\/form>/g)) {
+      const token = /<input type="hidden" name="token" value="([^"]*)"/.exec(form[2]!)?.[1];
+      if (token !== undefined) return { action: form[1]!.replaceAll('&amp;', '&'), token };
+    }
+    throw new Error(`No form with a token in the page: ${html.slice(0, 200)}`);
+  };
+
+  it('changes nothing when a mail scanner opens the verification, email-change or reset page; the page’s button then does it', async () => {
+    const site = await pageApp();
+    const signedUp = uniqueEmail('scanned-signup');
+    expect(
+      (await post('/api/auth/register', { name: 'Scanned Sam', email: signedUp, password: 'secret12' }, { from: clientAddress() }))
+        .statusCode,
+    ).toBe(201);
+    const mover = await t.loginAs('bronze', { name: 'Scanned Mover' });
+    const newAddress = uniqueEmail('scanned-new');
+    await post('/api/account/email', { email: newAddress, password: mover.password }, { headers: mover.headers, from: clientAddress() });
+    const forgetful = await t.loginAs('free', { name: 'Scanned Reset' });
+    await post('/api/auth/password-reset', { email: forgetful.email }, { from: clientAddress() });
+    const verifyLink = linkIn((await smtp.waitFor(signedUp))[0]!, `${PUBLIC_URL}/verify-email?token=`);
+    const confirmLink = linkIn((await smtp.waitFor(newAddress))[0]!, `${PUBLIC_URL}/confirm-email?token=`);
+    const resetLink = linkIn((await smtp.waitFor(forgetful.email))[0]!, `${PUBLIC_URL}/reset-password?token=`);
+
+    const [registered] = await t.db.select({ id: members.id }).from(members).where(eq(members.email, signedUp));
+    const ids = [registered!.id, mover.memberId, forgetful.memberId];
+    const state = async () => ({
+      accounts: Object.fromEntries(
+        (await t.db.select().from(members))
+          .filter((row) => ids.includes(row.id))
+          .map((row) => [row.id, { email: row.email, verified: row.emailVerifiedAt, passwordHash: row.passwordHash }]),
+      ),
+      links: (await t.db.select().from(accountTokens))
+        .filter((row) => ids.includes(row.memberId ?? ''))
+        .sort((one, other) => one.id.localeCompare(other.id)),
+    });
+    const before = await state();
+    expect(Object.values(before.accounts).map((account) => account.verified)).toEqual([null, null, null]);
+    expect(before.links.filter((link) => link.usedAt === null)).toHaveLength(3);
+
+    // A scanner follows each link, twice, with and without the member's session, and asks for the page's data too.
+    const opened: Record<string, string> = {};
+    for (const link of [verifyLink, confirmLink, resetLink]) {
+      const { pathname, search } = new URL(link);
+      for (const cookie of [undefined, `rp_session=${mover.token}`]) {
+        for (const url of [`${pathname}${search}`, `${pathname}${search}`, `${pathname}.data${search}`]) {
+          const page = await site.app.inject({ url, headers: cookie ? { cookie } : {} });
+          expect(page.statusCode, url).toBe(200);
+          if (!url.includes('.data')) opened[pathname] = page.body;
+        }
+        expect((await site.app.inject({ method: 'HEAD', url: `${pathname}${search}` })).statusCode).toBe(200);
+      }
+    }
+    expect(await state()).toEqual(before);
+
+    // The page holds a button that posts the link's token; that click, and only it, does the work.
+    const click = async (pathname: string, link: string, fields: Record<string, string> = {}) => {
+      const form = formOf(opened[pathname]!);
+      expect(form.token).toBe(tokenOf(link));
+      return site.app.inject({
+        method: 'POST',
+        url: form.action,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `rp_session=${mover.token}` },
+        payload: new URLSearchParams({ token: form.token, ...fields }).toString(),
+      });
+    };
+    const verified = await click('/verify-email', verifyLink);
+    expect(verified.statusCode).toBe(200);
+    expect(verified.body).toContain('Thank you: your email address is confirmed.');
+    const moved = await click('/confirm-email', confirmLink);
+    expect(moved.body).toContain('Your account now uses this email address.');
+    const reset = await click('/reset-password', resetLink, { password: 'chosen after the scan' });
+    expect(reset.statusCode).toBe(200);
+    const after = await state();
+    expect(after.accounts[registered!.id]!.verified).not.toBeNull();
+    expect(after.accounts[mover.memberId]!.email).toBe(newAddress);
+    expect(after.accounts[forgetful.memberId]!.passwordHash).not.toBe(before.accounts[forgetful.memberId]!.passwordHash);
+    expect(after.links.filter((link) => link.usedAt === null)).toHaveLength(0);
+    const signIn = await post('/api/auth/login', { email: forgetful.email, password: 'chosen after the scan' }, { from: clientAddress() });
+    expect(signIn.statusCode).toBe(200);
   });
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMUNITY_PREVIEW_POSTS } from '../../common/limits.ts';
+import { COMMUNITY_PREVIEW_POSTS, EPISODES_PER_PAGE, PAGE_SIZE } from '../../common/limits.ts';
+import type { AdminEpisodeList } from '../../common/podcast.contract.ts';
+import { INVALID_CURSOR } from '../../server/lists/keyset.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;
@@ -63,21 +65,156 @@ describe('GET /api/podcast/episodes', () => {
   });
 });
 
-describe('GET /api/podcast/episodes/pages', () => {
-  it('pages every episode newest first, and refuses a page that is not there', async () => {
-    const all = await get<{ id: string }[]>('/api/podcast/episodes');
-    const first = await get<{ episodes: { id: string }[]; page: number; pages: number; total: number }>('/api/podcast/episodes/pages');
-    expect(first).toMatchObject({ page: 1, pages: Math.ceil(all.length / 6), total: all.length });
-    expect(first.episodes.map((episode) => episode.id)).toEqual(all.slice(0, 6).map((episode) => episode.id));
-    const second = await get<{ episodes: { id: string }[] }>('/api/podcast/episodes/pages?page=2');
-    expect(second.episodes.map((episode) => episode.id)).toEqual(all.slice(6, 12).map((episode) => episode.id));
+type EpisodePageOut = { episodes: { id: string }[]; next_cursor: string | null; total: number };
 
-    const past = await t.app.inject('/api/podcast/episodes/pages?page=40');
-    expect(past.statusCode).toBe(404);
-    expect(past.json().detail).toBe('There is no such page of episodes.');
-    const word = await t.app.inject('/api/podcast/episodes/pages?page=two');
-    expect(word.statusCode).toBe(400);
-    expect(word.json().detail).toMatch(/The page is a number/);
+describe('GET /api/podcast/episodes/pages', () => {
+  it('pages the episodes newest first, six at a time after the last shown, with an SQL count', async () => {
+    const all = await get<{ id: string }[]>('/api/podcast/episodes');
+    expect(all.length).toBeGreaterThan(EPISODES_PER_PAGE);
+    const first = await get<EpisodePageOut>('/api/podcast/episodes/pages');
+    expect(first).toMatchObject({ total: all.length, next_cursor: expect.any(String) });
+    expect(first.episodes.map((episode) => episode.id)).toEqual(all.slice(0, EPISODES_PER_PAGE).map((episode) => episode.id));
+    const second = await get<EpisodePageOut>(`/api/podcast/episodes/pages?before=${first.next_cursor}`);
+    expect(second.episodes.map((episode) => episode.id)).toEqual(
+      all.slice(EPISODES_PER_PAGE, 2 * EPISODES_PER_PAGE).map((episode) => episode.id),
+    );
+    expect(second.total).toBe(all.length);
+  });
+});
+
+// Enough episodes for several pages of every list of them, some published on the same day (their
+// order is then their id), added through the spec's staff API and put back as they were after.
+describe('the podcast, a page at a time', () => {
+  let staffHeaders: Record<string, string>;
+  let original: AdminEpisodeList;
+  const ADDED = PAGE_SIZE.staffList + 10;
+  const adminList = async () => get<(AdminEpisodeList[number] & { id: string })[]>('/api/admin/podcast/list', staffHeaders);
+  const replaceAll = async (episodes: object[]) => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/admin/podcast/update', headers: staffHeaders, payload: episodes });
+    expect(response.statusCode, response.body).toBe(200);
+  };
+
+  beforeAll(async () => {
+    staffHeaders = { authorization: `Bearer ${(await t.loginAsStaff()).token}` };
+    original = await adminList();
+    const added = Array.from({ length: ADDED }, (_, index) => ({
+      id: `paged-${String(index).padStart(3, '0')}`,
+      title: `Paged ${index}`,
+      published_at: `2019-0${1 + (index % 9)}-1${index % 3}`,
+    }));
+    await replaceAll([...original, ...added]);
+  });
+  afterAll(() => replaceAll(original));
+
+  type Answer = Awaited<ReturnType<typeof t.app.inject>>;
+  /** Follows a list's next pages from `url` to its end (at most 100): the ids of each page, in order. */
+  async function everyPage(url: string, read: (answer: Answer) => { ids: string[]; next: string | null }): Promise<string[][]> {
+    const pages: string[][] = [];
+    for (let address: string | null = url; address && pages.length < 100;) {
+      const answer = await t.app.inject(address);
+      expect(answer.statusCode, address).toBe(200);
+      const { ids, next } = read(answer);
+      pages.push(ids);
+      address = next;
+    }
+    return pages;
+  }
+
+  it('GET /api/podcast/episodes answers an array, the newest page, and names the next page in a Link header', async () => {
+    const first = await t.app.inject('/api/podcast/episodes');
+    expect(Array.isArray(first.json())).toBe(true);
+    expect(first.json()).toHaveLength(PAGE_SIZE.episodes);
+    expect(first.headers.link).toMatch(/^<\/api\/podcast\/episodes\?before=[A-Za-z0-9_-]+>; rel="next"$/);
+
+    const pages = await everyPage('/api/podcast/episodes', (answer) => ({
+      ids: (answer.json() as { id: string }[]).map((episode) => episode.id),
+      next: /^<([^>]+)>; rel="next"$/.exec(String(answer.headers.link ?? ''))?.[1] ?? null,
+    }));
+    const every = (await adminList()).map((episode) => episode.id);
+    expect(pages.length).toBe(Math.ceil(every.length / PAGE_SIZE.episodes));
+    expect(pages.every((page) => page.length <= PAGE_SIZE.episodes)).toBe(true);
+    // Newest first, as staff see the whole list: none twice, none skipped; the last page names no next one.
+    expect(pages.flat()).toEqual(every);
+    // A visitor asking again gets the same page and the same Link (kept answers carry it too).
+    const again = await t.app.inject('/api/podcast/episodes');
+    expect(again.headers.link).toBe(first.headers.link);
+    expect(again.json()).toEqual(first.json());
+  });
+
+  it('GET /api/podcast/episodes/pages goes on after the last episode shown, to the end, with the total', async () => {
+    const every = (await adminList()).map((episode) => episode.id);
+    const totals = new Set<number>();
+    const pages = await everyPage('/api/podcast/episodes/pages', (answer) => {
+      const body = answer.json() as EpisodePageOut;
+      totals.add(body.total);
+      return {
+        ids: body.episodes.map((episode) => episode.id),
+        next: body.next_cursor && `/api/podcast/episodes/pages?before=${body.next_cursor}`,
+      };
+    });
+    expect(totals).toEqual(new Set([every.length]));
+    expect(pages.length).toBe(Math.ceil(every.length / EPISODES_PER_PAGE));
+    expect(pages.slice(0, -1).every((page) => page.length === EPISODES_PER_PAGE)).toBe(true);
+    expect(pages.flat()).toEqual(every);
+    expect(new Set(pages.flat()).size).toBe(every.length);
+  });
+
+  it('refuses a broken page link with a 400 that says to start again from the first page', async () => {
+    const first = await get<EpisodePageOut>('/api/podcast/episodes/pages');
+    const [published, id] = JSON.parse(Buffer.from(first.next_cursor!, 'base64url').toString()) as [string, string];
+    expect(published).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+    const cursor = (values: unknown) => Buffer.from(JSON.stringify(values)).toString('base64url');
+    for (const broken of [
+      'abc',
+      'not-a-cursor',
+      cursor(['x']),
+      cursor([published]),
+      cursor(['2024-13-45 25:61:61+00', id]),
+      cursor([published, 7]),
+    ]) {
+      for (const list of ['/api/podcast/episodes', '/api/podcast/episodes/pages']) {
+        const response = await t.app.inject(`${list}?before=${broken}`);
+        expect(response.statusCode, `${list} ${broken}`).toBe(400);
+        expect(response.json().detail).toBe(INVALID_CURSOR);
+      }
+    }
+    // Not a page link at all: refused before it is read.
+    expect((await t.app.inject('/api/podcast/episodes/pages?before=%21%21')).statusCode).toBe(400);
+  });
+
+  it("saves the staff tab's page without touching any other page's episodes", async () => {
+    const editor = await t.asStaff('editor');
+    const authoring = t.app.services.podcastAuthoring;
+    const first = await authoring.adminPage(editor, {});
+    expect(first.items).toHaveLength(PAGE_SIZE.staffList);
+    const second = await authoring.adminPage(editor, { before: first.next_cursor! });
+    const [removed, edited, ...rest] = second.items;
+    const before = await adminList();
+
+    await authoring.savePage(
+      editor,
+      second.items.map((episode) => episode.id),
+      [
+        { ...edited!, title: 'Edited on page two' },
+        ...rest,
+        { id: 'paged-new', title: 'Added on page two', spotify_url: '', description: '', duration: '45:00' },
+      ],
+    );
+    const after = await adminList();
+    const byId = new Map(after.map((episode) => [episode.id, episode]));
+    // Every episode of the first page is still there, as it was.
+    for (const episode of first.items) expect(byId.get(episode.id), episode.id).toEqual(episode);
+    expect(byId.has(removed!.id)).toBe(false);
+    expect(byId.get(edited!.id)).toMatchObject({ title: 'Edited on page two' });
+    expect(byId.get('paged-new')).toMatchObject({ title: 'Added on page two' });
+    expect(after).toHaveLength(before.length);
+
+    // A page saved empty (staff deleted its every episode) loses its episodes, and the other pages none.
+    const page = await authoring.adminPage(editor, { before: (await authoring.adminPage(editor, {})).next_cursor! });
+    const emptied = new Set(page.items.map((episode) => episode.id));
+    await authoring.savePage(editor, [...emptied], []);
+    const left = await adminList();
+    expect(left.map((episode) => episode.id)).toEqual(after.map((episode) => episode.id).filter((id) => !emptied.has(id)));
   });
 });
 

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StaffCourseDetail } from '../../common/courses.contract.ts';
+import type { StaffCourse, StaffCourseDetail } from '../../common/courses.contract.ts';
+import { PAGE_SIZE } from '../../common/limits.ts';
 import { auditLog, certificates, outboxMessages } from '../../db/schema.ts';
 import { multipartBody, PDF_BYTES, PNG_BYTES } from '../helpers/multipart.ts';
+import { INVALID_CURSOR } from '../../server/lists/keyset.ts';
 import { createTestApp, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
 
 // Staff write the catalogue: courses as drafts, published, archived; lessons added, changed,
@@ -346,5 +348,75 @@ describe('file library', () => {
     expect((await request('GET', `/api/files/${secret}?w=320`, silver.headers)).statusCode).toBe(403);
     const forStaff = await request('GET', `/api/files/${secret}?w=320`, staff);
     expect(forStaff.headers['cache-control']).toBe('private, no-store');
+  });
+});
+
+describe("the staff's course list", () => {
+  /** Every page from the first, following `Link: <...>; rel="next"`, as the API answers them. */
+  async function everyPage(): Promise<{ courses: StaffCourse[]; next: string | null }[]> {
+    const pages: { courses: StaffCourse[]; next: string | null }[] = [];
+    let url: string | null = '/api/admin/courses';
+    while (url && pages.length < 20) {
+      const response = await request('GET', url, staff);
+      expect(response.statusCode, response.body).toBe(200);
+      const link = response.headers.link as string | undefined;
+      const next = link ? /^<(\/api\/admin\/courses\?before=[\w-]+)>; rel="next"$/.exec(link)?.[1] : undefined;
+      if (link) expect(next, link).toBeDefined();
+      pages.push({ courses: response.json(), next: next ?? null });
+      url = next ?? null;
+    }
+    return pages;
+  }
+
+  it('is a page at a time in catalogue order, every course once, with the learners of each page', async () => {
+    // Enough courses for three pages: some on one position with the same title (the id breaks the
+    // tie), some with titles as long as allowed in letters of several bytes (the page link stays short).
+    await t.db.execute(sql`
+      insert into courses (id, title, description, category, tier, thumbnail, duration, instructor, status, position)
+      select 'paged-course-' || lpad(g::text, 3, '0'),
+             case when g % 4 = 0 then 'Same Title' when g % 4 = 1 then repeat('Ü', 146) || lpad(g::text, 4, '0') else 'Paged ' || (200 - g) end,
+             'A course of the paging test.', 'sales', 'free', '/images/paged.webp', '1h', 'Page Turner', 'draft',
+             case when g % 3 = 0 then 1000 else 500 end
+      from generate_series(1, ${PAGE_SIZE.staffList * 2 + 5}) as g`);
+    const learner = await t.loginAs('bronze');
+    const expected = (
+      (await t.db.execute(sql`select id from courses order by position, title, id`)) as unknown as { rows: { id: string }[] }
+    ).rows;
+    const onSecondPage = expected[PAGE_SIZE.staffList + 3]!.id;
+    await t.db.execute(sql`insert into enrolments (member_id, course_id) values (${learner.memberId}, ${onSecondPage})`);
+
+    const pages = await everyPage();
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    for (const page of pages.slice(0, -1)) expect(page.courses).toHaveLength(PAGE_SIZE.staffList);
+    expect(pages.at(-1)!.courses.length).toBeLessThanOrEqual(PAGE_SIZE.staffList);
+    expect(pages.at(-1)!.next).toBeNull();
+    const shown = pages.flatMap((page) => page.courses.map((course) => course.id));
+    expect(shown).toEqual(expected.map((row) => row.id));
+    expect(new Set(shown).size).toBe(shown.length);
+    // The first page is the list as it always began: the catalogue's first courses.
+    expect(pages[0]!.courses[0]!.id).toBe(expected[0]!.id);
+
+    // A later page carries its courses' figures.
+    const counted = pages[1]!.courses.find((course) => course.id === onSecondPage)!;
+    expect(counted).toMatchObject({ enrolled_count: 1, completed_count: 0, status: 'draft', lesson_count: 0 });
+    expect(
+      pages.flatMap((page) => page.courses).filter((course) => course.enrolled_count > 0 && course.id.startsWith('paged-')),
+    ).toHaveLength(1);
+  });
+
+  it('refuses a broken page link, and one whose course is gone, with a 400 that says to start again', async () => {
+    for (const cursor of ['abc', Buffer.from('["x"]').toString('base64url'), Buffer.from('[1.5,"first-90-days"]').toString('base64url')]) {
+      const refused = await request('GET', `/api/admin/courses?before=${cursor}`, staff);
+      expect(refused.statusCode, cursor).toBe(400);
+      expect(refused.json().detail).toBe(INVALID_CURSOR);
+    }
+    const [first] = await everyPage();
+    const lastShown = first!.courses.at(-1)!;
+    expect(first!.next).not.toBeNull();
+    const deleted = await request('DELETE', `/api/admin/courses/${lastShown.id}`, staff);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const stale = await request('GET', first!.next!, staff);
+    expect(stale.statusCode).toBe(400);
+    expect(stale.json().detail).toBe(INVALID_CURSOR);
   });
 });

@@ -138,8 +138,17 @@ describe('free slots', () => {
 });
 
 describe('booking, moving and cancelling', () => {
-  it('books one 1-on-1 a month, mails both with a calendar file, and shows it to the coach with the member’s progress', async () => {
+  it('books one 1-on-1 a month, mails both with a calendar file, and shows it to the coach with the member’s progress and goals', async () => {
     const gold = await t.loginAs('gold');
+    const goal = await request('POST', '/api/goals', gold.headers, {
+      kind: 'count',
+      title: 'Calls',
+      unit: 'calls',
+      target: 20,
+      period: 'week',
+    });
+    expect(goal.statusCode, goal.body).toBe(201);
+    expect((await request('POST', `/api/goals/${goal.json().id}/progress`, gold.headers, { amount: 5 })).statusCode).toBe(200);
     const [first, second] = await laterStarts(gold, 3);
     const booked = await book(gold, first!, 'Pricing conversations');
     expect(booked.statusCode, booked.body).toBe(201);
@@ -171,6 +180,7 @@ describe('booking, moving and cancelling', () => {
       topic: 'Pricing conversations',
       member: { tier: 'gold' },
       progress: { courses_enrolled: 0, lessons_completed: 0 },
+      goals: [expect.objectContaining({ title: 'Calls', unit: 'calls', target: 20, done: 5, period_label: 'this week' })],
     });
   });
 

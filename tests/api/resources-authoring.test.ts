@@ -1,8 +1,10 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAILY_TIP_IS_TEXT } from '../../common/resources.contract.ts';
+import { PAGE_SIZE } from '../../common/limits.ts';
+import { DAILY_TIP_IS_TEXT, type StaffResource } from '../../common/resources.contract.ts';
 import { auditLog } from '../../db/schema.ts';
 import { multipartBody, PDF_BYTES } from '../helpers/multipart.ts';
+import { INVALID_CURSOR } from '../../server/lists/keyset.ts';
 import { createTestApp, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
 
 // Staff write the resources library; a resource's file reaches only members whose tier reaches it.
@@ -115,5 +117,65 @@ describe('resources authoring', () => {
     const missing = await request('POST', '/api/admin/resources', staff, { ...GUIDE, file_id: '00000000-0000-4000-8000-000000000000' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().detail).toBe('The file is not in the file library.');
+  });
+});
+
+describe("the staff's resource list", () => {
+  /** Every page from the first, following `Link: <...>; rel="next"`, as the API answers them. */
+  async function everyPage(): Promise<{ resources: StaffResource[]; next: string | null }[]> {
+    const pages: { resources: StaffResource[]; next: string | null }[] = [];
+    let url: string | null = '/api/admin/resources';
+    while (url && pages.length < 20) {
+      const response = await request('GET', url, staff);
+      expect(response.statusCode, response.body).toBe(200);
+      const link = response.headers.link as string | undefined;
+      const next = link ? /^<(\/api\/admin\/resources\?before=[\w-]+)>; rel="next"$/.exec(link)?.[1] : undefined;
+      if (link) expect(next, link).toBeDefined();
+      pages.push({ resources: response.json(), next: next ?? null });
+      url = next ?? null;
+    }
+    return pages;
+  }
+
+  it("is a page at a time in the library's order, every resource once, with its file's name", async () => {
+    // Enough for three pages: some on one position with the same title (the id breaks the tie), some
+    // with titles as long as allowed in letters of several bytes (the page link stays short).
+    const fileId = await uploadPdf();
+    await t.db.execute(sql`
+      insert into resources (id, title, description, resource_type, tier_required, file_id, position)
+      select 'paged-resource-' || lpad(g::text, 3, '0'),
+             case when g % 4 = 0 then 'Same Title' when g % 4 = 1 then repeat('Ü', 196) || lpad(g::text, 4, '0') else 'Paged ' || (200 - g) end,
+             'A resource of the paging test.', 'ebook', 'silver', case when g % 5 = 0 then ${fileId}::uuid end,
+             case when g % 3 = 0 then 1000 else 500 end
+      from generate_series(1, ${PAGE_SIZE.staffList * 2 + 5}) as g`);
+    const expected = (
+      (await t.db.execute(sql`select id from resources order by position, title, id`)) as unknown as { rows: { id: string }[] }
+    ).rows.map((row) => row.id);
+
+    const pages = await everyPage();
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    for (const page of pages.slice(0, -1)) expect(page.resources).toHaveLength(PAGE_SIZE.staffList);
+    expect(pages.at(-1)!.next).toBeNull();
+    const shown = pages.flatMap((page) => page.resources.map((resource) => resource.id));
+    expect(shown).toEqual(expected);
+    expect(new Set(shown).size).toBe(shown.length);
+    const withFile = pages.flatMap((page) => page.resources).filter((resource) => resource.id.startsWith('paged-') && resource.file_id);
+    expect(withFile.length).toBeGreaterThan(0);
+    expect(withFile.every((resource) => resource.file_name === 'photo-guide.pdf')).toBe(true);
+  });
+
+  it('refuses a broken page link, and one whose resource is gone, with a 400 that says to start again', async () => {
+    for (const cursor of ['abc', Buffer.from('["x"]').toString('base64url'), Buffer.from('[-1]').toString('base64url')]) {
+      const refused = await request('GET', `/api/admin/resources?before=${cursor}`, staff);
+      expect(refused.statusCode, cursor).toBe(400);
+      expect(refused.json().detail).toBe(INVALID_CURSOR);
+    }
+    const [first] = await everyPage();
+    expect(first!.next).not.toBeNull();
+    const removed = await request('DELETE', `/api/admin/resources/${first!.resources.at(-1)!.id}`, staff);
+    expect(removed.statusCode, removed.body).toBe(200);
+    const stale = await request('GET', first!.next!, staff);
+    expect(stale.statusCode).toBe(400);
+    expect(stale.json().detail).toBe(INVALID_CURSOR);
   });
 });

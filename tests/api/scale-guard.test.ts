@@ -86,12 +86,29 @@ async function giveLongLists({ memberId, email, name }: MemberLogin) {
     join members as author on author.email = case when g % 15 = 0 then ${email} else 'member' || g || ${`@${SCALE_EMAIL_DOMAIN}`} end`);
 }
 
+/**
+ * The lists staff author by hand (courses, resources) and the staff accounts: a few dozen rows, made
+ * more than a page, with ties in their order (the same position and title, the same moment).
+ */
+async function giveLongStaffLists() {
+  const rows = PAGE_SIZE.staffList + 15;
+  await t.db.execute(sql`
+    insert into resources (id, title, description, resource_type, tier_required, position)
+    select 'guard-resource-' || lpad(g::text, 3, '0'), 'Guard resource ' || (g % 7), 'A resource of the scale guard.', 'ebook', 'silver', 1000
+    from generate_series(1, ${rows}) as g`);
+  await t.db.execute(sql`
+    insert into staff_accounts (email, password_hash, role, created_at)
+    select 'guard-editor-' || g || ${`@${SCALE_EMAIL_DOMAIN}`}, 'not a password hash', 'editor', now() - interval '1 day' * (g / 3)
+    from generate_series(1, ${rows}) as g`);
+}
+
 beforeAll(async () => {
   t = await createTestApp();
   await seedScaleData(t.db, await hashPassword(SCALE_PASSWORD), () => {}, VOLUME);
   member = await t.loginAs('gold', { name: 'Guard Gold' });
   staff = { authorization: `Bearer ${(await t.loginAsStaff()).token}` };
   await giveLongLists(member);
+  await giveLongStaffLists();
   // More pinned discussions than the first page shows (in the general space), pinned at different moments.
   await t.db.execute(sql`
     update community_posts set pinned_at = created_at + interval '1 hour'
@@ -125,6 +142,8 @@ interface List {
   key?: string;
   /** The table the list reads: a query on it must be among those the request sends. */
   table: string;
+  /** The index its pages are read through, on a table too small to be among the big ones (whose sequential scans are refused). */
+  index?: string;
   /** The list's rows in its order, as `id`, the first `limit` of them. */
   expected: (limit: number) => SQL;
   /** Followed to its last page (a short list), rather than for three pages. */
@@ -376,6 +395,37 @@ const LISTS: List[] = [
     expected: (limit) => sql`select id from contact_messages order by created_at desc, id desc limit ${limit}`,
     toEnd: true,
   },
+  // What staff author by hand, in the catalogue's order, and the staff accounts, oldest first.
+  {
+    name: 'staff courses',
+    url: () => '/api/admin/courses',
+    who: 'staff',
+    size: PAGE_SIZE.staffList,
+    table: 'courses',
+    index: 'courses_position_idx',
+    expected: (limit) => sql`select id from courses order by position, title, id limit ${limit}`,
+    toEnd: true,
+  },
+  {
+    name: 'staff resources',
+    url: () => '/api/admin/resources',
+    who: 'staff',
+    size: PAGE_SIZE.staffList,
+    table: 'resources',
+    index: 'resources_position_idx',
+    expected: (limit) => sql`select id from resources order by position, title, id limit ${limit}`,
+    toEnd: true,
+  },
+  {
+    name: 'staff accounts',
+    url: () => '/api/admin/staff',
+    who: 'staff',
+    size: PAGE_SIZE.staffList,
+    table: 'staff_accounts',
+    index: 'staff_accounts_created_idx',
+    expected: (limit) => sql`select id from staff_accounts order by created_at, id limit ${limit}`,
+    toEnd: true,
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -593,6 +643,12 @@ async function checkList(list: List) {
   expect.soft(refusals.join('\n'), `${list.name}: tampered cursors`).toBe('');
 
   expect(scans.join('\n\n'), `${list.name}: queries that read a big table whole`).toBe('');
+
+  if (list.index) {
+    const reading = recorded.filter((statement) => statement.text.includes(`from "${list.table}"`));
+    const indexes = (await Promise.all(reading.map(planOf))).flatMap(nodesOf).flatMap((node) => node['Index Name'] ?? []);
+    expect(indexes, `${list.name}: the pages are read through ${list.index}`).toContain(list.index);
+  }
 }
 
 describe('every list at scale', () => {

@@ -70,6 +70,29 @@ describe('the weekly tips email', () => {
     expect(await tipsTo(faraway.email)).toEqual([]);
   });
 
+  it('reaches members whose browser named their zone by another of its names (Asia/Kolkata, US/Eastern)', async () => {
+    const [kolkata, eastern] = [await t.loginAs('free'), await t.loginAs('free')];
+    for (const [member, zone] of [
+      [kolkata, 'Asia/Kolkata'],
+      [eastern, 'US/Eastern'],
+    ] as const) {
+      const set = await t.app.inject({
+        method: 'PUT',
+        url: '/api/account/time-zone',
+        headers: member.headers,
+        payload: { time_zone: zone },
+      });
+      expect(set.statusCode, set.body).toBe(200);
+    }
+    // Monday 7 December 2026: 8:10 in Kolkata (02:40 UTC), then 8:10 in New York (13:10 UTC).
+    await sendWeeklyTips(createDataAccess(t.db), mailer, new Date('2026-12-07T02:40:00Z'));
+    expect(await tipsTo(kolkata.email)).toHaveLength(1);
+    expect(await tipsTo(eastern.email)).toEqual([]);
+    await sendWeeklyTips(createDataAccess(t.db), mailer, new Date('2026-12-07T13:10:00Z'));
+    expect(await tipsTo(eastern.email)).toHaveLength(1);
+    expect(await tipsTo(kolkata.email)).toHaveLength(1);
+  });
+
   it('keeps the switch to the member, and says what is wrong with a bad one', async () => {
     expect((await t.app.inject({ method: 'PUT', url: '/api/account/weekly-tips', payload: { weekly_tips: false } })).statusCode).toBe(401);
     const member = await t.loginAs('free');

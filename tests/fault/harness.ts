@@ -21,6 +21,15 @@ const programs = { initdb: 'initdb', pgCtl: 'pg_ctl', redis: 'redis-server', get
 // The server under test: this repository, or another checkout of it (FAULT_SERVER_ROOT, to compare two versions).
 const serverRoot = process.env.FAULT_SERVER_ROOT ? path.resolve(process.env.FAULT_SERVER_ROOT) : root;
 
+/**
+ * Whether the server under test has a production build of its pages (server/pages/pages.plugin.ts
+ * loads build/server/index.js; without it every page answers 503 "not built"). Page views in the
+ * load (`startLoad({ pageViews: true })`) only make sense with one: run `npm run build` first.
+ */
+export function pagesBuilt(): boolean {
+  return fs.existsSync(path.join(serverRoot, 'build/server/index.js'));
+}
+
 /** Milliseconds on one monotonic clock shared by the load, the probes and the fault timestamps. */
 export const now = () => performance.now();
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -342,6 +351,9 @@ export async function startRedis(): Promise<RedisServer> {
 // ---------------------------------------------------------------------------------------------
 // Server processes
 
+/** The first staff account every server process starts with (ADMIN_EMAIL, ADMIN_PASSWORD): an owner. */
+export const OWNER = { email: 'owner@example.com', password: 'owner-password-1' } as const;
+
 export interface ServerProcess {
   name: string;
   url: string;
@@ -380,8 +392,8 @@ export async function startServer(options: {
       DATA_DIR: dataDir,
       DATABASE_URL: options.databaseUrl ?? '',
       REDIS_URL: options.redisUrl ?? '',
-      ADMIN_EMAIL: 'owner@example.com',
-      ADMIN_PASSWORD: 'owner-password-1',
+      ADMIN_EMAIL: OWNER.email,
+      ADMIN_PASSWORD: OWNER.password,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       // The load comes from one machine; it names a client address per member (X-Forwarded-For), as a
@@ -475,6 +487,8 @@ export interface Outcome {
   detail?: string;
   retryAfter?: string | null;
   requestId?: string | null;
+  /** The answer's ETag, when it had one (a visitor's kept page carries the one it was kept with). */
+  etag?: string;
   /** Why no answer arrived: 'timeout', or the network error's code (ECONNRESET, ECONNREFUSED, UND_ERR_SOCKET...). */
   error?: string;
   /** The parsed JSON body, when there was one. */
@@ -528,6 +542,7 @@ export async function call(
     }
     const detail = json && typeof json === 'object' && 'detail' in json ? String((json as { detail: unknown }).detail) : undefined;
     const at = now();
+    const etag = answer.headers.get('etag');
     return {
       ...base,
       at,
@@ -536,6 +551,7 @@ export async function call(
       detail,
       retryAfter: answer.headers.get('retry-after'),
       requestId: answer.headers.get('x-request-id'),
+      ...(etag ? { etag } : {}),
       json,
     };
   } catch (error) {
@@ -598,6 +614,30 @@ export function offenders(outcomes: Outcome[], allowed: (outcome: Outcome) => bo
         `${outcome.process} ${outcome.method} ${outcome.path} → ${describeOutcome(outcome)} after ${Math.round(outcome.durationMs)} ms ` +
         `(sent at +${Math.round(outcome.startedAt - t0)} ms)`,
     );
+}
+
+/**
+ * Visitors' page views (`isPageView`) answered during an outage (`from` to `to`, by when the answer
+ * arrived): how many there were, and those that were not the copy kept before it, that is not a 200
+ * with an ETag the same process answered for the same page before the outage began.
+ */
+export function keptPageOffenders(
+  views: Outcome[],
+  outages: { from: number; to: number }[],
+  t0 = 0,
+): { during: number; notKept: string[] } {
+  const copy = (view: Outcome) => `${view.process} ${view.path} ${view.etag ?? '-'}`;
+  let during = 0;
+  const notKept: string[] = [];
+  for (const outage of outages) {
+    const kept = new Set(views.filter((view) => view.at < outage.from && view.status === 200 && view.etag).map(copy));
+    const inOutage = views.filter((view) => view.at >= outage.from && view.at <= outage.to);
+    during += inOutage.length;
+    for (const view of inOutage.filter((each) => each.status !== 200 || !kept.has(copy(each)))) {
+      notKept.push(`${offenders([view], () => false, t0)[0]} (etag ${view.etag ?? 'none'})`);
+    }
+  }
+  return { during, notKept };
 }
 
 export function withoutRequestId(outcomes: Outcome[]): string[] {
@@ -682,9 +722,19 @@ export async function freeCourseIds(target: Target): Promise<string[]> {
 // ---------------------------------------------------------------------------------------------
 // Load
 
-type Operation = 'courses' | 'me' | 'login' | 'enrol' | 'post' | 'reply';
+type Operation = 'courses' | 'me' | 'login' | 'enrol' | 'post' | 'reply' | 'page';
 
-const DEFAULT_MIX: Record<Operation, number> = { courses: 25, me: 25, login: 6, enrol: 16, post: 8, reply: 20 };
+// No page views unless a test asks for them (`pageViews`): they need a production build.
+const DEFAULT_MIX: Record<Operation, number> = { courses: 25, me: 25, login: 6, enrol: 16, post: 8, reply: 20, page: 0 };
+/** The weight of page views in the mix when a test asks for them and names none. */
+const PAGE_VIEW_WEIGHT = 20;
+
+/** The pages a visitor (no cookie, no token) views in the load: each process keeps one copy of each for everyone. */
+const VISITOR_PAGES = ['/', '/courses'] as const;
+const PAGE_VIEW_ROUTE = ' (visitor page)';
+
+/** An answer to a visitor's page view of the load. */
+export const isPageView = (outcome: Outcome) => outcome.route.endsWith(PAGE_VIEW_ROUTE);
 
 export interface Load {
   outcomes: Outcome[];
@@ -713,8 +763,14 @@ export function startLoad(options: {
   thinkMs?: number;
   timeoutMs?: number;
   mix?: Partial<Record<Operation, number>>;
+  /**
+   * Visitors' page views (GET / and /courses, as HTML, with no cookie or token) in the mix, at
+   * `mix.page` or a weight of 20. Off unless asked for: the pages need a production build (`pagesBuilt()`).
+   */
+  pageViews?: boolean;
 }): Load {
-  const mix = { ...DEFAULT_MIX, ...options.mix };
+  const mix = { ...DEFAULT_MIX, ...(options.pageViews ? { page: PAGE_VIEW_WEIGHT } : {}), ...options.mix };
+  if (!options.pageViews) mix.page = 0;
   const loops = options.targets.flatMap((target) => Array.from({ length: options.loopsPerTarget }, () => target));
   if (options.members.length < loops.length) throw new Error(`${loops.length} loops need at least as many members`);
   const outcomes: Outcome[] = [];
@@ -788,6 +844,17 @@ export function startLoad(options: {
           });
           const id = (outcome.json as { id?: string } | undefined)?.id;
           if (outcome.status === 201 && id) replies.push(id);
+          break;
+        }
+        case 'page': {
+          // A visitor: the member's address, but neither their token nor any cookie.
+          const page = VISITOR_PAGES[Math.floor(Math.random() * VISITOR_PAGES.length)]!;
+          outcome = await call(target, 'GET', page, {
+            address: member.address,
+            timeoutMs,
+            headers: { accept: 'text/html' },
+            route: `${page}${PAGE_VIEW_ROUTE}`,
+          });
           break;
         }
       }

@@ -5,9 +5,12 @@ import {
   databaseUnavailable,
   describeOutcome,
   freeCourseIds,
+  isPageView,
+  keptPageOffenders,
   now,
   offenders,
   ok,
+  pagesBuilt,
   pending,
   pollUntil,
   printPhases,
@@ -28,12 +31,17 @@ import {
 // One process, a light load, and the whole PostgreSQL cluster frozen (SIGSTOP) for 10 s: its
 // connections stay open and nothing answers, the worst kind of outage. Clients must still hear
 // back within 5 s, readiness must say "not ready" while liveness stays fine, and service must
-// come back after the thaw.
+// come back after the thaw. With a production build, visitors view pages meanwhile, and are served
+// the copy the process kept, frozen database or not; and a second process no visitor has reached yet
+// makes its catalogue page during the freeze, which must not be kept without its courses.
 
 const FREEZE_MS = 10_000;
 const ANSWER_WITHIN_MS = 5_000;
 const NOT_READY_WITHIN_MS = 3_000;
 const RECOVERY_MS = 10_000;
+const WITH_PAGES = pagesBuilt();
+const NO_BUILD =
+  'no production build of the pages (build/server/index.js): run `npm run build` before the fault lane to check visitors’ pages';
 
 let cluster: PostgresCluster;
 let server: ServerProcess;
@@ -46,12 +54,42 @@ let thawedAt = 0;
 let recoveredAt: number | undefined;
 let readyAgainAt: number | undefined;
 let stillRunning = false;
+/** A second process with no visitor before the freeze (started with pages only): its /courses during and after the freeze. */
+let unvisited: ServerProcess | undefined;
+const firstView: { reference?: PageView; during?: PageView; after?: PageView; titles: string[] } = { titles: [] };
+
+interface PageView {
+  status?: number;
+  error?: string;
+  etag?: string | null;
+  durationMs: number;
+  html: string;
+}
+
+/** A visitor's view of a page (HTML, no cookie or token), with the page itself. */
+async function viewPage(target: ServerProcess, urlPath: string): Promise<PageView> {
+  const startedAt = now();
+  try {
+    const answer = await fetch(`${target.url}${urlPath}`, { headers: { accept: 'text/html' }, signal: AbortSignal.timeout(15_000) });
+    const html = await answer.text();
+    return { status: answer.status, etag: answer.headers.get('etag'), durationMs: now() - startedAt, html };
+  } catch (error) {
+    return { error: String(error), durationMs: now() - startedAt, html: '' };
+  }
+}
+
+const titlesShown = (view: PageView | undefined) => firstView.titles.filter((title) => view?.html.includes(title));
+const describeView = (view: PageView | undefined) =>
+  view
+    ? `${view.status ?? view.error} after ${Math.round(view.durationMs)} ms, etag ${view.etag ?? 'none'}, ${titlesShown(view).length} of ${firstView.titles.length} course titles`
+    : 'none';
 
 afterAll(cleanupAll);
 
 beforeAll(async () => {
   cluster = await startPostgres();
   server = await startServer({ name: 'A', databaseUrl: cluster.url });
+  if (WITH_PAGES) unvisited = await startServer({ name: 'B', databaseUrl: cluster.url });
   const members = await registerMembers(server, cluster, 9, { label: 'freeze' });
   const prober = members.shift()!;
   const courseIds = await freeCourseIds(server);
@@ -61,6 +99,13 @@ beforeAll(async () => {
     body: { title: 'A thread to reply to', body: 'Replies go here.' },
   });
   if (first.status !== 201) throw new Error(`could not create a post to reply to: ${describeOutcome(first)}`);
+  // Titles escaped alike in JSON and HTML (no &, quotes or angle brackets), to find them in a page.
+  const catalogue = await call(server, 'GET', '/api/courses');
+  firstView.titles = ((catalogue.json ?? []) as { title: string }[])
+    .map((course) => course.title)
+    .filter((title) => !/[&<>"']/.test(title));
+  // The catalogue page as process A makes it with the database answering: what B's must show too.
+  if (WITH_PAGES) firstView.reference = await viewPage(server, '/courses');
 
   // /readyz and /livez every 250 ms, each on its own (a hung probe does not delay the next).
   let probing = true;
@@ -82,12 +127,16 @@ beforeAll(async () => {
     postIds: [(first.json as { id: string }).id],
     thinkMs: 100,
     timeoutMs: 8000,
+    pageViews: WITH_PAGES,
+    // Enough page views that some fall in the freeze, when the other requests wait on the database.
+    mix: { page: 30 },
   });
   t0 = now();
   await sleep(2000);
 
   frozenAt = now();
   await cluster.freeze();
+  const during = unvisited && viewPage(unvisited, '/courses');
   try {
     await sleep(FREEZE_MS);
   } finally {
@@ -104,6 +153,16 @@ beforeAll(async () => {
   await probeLoop;
   await Promise.all(inFlight);
   stillRunning = await pending(server.exited);
+  if (unvisited) {
+    firstView.during = await during;
+    // Once B answers /readyz again, its catalogue page as a visitor now sees it.
+    await pollUntil(async () => (await call(unvisited!, 'GET', '/readyz', { timeoutMs: 5000 })).status === 200, RECOVERY_MS, 250);
+    firstView.after = await viewPage(unvisited, '/courses');
+    console.log(
+      `/courses on A before the freeze: ${describeView(firstView.reference)}; B's first /courses, during the freeze: ` +
+        `${describeView(firstView.during)}; after it: ${describeView(firstView.after)}`,
+    );
+  }
 
   printPhases(
     'PostgreSQL frozen for 10 s under a light load (answers by when they arrived)',
@@ -173,6 +232,29 @@ describe('PostgreSQL frozen for 10 s, one process', () => {
     expect(readyAgainAt === undefined ? Infinity : readyAgainAt - thawedAt, 'ms until /readyz was 200 again').toBeLessThanOrEqual(
       RECOVERY_MS,
     );
+  });
+
+  it('answers visitors’ pages with 200 throughout, from the copy the process kept while PostgreSQL was frozen', (context) => {
+    context.skip(!WITH_PAGES, NO_BUILD);
+    const views = outcomes.filter(isPageView);
+    expect(views.length).toBeGreaterThan(5);
+    expect(offenders(views, (outcome) => outcome.status === 200, t0).slice(0, 20)).toEqual([]);
+    const { during, notKept } = keptPageOffenders(views, [{ from: frozenAt, to: thawedAt }], t0);
+    expect(during, 'page views answered while PostgreSQL was frozen').toBeGreaterThan(0);
+    expect(notKept.slice(0, 20), 'page views during the freeze not answered with a copy kept before it').toEqual([]);
+  });
+
+  it('answers the first view of a page on a process no visitor reached yet, once the database is back (the harness sees the catalogue)', (context) => {
+    context.skip(!WITH_PAGES, NO_BUILD);
+    expect(firstView.titles.length).toBeGreaterThan(0);
+    expect(titlesShown(firstView.reference), `A's /courses before the freeze: ${describeView(firstView.reference)}`).not.toEqual([]);
+    expect(describeView(firstView.after)).toMatch(/^200 /);
+  });
+
+  // A visitor page first made while the database is frozen (its loaders fell back to no courses) is sent, never kept.
+  it('makes such a page again once the database is back: visitors are not kept on the fallback made without it', (context) => {
+    context.skip(!WITH_PAGES, NO_BUILD);
+    expect(titlesShown(firstView.after), `B's /courses after the freeze: ${describeView(firstView.after)}`).not.toEqual([]);
   });
 
   it('gives every answer an X-Request-Id (a UUID)', () => {

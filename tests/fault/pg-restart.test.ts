@@ -4,9 +4,12 @@ import {
   cleanupAll,
   databaseUnavailable,
   freeCourseIds,
+  isPageView,
+  keptPageOffenders,
   now,
   offenders,
   ok,
+  pagesBuilt,
   pending,
   printPhases,
   registerMembers,
@@ -27,9 +30,13 @@ import {
 // Two server processes on one PostgreSQL cluster and one Redis, a mixed load on both, and
 // `pg_ctl restart -m fast` twice during it: the processes live on, clients see either their answer
 // or a 503 that says the database is away (with Retry-After), service is back within 10 s of the
-// database, and nothing acknowledged is lost.
+// database, and nothing acknowledged is lost. With a production build, visitors view pages
+// meanwhile, and are served the copy each process keeps, database or not.
 
 const RECOVERY_MS = 10_000;
+const WITH_PAGES = pagesBuilt();
+const NO_BUILD =
+  'no production build of the pages (build/server/index.js): run `npm run build` before the fault lane to check visitors’ pages';
 
 interface Restart {
   requestedAt: number;
@@ -84,6 +91,7 @@ beforeAll(async () => {
     postIds,
     thinkMs: 20,
     mix: { post: 4 },
+    pageViews: WITH_PAGES,
   });
   t0 = now();
   await sleep(2500);
@@ -179,6 +187,21 @@ describe('PostgreSQL restarted twice under load, two processes', () => {
     expect(acknowledged.posts.length).toBeGreaterThan(10);
     expect(acknowledged.posts.filter((id) => !stored.posts.has(id))).toEqual([]);
     expect(acknowledged.replies.filter((id) => !stored.replies.has(id))).toEqual([]);
+  });
+
+  it('answers visitors’ pages with 200 throughout, from the copy each process kept while PostgreSQL was restarting', (context) => {
+    context.skip(!WITH_PAGES, NO_BUILD);
+    const views = outcomes.filter(isPageView);
+    expect(views.length).toBeGreaterThan(50);
+    expect(offenders(views, (outcome) => outcome.status === 200, t0).slice(0, 20)).toEqual([]);
+    // While PostgreSQL was away: from its stop until both processes answered reads and writes again.
+    const outages = restarts.map((restart) => ({
+      from: restart.requestedAt,
+      to: Math.max(restart.readyAt, ...Object.values(restart.recoveredAt).map((at) => at ?? restart.readyAt + RECOVERY_MS)),
+    }));
+    const { during, notKept } = keptPageOffenders(views, outages, t0);
+    expect(during, 'page views answered while PostgreSQL was away').toBeGreaterThan(0);
+    expect(notKept.slice(0, 20), 'page views during an outage not answered with a copy kept before it').toEqual([]);
   });
 
   it('gives every answer an X-Request-Id (a UUID)', () => {

@@ -43,6 +43,20 @@ async function waitHealthy(url: string, exited: Promise<number | null>) {
   return false;
 }
 
+/**
+ * Words in what a process printed that look like a generated secret (a password, a token, a key):
+ * 12 or more letters, digits, `-` and `_` mixing lower case, upper case or digits. What is known not
+ * to be one is left out first: the `allowed` texts (the setup link's token, the data directory), the
+ * machine's name and the request ids (UUIDs) on log lines.
+ */
+function printedSecrets(output: string, allowed: string[]): string[] {
+  let rest = output.replaceAll(os.hostname(), ' ');
+  for (const text of allowed) rest = rest.replaceAll(text, ' ');
+  rest = rest.replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, ' ');
+  const words = rest.match(/[A-Za-z0-9_-]{12,}/g) ?? [];
+  return words.filter((word) => [/[a-z]/, /[A-Z]/, /[0-9]/].filter((kind) => kind.test(word)).length >= 2);
+}
+
 describe('server process', () => {
   it('refuses a bad PORT with a clear message and a non-zero exit', async () => {
     const server = startServer({ PORT: 'not-a-port', DATA_DIR: tempDataDir() });
@@ -54,7 +68,15 @@ describe('server process', () => {
     const dataDir = tempDataDir();
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const first = startServer({ PORT: String(port), DATA_DIR: dataDir, ADMIN_EMAIL: '', ADMIN_PASSWORD: '', PUBLIC_URL: base });
+    // At the info level, as a production log ships it: every line the first start writes is read below.
+    const first = startServer({
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: '',
+      ADMIN_PASSWORD: '',
+      PUBLIC_URL: base,
+      LOG_LEVEL: 'info',
+    });
     expect(await waitHealthy(base, first.exited)).toBe(true);
     const setup = /First staff account created: admin@realtypocket\.local\. Choose its password within 24 hours at (\S+) /.exec(
       first.output(),
@@ -65,6 +87,8 @@ describe('server process', () => {
     expect(setup![1]).toBe(`${base}/admin/reset-password?token=${token}`);
     const post = (url: string, body: object) =>
       fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    // Not even with the link's token as a password: it is no password.
+    expect((await post('/api/admin/login', { email: 'admin@realtypocket.local', password: token })).status).toBe(401);
     // Nobody can sign in until the owner chooses a password through the link, which then works no more.
     expect((await post('/api/admin/password-reset/confirm', { token, password: 'owner chose this' })).status).toBe(200);
     expect((await post('/api/admin/password-reset/confirm', { token, password: 'someone else' })).status).toBe(400);
@@ -78,6 +102,9 @@ describe('server process', () => {
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     expect(fs.existsSync(path.join(dataDir, 'database.lock'))).toBe(false);
+    // Everything the first start printed, to its end: no password, and no secret but the link's token.
+    expect(first.output()).not.toMatch(/password["']?\s*(:|=|is\b|was\b)/i);
+    expect(printedSecrets(first.output(), [token, dataDir])).toEqual([]);
 
     // A restart on the same data keeps the staff account and prints no new link.
     const again = startServer({ PORT: String(port), DATA_DIR: dataDir });
@@ -87,6 +114,8 @@ describe('server process', () => {
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
     expect(again.output()).not.toContain('First staff account created');
+    expect(again.output()).not.toMatch(/password["']?\s*(:|=|is\b|was\b)/i);
+    expect(printedSecrets(again.output(), [dataDir])).toEqual([]);
   }, 120_000);
 });
 

@@ -10,7 +10,7 @@ import { TimeZoneInput } from '../../../common/coaching.contract.ts';
 import { DEFAULT_TIME_ZONE } from '../../../common/time-zones.ts';
 import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { orFallback, pageServices, pageSession } from '../../lib/page-context.ts';
+import { memberPageServices, orFallback, pageServices, pageSession } from '../../lib/page-context.ts';
 import { formatDateTime } from '../../../common/format.ts';
 import type { DeviceView } from '../../../common/auth.contract.ts';
 import type { Route } from './+types/account';
@@ -19,15 +19,17 @@ export const meta = () =>
   pageMeta({ title: 'Account settings', description: 'Your RealtyPocket account: name, email, password and devices.' });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { services, viewer } = pageServices(context);
-  if (!viewer.member) throw redirect('/login');
+  const { services, viewer, member } = memberPageServices(context);
+  const timeZone = member.timeZone ?? DEFAULT_TIME_ZONE;
+  const listed = Intl.supportedValuesOf('timeZone');
   return {
     me: services.auth.me(viewer),
     devices: await orFallback(services.auth.devices(viewer), [], 'your devices'),
-    timeZone: viewer.member.timeZone ?? DEFAULT_TIME_ZONE,
+    timeZone,
     emails: await orFallback(services.account.emailChoices(viewer), { weekly_tips: true, optional_email: true }, 'your email choices'),
-    // From the server, so the page and its hydration list the same zones.
-    zones: Intl.supportedValuesOf('timeZone'),
+    // From the server, so the page and its hydration list the same zones; the member's own is among
+    // them even when their browser named it otherwise than the list does (Asia/Kolkata, US/Eastern).
+    zones: listed.includes(timeZone) ? listed : [...listed, timeZone].sort(),
   };
 }
 

@@ -179,19 +179,23 @@ function RecordingCard({ recording, timeZone, onWatch }: { recording: RecordingV
           <ButtonLink to="/pricing" variant="gold" size="sm" className={TAP}>
             Upgrade to {TIER_LABEL[recording.min_tier]} to watch
           </ButtonLink>
-        ) : recording.uploaded ? (
-          <Button size="sm" className={TAP} onClick={onWatch}>
-            Watch recording
-          </Button>
         ) : (
-          <a
-            href={recording.video_url ?? '#'}
-            className={buttonClass({ size: 'sm', className: TAP })}
-            rel="noopener noreferrer"
-            target="_blank"
-          >
-            Watch recording
-          </a>
+          <div className="flex flex-wrap items-center gap-3">
+            <Button size="sm" className={TAP} onClick={onWatch}>
+              Watch recording
+            </Button>
+            {/* A link may lead to a meeting service's own page rather than a video file: it opens there too. */}
+            {!recording.uploaded && recording.video_url && (
+              <a
+                href={recording.video_url}
+                className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 hover:text-brand-600"
+                rel="noopener noreferrer"
+                target="_blank"
+              >
+                Open the recording’s page
+              </a>
+            )}
+          </div>
         )}
       </div>
     </Card>

@@ -7,6 +7,7 @@ import { TIER_LABEL } from '../../../common/tiers.ts';
 import { offersUpgrade } from '../../../common/policies.ts';
 import { InstallAppButton } from '../../components/app-install/install-app.tsx';
 import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
+import { CertificateItem, EnrolledCourseItem, LIST_LINK_CLASS, ReplyNoticeItem } from '../../components/dashboard/member-lists.tsx';
 import { GoalCard } from '../../components/goals/goal-card.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
@@ -80,6 +81,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     posts: shown(posts),
     postsAreMine: myPosts.length > 0,
     repliesToMe: shown(repliesToMe.items),
+    moreReplies: repliesToMe.items.length > DASHBOARD_MAX_ITEMS || repliesToMe.next_cursor !== null,
     counts: { ...learningCounts, episodes: episodes.length, posts: postCount },
     subscription,
     nextSession,
@@ -190,6 +192,7 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
     posts,
     postsAreMine,
     repliesToMe,
+    moreReplies,
     counts,
     subscription,
     nextSession,
@@ -348,41 +351,18 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
               </ButtonLink>
             </div>
           ) : (
-            <ul className="space-y-4">
-              {enrolments.map((course) => (
-                <li key={course.id} className="flex gap-3">
-                  <img
-                    src={course.thumbnail}
-                    alt=""
-                    width={112}
-                    height={63}
-                    className="img-skeleton h-16 w-28 shrink-0 rounded-lg object-cover"
-                  />
-                  <div className="min-w-0 flex-1">
-                    <div className="flex flex-wrap items-center gap-2">
-                      <p className="font-semibold text-gray-900">{course.title}</p>
-                      <TierBadge tier={course.tier} />
-                    </div>
-                    <div
-                      className="mt-2 h-2 rounded-full bg-gray-200"
-                      role="progressbar"
-                      aria-label={`${course.title} progress`}
-                      aria-valuenow={course.progress_percent}
-                      aria-valuemin={0}
-                      aria-valuemax={100}
-                    >
-                      <div className="h-2 rounded-full bg-gold-500" style={{ width: `${course.progress_percent}%` }} />
-                    </div>
-                    <div className="mt-1 flex items-center justify-between text-xs text-gray-600">
-                      <span>{course.progress_percent}% complete</span>
-                      <Link to={`/courses/${course.id}`} className="font-semibold text-brand-800 hover:text-brand-600">
-                        Continue
-                      </Link>
-                    </div>
-                  </div>
-                </li>
-              ))}
-            </ul>
+            <>
+              <ul className="space-y-4">
+                {enrolments.map((course) => (
+                  <EnrolledCourseItem key={course.id} course={course} />
+                ))}
+              </ul>
+              {counts.enrolments > enrolments.length && (
+                <Link to="/dashboard/courses" className={LIST_LINK_CLASS}>
+                  All my courses ({counts.enrolments}) →
+                </Link>
+              )}
+            </>
           )}
         </Panel>
 
@@ -390,26 +370,18 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
           {certificates.length === 0 ? (
             <p className="py-6 text-center text-gray-600">Finish every lesson of a course to earn its certificate.</p>
           ) : (
-            <ul className="space-y-3">
-              {certificates.map((certificate) => (
-                <li key={certificate.code} className="flex flex-wrap items-center justify-between gap-2 rounded-lg bg-gold-100 px-3 py-2">
-                  <div>
-                    <p className="font-semibold text-gray-900">{certificate.course_title}</p>
-                    <p className="text-xs text-gray-600">
-                      Issued {formatDate(certificate.issued_at)} · Code {certificate.code}
-                    </p>
-                  </div>
-                  <div className="flex gap-3 text-sm font-semibold">
-                    <a href={`/api/certificates/${certificate.code}/pdf`} className="text-brand-800 hover:text-brand-600">
-                      Download PDF
-                    </a>
-                    <Link to={`/certificates/${certificate.code}`} className="text-brand-800 hover:text-brand-600">
-                      Verify
-                    </Link>
-                  </div>
-                </li>
-              ))}
-            </ul>
+            <>
+              <ul className="space-y-3">
+                {certificates.map((certificate) => (
+                  <CertificateItem key={certificate.code} certificate={certificate} />
+                ))}
+              </ul>
+              {counts.certificates > certificates.length && (
+                <Link to="/dashboard/certificates" className={LIST_LINK_CLASS}>
+                  All my certificates ({counts.certificates}) →
+                </Link>
+              )}
+            </>
           )}
         </Panel>
 
@@ -470,22 +442,14 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
           <Panel title="Replies to your posts" link={{ to: '/community', label: 'View Community' }}>
             <ul className="space-y-3">
               {repliesToMe.map((notice) => (
-                <li key={notice.reply_id} className="text-sm">
-                  <p>
-                    <span className="font-semibold text-gray-900">{notice.author_name}</span>{' '}
-                    <span className="text-gray-600">replied to</span>{' '}
-                    <Link
-                      to={`/community/${encodeURIComponent(notice.post_id)}`}
-                      className="font-semibold text-brand-800 hover:text-brand-600"
-                    >
-                      {notice.post_title}
-                    </Link>{' '}
-                    <span className="text-gray-500">{formatDate(notice.created_at)}</span>
-                  </p>
-                  <p className="mt-1 text-gray-600">{notice.excerpt}</p>
-                </li>
+                <ReplyNoticeItem key={notice.reply_id} notice={notice} />
               ))}
             </ul>
+            {moreReplies && (
+              <Link to="/dashboard/replies" className={LIST_LINK_CLASS}>
+                All replies to your posts →
+              </Link>
+            )}
           </Panel>
         )}
       </div>

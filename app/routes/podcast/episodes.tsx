@@ -9,40 +9,41 @@ import { pageMeta } from '../../lib/meta.ts';
 import { pageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/episodes';
 
-const noPage = (message: string) => data({ result: null, message }, { status: 404 });
+const notShown = (message: string, status: number) => data({ result: null, older: false, message }, { status });
 
+// A page at a time, newest first, after the last episode shown (`?before=`, docs/decisions/013).
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services } = pageServices(context);
-  const query = EpisodePageQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  if (!query.success) return noPage(query.error.issues[0]?.message ?? 'There is no such page of episodes.');
-  const found = await attempt(() => services.podcast.page(query.data.page));
-  if (!found.ok) return noPage(found.message);
-  return { result: found.value, message: null };
+  const query = EpisodePageQuery.safeParse({ before: new URL(request.url).searchParams.get('before') ?? undefined });
+  if (!query.success) return notShown(query.error.issues[0]?.message ?? 'This page link is not valid.', 400);
+  const found = await attempt(() => services.podcast.page(query.data));
+  if (!found.ok) return notShown(found.message, found.status);
+  return { result: found.value, older: query.data.before !== undefined, message: null };
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
   pageMeta({
-    title: loaderData?.result && loaderData.result.page > 1 ? `All Episodes, page ${loaderData.result.page}` : 'All Episodes',
+    title: loaderData?.older ? 'All Episodes: older episodes' : 'All Episodes',
     description: `Every episode of the ${BRAND_NAME} Coaching Podcast, newest first.`,
     path: '/podcast/episodes',
   });
 
-/** 'Newer episodes' and 'Older episodes', with where the reader is. */
-function Pager({ page, pages }: { page: number; pages: number }) {
-  if (pages <= 1) return null;
-  const to = (target: number) => (target === 1 ? '/podcast/episodes' : `/podcast/episodes?page=${target}`);
+/** 'Older episodes' (after the last one shown) and back to the newest: plain links, which work without JavaScript. */
+function Pager({ older, next }: { older: boolean; next: string | null }) {
+  if (!older && !next) return null;
   return (
     <nav aria-label="Episode pages" className="mt-10 flex flex-wrap items-center justify-center gap-4">
-      {page > 1 && (
-        <Link to={to(page - 1)} className={buttonClass({ variant: 'outline', size: 'sm' })}>
-          ← Newer episodes
+      {older && (
+        <Link to="/podcast/episodes" className={buttonClass({ variant: 'outline', size: 'sm' })}>
+          ← Newest episodes
         </Link>
       )}
-      <span className="text-sm text-gray-600">
-        Page {page} of {pages}
-      </span>
-      {page < pages && (
-        <Link to={to(page + 1)} className={buttonClass({ variant: 'outline', size: 'sm' })}>
+      {next && (
+        <Link
+          to={`/podcast/episodes?${new URLSearchParams({ before: next }).toString()}`}
+          rel="next"
+          className={buttonClass({ variant: 'outline', size: 'sm' })}
+        >
           Older episodes →
         </Link>
       )}
@@ -51,7 +52,7 @@ function Pager({ page, pages }: { page: number; pages: number }) {
 }
 
 export default function EpisodesPage({ loaderData }: Route.ComponentProps) {
-  const { result, message } = loaderData;
+  const { result, older, message } = loaderData;
   return (
     <>
       <PageHeader title="All Episodes" subtitle={`Every episode of the ${BRAND_NAME} Coaching Podcast, newest first. Free for everyone.`} />
@@ -73,7 +74,8 @@ export default function EpisodesPage({ loaderData }: Route.ComponentProps) {
                 <EpisodeCard key={episode.id} episode={episode} />
               ))}
             </div>
-            <Pager page={result.page} pages={result.pages} />
+            {older && result.episodes.length === 0 && <p className="mt-4 text-center text-gray-600">No older episodes.</p>}
+            <Pager older={older} next={result.next_cursor} />
           </>
         )}
         <p className="mt-10 text-center">

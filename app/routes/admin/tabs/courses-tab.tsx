@@ -3,14 +3,16 @@ import { CourseInput, type StaffCourse } from '../../../../common/courses.contra
 import { TierBadge } from '../../../components/catalogue/tier-badge.tsx';
 import { CourseFields, formValues, libraryChoices } from '../../../components/admin/course-forms.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { Pager } from '../../../components/ui/pager.tsx';
 import { attempt, readForm, refusedBy, unreadableForm } from '../../../lib/forms.ts';
-import { staffPageServices } from '../../../lib/page-context.ts';
+import { listPageOf, staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/courses-tab';
 
-export async function loader({ context }: Route.LoaderArgs) {
+// A page of courses in catalogue order; the next is in the address (?before=), so paging works without JavaScript.
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  const [courses, files] = await Promise.all([services.courseAuthoring.list(viewer), services.files.choices(viewer)]);
-  return { courses, images: libraryChoices(files).images };
+  const [page, files] = await Promise.all([services.courseAuthoring.list(viewer, listPageOf(request)), services.files.choices(viewer)]);
+  return { courses: page.items, next: page.next_cursor, images: libraryChoices(files).images };
 }
 
 // 'Create course': a draft, then its editor.
@@ -68,7 +70,7 @@ function CourseRow({ course }: { course: StaffCourse }) {
 }
 
 export default function CoursesTab({ loaderData }: Route.ComponentProps) {
-  const { courses, images } = loaderData;
+  const { courses, next, images } = loaderData;
   const refused = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   return (
@@ -88,6 +90,7 @@ export default function CoursesTab({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         )}
+        <Pager param="before" next={next} />
       </div>
       <div className="rounded-2xl bg-white p-4 sm:p-6">
         <h2 className="text-xl font-bold text-gray-900">New course</h2>

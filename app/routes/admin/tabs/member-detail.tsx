@@ -1,17 +1,20 @@
 import { Link } from 'react-router';
-import { MemberParams } from '../../../../common/admin.contract.ts';
+import { MemberDetailQuery, MemberParams } from '../../../../common/admin.contract.ts';
 import { formatDate, formatDateTime } from '../../../../common/format.ts';
 import { TierBadge } from '../../../components/catalogue/tier-badge.tsx';
+import { Pager } from '../../../components/ui/pager.tsx';
 import { attempt } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/member-detail';
 
 // Owners only: the service refuses editors, and the page says why.
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
   const id = MemberParams.safeParse({ id: params.memberId });
   if (!id.success) throw new Response('Member not found', { status: 404 });
-  const detail = await attempt(() => services.members.detail(viewer, id.data.id));
+  // Each list pages on its own (?courses=, ?certificates=, ?activity=); a broken link shows the first pages.
+  const asked = MemberDetailQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  const detail = await attempt(() => services.members.detail(viewer, id.data.id, asked.success ? asked.data : {}));
   if (!detail.ok && detail.status === 404) throw new Response(detail.message, { status: 404 });
   return detail.ok ? { detail: detail.value, refusal: null } : { detail: null, refusal: detail.message };
 }
@@ -28,7 +31,7 @@ function Section({ title, empty, children }: { title: string; empty: string | nu
 export default function MemberDetailPage({ loaderData }: Route.ComponentProps) {
   const { detail, refusal } = loaderData;
   if (!detail) return <p className="rounded-xl bg-white p-6 text-gray-700">{refusal}</p>;
-  const { member, enrolments, certificates, sign_ins: signIns, activity } = detail;
+  const { member, enrolments, certificates, sign_ins: signIns, activity, next } = detail;
   return (
     <div className="space-y-6">
       <Link to="/admin/dashboard/members" className="text-sm font-semibold text-brand-800 hover:text-brand-600">
@@ -59,6 +62,7 @@ export default function MemberDetailPage({ loaderData }: Route.ComponentProps) {
             </li>
           ))}
         </ul>
+        <Pager param="courses" next={next.courses} />
       </Section>
 
       <Section title="Certificates" empty={certificates.length === 0 ? 'No certificates yet.' : null}>
@@ -72,6 +76,7 @@ export default function MemberDetailPage({ loaderData }: Route.ComponentProps) {
             </li>
           ))}
         </ul>
+        <Pager param="certificates" next={next.certificates} />
       </Section>
 
       <Section title="Sign-ins" empty={signIns.length === 0 ? 'Never signed in.' : null}>
@@ -101,6 +106,7 @@ export default function MemberDetailPage({ loaderData }: Route.ComponentProps) {
             </li>
           ))}
         </ul>
+        <Pager param="activity" next={next.activity} />
       </Section>
     </div>
   );

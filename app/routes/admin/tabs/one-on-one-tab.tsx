@@ -114,6 +114,17 @@ export default function OneOnOneTab({ loaderData }: Route.ComponentProps) {
                   {booking.progress.courses_enrolled} courses enrolled · {booking.progress.courses_completed} completed ·{' '}
                   {booking.progress.lessons_completed} lessons done
                 </p>
+                {booking.goals.length > 0 && (
+                  <ul className="mt-2 space-y-1 text-sm text-gray-700" aria-label={`${booking.member.name}’s goals`}>
+                    {booking.goals.map((goal) => (
+                      <li key={goal.id}>
+                        <span className="font-semibold">{goal.title}</span>: {goal.done} of {goal.target}
+                        {goal.unit && ` ${goal.unit}`} {goal.period_label} ({goal.percent}%)
+                        {goal.streak_days > 0 && ` · ${goal.streak_days}-day streak`}
+                      </li>
+                    ))}
+                  </ul>
+                )}
               </li>
             ))}
           </ul>

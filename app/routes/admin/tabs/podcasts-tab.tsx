@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useFetcher } from 'react-router';
 import { DEFAULT_EPISODE_DURATION } from '../../../../common/limits.ts';
 import {
-  AdminEpisodeListForm,
+  AdminEpisodePageForm,
   EPISODE_TITLE_REQUIRED,
   SPOTIFY_EPISODE_URL_INVALID,
   type AdminPodcastEpisode,
@@ -12,22 +12,28 @@ import { libraryChoices } from '../../../components/admin/course-forms.tsx';
 import { useActionAlerts } from '../../../components/admin/use-action-alerts.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Select, Textarea } from '../../../components/ui/field.tsx';
+import { Pager } from '../../../components/ui/pager.tsx';
 import { attempt, invalid, orRequestFailed, parseForm, unlessRequestFailed } from '../../../lib/forms.ts';
-import { staffPageServices } from '../../../lib/page-context.ts';
+import { listPageOf, staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/podcasts-tab';
 
-export async function loader({ context }: Route.LoaderArgs) {
+// One page of episodes at a time, newest first (`?before=`, docs/decisions/013).
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  const [episodes, files] = await Promise.all([services.podcastAuthoring.adminList(viewer), services.files.choices(viewer)]);
-  return { episodes, images: libraryChoices(files).images };
+  const [page, files] = await Promise.all([
+    services.podcastAuthoring.adminPage(viewer, listPageOf(request)),
+    services.files.choices(viewer),
+  ]);
+  return { episodes: page.items, next: page.next_cursor, images: libraryChoices(files).images };
 }
 
-// SPEC 7: 'Save All Changes' sends the whole list.
+// SPEC 7: 'Save All Changes' sends the episodes of the page shown, and the ids it showed: episodes
+// of the page left out are deleted, those of other pages never.
 export async function action({ request, context }: Route.ActionArgs) {
   const { services, viewer } = staffPageServices(context);
-  const form = await parseForm(AdminEpisodeListForm, request);
+  const form = await parseForm(AdminEpisodePageForm, request);
   if (!form.ok) return invalid(form);
-  const saved = await attempt(() => services.podcastAuthoring.replaceAll(viewer, form.data.episodes));
+  const saved = await attempt(() => services.podcastAuthoring.savePage(viewer, form.data.page_ids, form.data.episodes));
   if (!saved.ok) return saved.refusal;
   return { ok: true as const };
 }
@@ -107,8 +113,19 @@ function EpisodeDetails({
   );
 }
 
-/** SPEC 2/4: edits, additions and deletions stay local until 'Save All Changes' sends the whole list. */
-function PodcastEditor({ stored, images, fetcher }: { stored: AdminPodcastEpisode[]; images: LibraryImage[]; fetcher: SaveFetcher }) {
+/** SPEC 2/4: edits, additions and deletions stay local until 'Save All Changes' sends the page. */
+function PodcastEditor({
+  stored,
+  next,
+  images,
+  fetcher,
+}: {
+  stored: AdminPodcastEpisode[];
+  /** The cursor of the next page of episodes, or null on the last. */
+  next: string | null;
+  images: LibraryImage[];
+  fetcher: SaveFetcher;
+}) {
   const [episodes, setEpisodes] = useState<EditedEpisode[]>(stored);
   const [addProblem, setAddProblem] = useState<string | null>(null);
   const saving = fetcher.state !== 'idle';
@@ -146,7 +163,10 @@ function PodcastEditor({ stored, images, fetcher }: { stored: AdminPodcastEpisod
   }
 
   function saveAll() {
-    void fetcher.submit({ episodes: JSON.stringify(episodes) }, { method: 'post' });
+    void fetcher.submit(
+      { episodes: JSON.stringify(episodes), page_ids: JSON.stringify(stored.map((episode) => episode.id)) },
+      { method: 'post' },
+    );
   }
 
   return (
@@ -183,6 +203,8 @@ function PodcastEditor({ stored, images, fetcher }: { stored: AdminPodcastEpisod
           </li>
         ))}
       </ul>
+      {/* Unsaved changes stay on their page: save them before moving to another. */}
+      <Pager param="before" next={next} label="Older episodes" />
 
       <form onSubmit={addEpisode} className="mt-6 rounded-xl bg-gray-50 p-4">
         <h3 className="font-semibold text-gray-900">Add New Episode</h3>
@@ -219,6 +241,12 @@ export default function PodcastsTab({ loaderData }: Route.ComponentProps) {
   // SPEC 4: after a successful save the list is reloaded: the loader runs again and the editor
   // starts over from the stored list.
   return (
-    <PodcastEditor key={JSON.stringify(loaderData.episodes)} stored={loaderData.episodes} images={loaderData.images} fetcher={fetcher} />
+    <PodcastEditor
+      key={JSON.stringify(loaderData.episodes)}
+      stored={loaderData.episodes}
+      next={loaderData.next}
+      images={loaderData.images}
+      fetcher={fetcher}
+    />
   );
 }

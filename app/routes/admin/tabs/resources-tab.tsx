@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useFetcher } from 'react-router';
 import { z } from 'zod';
 import {
@@ -13,17 +14,22 @@ import { TierBadge } from '../../../components/catalogue/tier-badge.tsx';
 import { EditDetails } from '../../../components/admin/edit-details.tsx';
 import { Outcome } from '../../../components/admin/outcome.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { Pager } from '../../../components/ui/pager.tsx';
 import { ConfirmedForm } from '../../../components/ui/confirmed-form.tsx';
 import { Input, Select } from '../../../components/ui/field.tsx';
 import { attempt, formErrors, readForm, refusedBy, unreadableForm } from '../../../lib/forms.ts';
-import { staffPageServices } from '../../../lib/page-context.ts';
+import { listPageOf, staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/resources-tab';
 import { TEXT_MAX } from '../../../../common/limits.ts';
 
-export async function loader({ context }: Route.LoaderArgs) {
+// A page of resources in the library's order; the next is in the address (?before=), so paging works without JavaScript.
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  const [resources, files] = await Promise.all([services.resourceAuthoring.staffList(viewer), services.files.choices(viewer)]);
-  return { resources, files: libraryChoices(files).attachments };
+  const [page, files] = await Promise.all([
+    services.resourceAuthoring.staffList(viewer, listPageOf(request)),
+    services.files.choices(viewer),
+  ]);
+  return { resources: page.items, next: page.next_cursor, files: libraryChoices(files).attachments };
 }
 
 const ResourceId = z.object({ resourceId: ResourceParams.shape.id });
@@ -143,9 +149,14 @@ function ResourceItem({ resource, files }: { resource: StaffResource; files: Lib
 }
 
 export default function ResourcesTab({ loaderData }: Route.ComponentProps) {
-  const { resources, files } = loaderData;
+  const { resources, next, files } = loaderData;
   const adding = useFetcher<typeof action>();
   const added = adding.data;
+  // The form empties once a resource is in (it may land on another page of the list).
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (adding.state === 'idle' && added?.ok) form.current?.reset();
+  }, [adding.state, added]);
   return (
     <section className="space-y-8">
       <div>
@@ -159,11 +170,11 @@ export default function ResourcesTab({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         )}
+        <Pager param="before" next={next} />
       </div>
       <div className="rounded-2xl bg-white p-4 sm:p-6">
         <h2 className="text-xl font-bold text-gray-900">New resource</h2>
-        {/* Keyed by the number of resources, so the form empties once one is in. */}
-        <adding.Form method="post" className="mt-4 space-y-3" key={resources.length}>
+        <adding.Form ref={form} method="post" className="mt-4 space-y-3">
           <input type="hidden" name="intent" value="create" />
           <ResourceFields files={files} errors={added && !added.ok ? added.fieldErrors : {}} />
           <Outcome answer={added} />

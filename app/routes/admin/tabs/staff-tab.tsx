@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useFetcher } from 'react-router';
 import { z } from 'zod';
 import { StaffInvitation, StaffParams, type StaffAccount } from '../../../../common/admin.contract.ts';
@@ -5,18 +6,22 @@ import { formatDate } from '../../../../common/format.ts';
 import { StaffRole } from '../../../../common/staff-roles.ts';
 import { Outcome } from '../../../components/admin/outcome.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { Pager } from '../../../components/ui/pager.tsx';
 import { ConfirmedForm } from '../../../components/ui/confirmed-form.tsx';
 import { Input, Select } from '../../../components/ui/field.tsx';
 import { attempt, formErrors, readForm, unreadableForm } from '../../../lib/forms.ts';
-import { staffPageServices } from '../../../lib/page-context.ts';
+import { listPageOf, staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/staff-tab';
 import { TEXT_MAX } from '../../../../common/limits.ts';
 
 // Owners only: the service refuses editors, and the page shows them the reason.
-export async function loader({ context }: Route.LoaderArgs) {
+// A page of accounts, oldest first; the next is in the address (?before=), so paging works without JavaScript.
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  const staff = await attempt(() => services.staff.list(viewer));
-  return staff.ok ? { staff: staff.value, refusal: null } : { staff: [], refusal: staff.message };
+  const staff = await attempt(() => services.staff.list(viewer, listPageOf(request)));
+  return staff.ok
+    ? { staff: staff.value.items, next: staff.value.next_cursor, refusal: null }
+    : { staff: [], next: null, refusal: staff.message };
 }
 
 const ROLE_OPTIONS = [
@@ -94,8 +99,13 @@ function StaffRow({ account }: { account: StaffAccount }) {
 }
 
 export default function StaffTab({ loaderData }: Route.ComponentProps) {
-  const { staff, refusal } = loaderData;
+  const { staff, next, refusal } = loaderData;
   const inviting = useFetcher<typeof action>();
+  // The form empties once an invitation is sent (the new account may be on another page of the list).
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (inviting.state === 'idle' && inviting.data?.ok) form.current?.reset();
+  }, [inviting.state, inviting.data]);
   if (refusal) return <p className="rounded-xl bg-white p-6 text-gray-700">{refusal}</p>;
   return (
     <section className="space-y-8">
@@ -106,11 +116,12 @@ export default function StaffTab({ loaderData }: Route.ComponentProps) {
             <StaffRow key={account.id} account={account} />
           ))}
         </ul>
+        <Pager param="before" next={next} />
       </div>
       <div className="rounded-2xl bg-white p-4 sm:p-6">
         <h2 className="text-xl font-bold text-gray-900">Invite a staff member</h2>
         <p className="mt-1 text-sm text-gray-600">They get an email with a link to choose their password (it works for 7 days).</p>
-        <inviting.Form method="post" className="mt-4 grid gap-3 sm:grid-cols-2" key={staff.length}>
+        <inviting.Form ref={form} method="post" className="mt-4 grid gap-3 sm:grid-cols-2">
           <input type="hidden" name="intent" value="invite" />
           <Input compact label="Email" name="email" type="email" required maxLength={TEXT_MAX.email} />
           <Select compact label="Role" name="role" defaultValue="editor" options={ROLE_OPTIONS} />
