@@ -4,8 +4,7 @@ import { toast, Toaster } from './lib/toast.tsx';
 import { publicViewer } from '../common/viewer.ts';
 import { buttonClass } from './components/ui/button.tsx';
 import { useNonce } from './lib/nonce.tsx';
-import { pageContent, pageServices, pageSession } from './lib/page-context.ts';
-import type { RootData } from './lib/root-data.ts';
+import { orFallback, pageContent, pageServices, pageSession } from './lib/page-context.ts';
 import { FAILURE_ATTRIBUTES } from '../common/page-failure.ts';
 import { unlessRequestFailed } from './lib/forms.ts';
 import type { Route } from './+types/root';
@@ -16,16 +15,19 @@ import textFont from '@fontsource-variable/inter/files/inter-latin-wght-normal.w
 // A page whose form request failed keeps its data (see unlessRequestFailed).
 export const shouldRevalidate = unlessRequestFailed;
 
-export async function loader({ context }: Route.LoaderArgs): Promise<RootData> {
+export async function loader({ context }: Route.LoaderArgs) {
   const { services, viewer } = pageServices(context);
-  const [footerText, mobileApp] = await Promise.all([
+  const [footerText, mobileApp, unreadNotifications] = await Promise.all([
     pageContent(services, 'footer_text', 'the footer text'),
     pageContent(services, 'mobile_app', 'the app store links'),
+    // The bell's count, for a signed-in member.
+    viewer.member ? orFallback(services.notifications.unread(viewer), 0, 'your notifications') : 0,
   ]);
   return {
     viewer: publicViewer(viewer),
     footerText,
     mobileApp,
+    unreadNotifications,
     // A toast an action left for the page it redirected to (after sign-in, sign-up, ...).
     flash: pageSession(context).takeFlash(),
   };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { emailField, requiredText } from './fields.ts';
-import { PASSWORD_MIN_LENGTH, TEXT_MAX } from './limits.ts';
+import { LINK_TOKEN_LENGTH, PASSWORD_MIN_LENGTH, TEXT_MAX } from './limits.ts';
 import type { Viewer } from './viewer.ts';
 
 // The member's account beyond signing in: password reset, email verification and settings.
@@ -12,12 +12,16 @@ const NewPassword = z
   .max(TEXT_MAX.password, `Password must be at most ${TEXT_MAX.password} characters`)
   .refine((value) => value.trim().length > 0, 'Password cannot be only spaces');
 
-const token = z.string({ error: 'The link is missing its token' }).regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is not valid.');
+const token = z
+  .string({ error: 'The link is missing its token' })
+  .regex(new RegExp(`^[A-Za-z0-9_-]{${LINK_TOKEN_LENGTH.min},${LINK_TOKEN_LENGTH.max}}$`), 'This link is not valid.');
 const currentPassword = z.string({ error: 'Enter your current password' }).min(1, 'Enter your current password').max(TEXT_MAX.password);
 
 export const PasswordResetRequest = z.object({ email: emailField() });
 export const PasswordResetConfirm = z.object({ token, password: NewPassword });
 export const TokenInput = z.object({ token });
+/** An unsubscribe link's token: any text of a token's length (a wrong one is the service's 'not valid'). */
+export const UnsubscribeInput = z.object({ token: z.string().max(LINK_TOKEN_LENGTH.max) });
 export const NameChange = z.object({ name: requiredText('Name', TEXT_MAX.name) });
 export const EmailChangeRequest = z.object({ email: emailField('New email'), password: currentPassword });
 export const PasswordChange = z.object({ current_password: currentPassword, new_password: NewPassword });
@@ -45,7 +49,7 @@ export interface AccountService {
   resetPassword(viewer: Viewer, input: { token: string; password: string }): Promise<void>;
   requestStaffPasswordReset(viewer: Viewer, email: string): Promise<MessageResponse>;
   resetStaffPassword(viewer: Viewer, input: { token: string; password: string }): Promise<void>;
-  verifyEmail(token: string): Promise<void>;
+  verifyEmail(viewer: Viewer, token: string): Promise<void>;
   resendVerification(viewer: Viewer): Promise<MessageResponse>;
   changeName(viewer: Viewer, name: string): Promise<void>;
   /** Where the member is: times are shown in this zone (an IANA name, checked by TimeZone). */

@@ -1,4 +1,5 @@
-import { tierReaches, TIERS, type Tier } from './tiers.ts';
+import { maySeeBroadcastSection } from './policies.ts';
+import { TIERS, type Tier } from './tiers.ts';
 
 // The text staff write for a broadcast, and what each member sees of it. A line '## Heading' is a
 // heading; other lines make paragraphs (a blank line ends one); [label](https://...) is a link;
@@ -72,9 +73,9 @@ export function parseBroadcast(body: string): Section[] {
   return sections.filter((section) => section.blocks.length > 0);
 }
 
-/** The blocks a member of this tier gets: every section for everyone, and those for their tier and below. */
+/** The blocks a member of this tier gets: every section for everyone, and those for their tier and below (policies.ts decides). */
 export const blocksFor = (sections: Section[], tier: Tier): Block[] =>
-  sections.filter((section) => section.tier === null || tierReaches(tier, section.tier)).flatMap((section) => section.blocks);
+  sections.filter((section) => maySeeBroadcastSection({ membershipTier: tier }, section)).flatMap((section) => section.blocks);
 
 /** Every link address in a broadcast, whatever its section. */
 export const linksOf = (sections: Section[]): string[] =>

@@ -3,7 +3,7 @@ import type { Paged, SearchQuery } from './paging.ts';
 import { requiredText, uuidParam } from './fields.ts';
 import { TIERS, type Tier } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
-import { TEXT_MAX } from './limits.ts';
+import { IMAGES, TEXT_MAX } from './limits.ts';
 
 /** SPEC 3 upload folders; course-materials is the default. */
 export const UPLOAD_FOLDER_VALUES = ['course-materials', 'ebooks', 'templates', 'images', 'videos'] as const;
@@ -61,7 +61,7 @@ export const FileQuery = z.object({
     .number({ error: 'w must be a width in pixels' })
     .int('w must be a whole number')
     .min(1, 'w must be 1 or more')
-    .max(4000, 'w must be at most 4000')
+    .max(IMAGES.maxAskedWidth, `w must be at most ${IMAGES.maxAskedWidth}`)
     .optional(),
 });
 export const FileRenameInput = z.object({ filename: requiredText('File name', TEXT_MAX.filename) });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { BeforeQuery, Paged } from './paging.ts';
 import { Course, LessonParams } from './courses.contract.ts';
+import { CERTIFICATE_CODE_MAX_LENGTH, VIDEO_MAX_SECONDS } from './limits.ts';
 import type { Viewer } from './viewer.ts';
 
 // Enrolment, lesson progress and certificates (DESIGN: what the original only faked is stored).
@@ -47,14 +48,19 @@ export const CertificateVerification = z.object({
 export type CertificateVerification = z.infer<typeof CertificateVerification>;
 
 export const CertificateParams = z.object({
-  code: z.string().regex(/^[A-Za-z0-9-]{1,40}$/, 'A certificate code is letters, digits and dashes, such as RP-7K3M-Q9XD-2HPA'),
+  code: z
+    .string()
+    .regex(
+      new RegExp(`^[A-Za-z0-9-]{1,${CERTIFICATE_CODE_MAX_LENGTH}}$`),
+      'A certificate code is letters, digits and dashes, such as RP-7K3M-Q9XD-2HPA',
+    ),
 });
 
 const seconds = (what: string) =>
   z
     .number({ error: `The ${what} is a number of seconds.` })
     .min(0, `The ${what} cannot be negative.`)
-    .max(86_400, `The ${what} cannot be longer than a day.`);
+    .max(VIDEO_MAX_SECONDS, `The ${what} cannot be longer than a day.`);
 
 /** The player's report of where the member is in a lesson's video. */
 export const LessonPositionInput = z

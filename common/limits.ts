@@ -32,6 +32,10 @@ export const STAFF_LOGIN_LIMITS = {
 export const SIGNUP_LIMIT = { max: 30, windowMs: FIFTEEN_MINUTES } as const;
 /** A member's live sessions (devices); a new sign-in past this ends the oldest. */
 export const MAX_LIVE_SESSIONS = 10;
+/** A session's last_seen_at is written at most this often, so reads stay reads. */
+export const SESSION_TOUCH_EVERY_MS = MINUTE;
+/** A session token longer than this is not one we issued: it is not even hashed. */
+export const SESSION_TOKEN_MAX_LENGTH = 200;
 /** Contact form messages per client address. */
 export const CONTACT_LIMIT = { max: 5, windowMs: HOUR } as const;
 
@@ -59,6 +63,11 @@ export const PAGE_SIZE = {
  * the last. Words with fewer matches than this are found through the full-text index alone.
  */
 export const SEARCH_WINDOW = 1_000;
+/**
+ * Staff's member search sorts every match itself up to this many (a name or an email's part found
+ * on the trigram indexes); text matching more is common enough to be found along the newest first.
+ */
+export const MEMBER_SEARCH_WINDOW = 5_000;
 
 // Every check of a secret is limited, and cheap when wrong (docs/decisions/014).
 /** Reset and invitation links tried: every try per client address, and per link (guessed at from many places). */
@@ -76,6 +85,8 @@ export const TAKEN_ADDRESS_LIMIT = { max: 5, windowMs: FIFTEEN_MINUTES } as cons
 
 /** SPEC 9: a cancelled member's data is kept this long after their plan ends, then removed. */
 export const DATA_KEPT_AFTER_CANCELLATION_DAYS = 90;
+/** Mail the site sent is kept this long for support (it holds members' names and words), then removed. */
+export const OUTBOX_KEPT_DAYS = 30;
 
 /** Password reset requests: per client address, and per address asked about (so one inbox is not flooded). */
 export const RESET_REQUEST_LIMITS = { perAddress: { max: 10, windowMs: HOUR }, perEmail: { max: 3, windowMs: HOUR } } as const;
@@ -102,6 +113,8 @@ export const LINK_VALID_MS = {
   /** The first staff account's setup link, printed at the first start. */
   staffSetup: DAY,
 } as const;
+/** An emailed link's token (reset, verification, unsubscribe): ours fit well within; outside, it is refused unread. */
+export const LINK_TOKEN_LENGTH = { min: 20, max: 100 } as const;
 
 /** Single-use recovery codes for staff two-factor sign-in: enough to last until new ones are made. */
 export const RECOVERY_CODES = 10;
@@ -180,6 +193,11 @@ export const COACHING = {
   minMinutes: 15,
   maxMinutes: 480,
   maxCapacity: 10_000,
+  /** The schedule form's suggestions: an hour, and room for a full webinar. */
+  defaultMinutes: 60,
+  defaultCapacity: 100,
+  /** A member's calendar feed: their sessions from a month back on, at most this many (a calendar app reads it whole). */
+  feed: { reachesBackMs: 30 * DAY, maxSessions: 500 },
 } as const;
 
 /** A member's goals. */
@@ -191,6 +209,9 @@ export const GOALS = {
   maxLogged: 10_000,
   /** Days of logs read to count a streak: a streak longer than this shows as this. */
   streakDaysRead: 366,
+  /** The new goal forms' suggestions: 20 a period, a course finished within a month. */
+  suggestedTarget: 20,
+  suggestedCourseDays: 30,
 } as const;
 
 /** Gold's monthly 1-on-1 coaching. */
@@ -209,12 +230,18 @@ export const ONE_ON_ONE = {
   /** Windows of availability (and breaks) a coach sets per week, and days off kept ahead. */
   maxWindows: 50,
   maxDaysOff: 200,
+  /** A member's upcoming bookings listed: half a year of monthly ones. */
+  upcomingShown: 6,
+  /** The coaches a Gold member chooses from: a business has a handful, so this is a bound, not a page. */
+  coachesListed: 50,
 } as const;
 
 /** Attachments under one lesson: a lesson's handouts, not a file library. */
 export const LESSON_ATTACHMENTS_MAX = 10;
 /** Episodes the podcast list holds: saved all at once (SPEC's Save All Changes). */
 export const PODCAST_EPISODES_MAX = 1000;
+/** An episode's id (staff's or the import's) and numbers: seasons to 99, episodes to 9999, as the cards show them. */
+export const PODCAST_EPISODE = { idLength: 64, maxSeason: 99, maxNumber: 9999 } as const;
 /** SPEC 2: the podcast's episode pages. */
 export const EPISODES_PER_PAGE = 6;
 
@@ -238,12 +265,58 @@ export const SHOWN = {
 } as const;
 /** Rows read at a time when a whole list streams out (the members CSV, a member's data export). */
 export const STREAM_BATCH = 500;
+/** 'Recommended for you' reads a member's latest enrolments, this many (docs/decisions/016): enough to know their taste. */
+export const RECOMMENDATIONS_READ = { enrolments: 50 } as const;
+
+// Uploaded images: the WebP copies server/files/image-variants.ts makes and app/lib/responsive-image.ts asks for.
+export const IMAGES = {
+  /** The copies' widths: phone, tablet and desktop cards. */
+  variantWidths: [320, 640, 1280],
+  /** The copy an image shows without srcset: the tablet's, fine on any screen. */
+  defaultWidth: 640,
+  /** The widest copy a client may ask for (`?w=`): wider than any card, and a bound on the work one request asks. */
+  maxAskedWidth: 4000,
+  /** A decompression bomb (a tiny file of a huge image) is refused rather than eating the memory. */
+  maxInputPixels: 50_000_000,
+} as const;
+
+// The minute jobs (server/coaching/coaching-jobs.ts, in every process): members are read a batch at a
+// time, and a run takes a few batches, so a backlog goes out over the next minutes while the other jobs still run.
+export const JOB_BATCHES = {
+  goalReminders: { size: 200, perRun: 20 },
+  /** A zone's members are worked through over its hour. */
+  weeklyTips: { size: 200, perRun: 20 },
+  /** A large audience goes out over a few minutes. */
+  broadcasts: { size: 200, perRun: 25 },
+  /** Each kind of reminder (a day, an hour before) once a minute. */
+  coachingReminders: { size: 200 },
+} as const;
+/** The weekly tips email goes on Monday (weekday 1) at 8 in the morning of each member's zone: the week starts with it. */
+export const WEEKLY_TIPS = { weekday: 1, hour: 8 } as const;
+
+// The outbox (server/mail/mail-worker.ts): how mail is sent, and tried again.
+export const MAIL_DELIVERY = {
+  /** Messages a process claims at a time. */
+  batch: 10,
+  /** A claimed message is this process's for so long; past it (a crash), another process sends it. */
+  leaseMs: MINUTE,
+  /** At most 40 s between tries: with a try's timeout and the poll on top, a reset asked for in a short SMTP outage arrives within a minute of its end. */
+  maxRetryWaitMs: 40 * 1000,
+  /** A server that refuses the message itself (5xx: no such mailbox) is asked this many times, not forever... */
+  maxRefusals: 3,
+  /** ...while an outage is waited out this long: the message goes as soon as the server is back. */
+  maxAgeMs: 3 * DAY,
+} as const;
 
 // Learning.
 /** A lesson with video is complete once this share of it has been watched (the closing credits may be skipped). */
 export const WATCHED_TO_COMPLETE = 0.9;
 /** The player reports where the member is in a video this often (and on pause, at the end, on close). */
 export const POSITION_REPORT_SECONDS = 10;
+/** The longest video the player reports on, in seconds: a day (a lesson is never that long). */
+export const VIDEO_MAX_SECONDS = DAY / 1000;
+/** A certificate's code ('RP-7K3M-Q9XD-2HPA') is shorter than this; a longer one is refused before any read. */
+export const CERTIFICATE_CODE_MAX_LENGTH = 40;
 
 /** SPEC 9: a first-time subscriber may ask for their money back within this many days. */
 export const MONEY_BACK_DAYS = 30;
@@ -267,3 +340,34 @@ export const CACHE_BOUNDS = {
 export const KEPT_SESSIONS = { maxEntries: 20_000, maxBytes: 12 * 1024 * 1024 } as const;
 /** Attempts counted in the process while Redis is away (or without it): windows past their end go first, then the oldest. */
 export const IN_PROCESS_COUNTS = { pruneAbove: 50_000, maxEntries: 100_000 } as const;
+
+// The notifications centre (server/notifications/).
+export const NOTIFICATIONS = {
+  /** Notifications on a page of /notifications. */
+  pageSize: 20,
+  /** The bell counts unread ones up to this ("99+" past it): a count, not a reading of every one. */
+  unreadShownUpTo: 100,
+  /** Devices one member may take push notifications on. */
+  maxDevices: 10,
+  /** Pushes one worker claims at a time, and for how long they are its own. */
+  pushBatch: 50,
+  pushLeaseMs: 60_000,
+  /** How often each process looks for pushes to send (one made in the process goes at once). */
+  pushPollMs: 3_000,
+  /** A push service away is tried this many times, waiting 10 s, 20 s, 40 s... */
+  pushTries: 5,
+  pushRetryBaseMs: 10_000,
+  /** A push the device cannot take for a day is of no use after. */
+  pushTtlSeconds: 24 * 60 * 60,
+  /** Members handed a piece of news (a new session, course or recording) per step of the minute job. */
+  handOutBatch: 500,
+  /** Lines of a community digest email (the rest are on /notifications). */
+  digestLines: 20,
+  /** The digest goes at this hour of the member's morning (the weekly one on Monday). */
+  digestHour: 8,
+  /** Members mentioned at most per post or reply, and names tried per mention (up to three words). */
+  mentionsPerPost: 5,
+  membersPerMention: 3,
+} as const;
+/** What a notification quotes of a longer text (a course's description, a session's notes). */
+export const NOTIFICATION_BODY_MAX = 200;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { slugParam, uuidParam } from './fields.ts';
-import { DEFAULT_EPISODE_DURATION, PAGE_SIZE, PODCAST_EPISODES_MAX, TEXT_MAX } from './limits.ts';
+import { DEFAULT_EPISODE_DURATION, PAGE_SIZE, PODCAST_EPISODE, PODCAST_EPISODES_MAX, TEXT_MAX } from './limits.ts';
 import { BeforeQuery, type Paged } from './paging.ts';
 import { spotifyEpisodeId } from './spotify.ts';
 import type { Viewer } from './viewer.ts';
@@ -57,7 +57,7 @@ const AdminEpisodeInput = z.object({
     .string({ error: 'Every episode needs an id' })
     .trim()
     .min(1, 'Every episode needs an id')
-    .max(64, 'Episode ids are at most 64 characters')
+    .max(PODCAST_EPISODE.idLength, `Episode ids are at most ${PODCAST_EPISODE.idLength} characters`)
     .regex(/^[A-Za-z0-9_-]+$/, 'Episode ids may only hold letters, digits, dashes and underscores'),
   title: text('Title', TEXT_MAX.episodeTitle)
     .default('')
@@ -73,13 +73,13 @@ const AdminEpisodeInput = z.object({
     .number({ error: 'Season must be a number' })
     .int('Season must be a whole number')
     .min(1, 'Season must be 1 or more')
-    .max(99)
+    .max(PODCAST_EPISODE.maxSeason)
     .optional(),
   episode: z
     .number({ error: 'Episode must be a number' })
     .int('Episode must be a whole number')
     .min(1, 'Episode must be 1 or more')
-    .max(9999)
+    .max(PODCAST_EPISODE.maxNumber)
     .optional(),
   /** Left out for a new episode: today. */
   published_at: z.iso.date('Published date must be a date (YYYY-MM-DD)').optional(),
@@ -116,7 +116,7 @@ export const AdminEpisodePageForm = z.object({
     'Send the ids of the episodes the page showed.',
     'The ids of the page are not valid JSON.',
     z
-      .array(z.string().min(1).max(64), { error: 'Send the ids of the page as an array' })
+      .array(z.string().min(1).max(PODCAST_EPISODE.idLength), { error: 'Send the ids of the page as an array' })
       .max(PAGE_SIZE.staffList, `A page shows at most ${PAGE_SIZE.staffList} episodes`),
   ),
 });

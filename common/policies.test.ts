@@ -3,9 +3,12 @@ import { GOLD_SPACE_ONLY, SUSPENDED, UPGRADE_TO_PARTICIPATE } from './community.
 import { ServiceError } from './errors.ts';
 import {
   auditScopeOf,
+  broadcastAudiencesOf,
+  EARLY_ACCESS_TIER,
   editRefusal,
   hasPrioritySupport,
   isAuthorOf,
+  isPublicFile,
   joinLinkOpen,
   leavesNoOwner,
   mayBookOneOnOne,
@@ -25,20 +28,24 @@ import {
   mayReadPostsIn,
   mayReadPreviewInFull,
   maySaveOffline,
+  maySeeBroadcastSection,
   maySeeJoinLink,
   mayStudyCourse,
   mayWatchLesson,
   mayWatchRecording,
   offersUpgrade,
+  opensEarly,
   ONE_ON_ONE_GOLD_ONLY,
   OWNER_ONLY,
   postingRefusal,
+  readsCommunityFeed,
   refuseFile,
   requireMember,
   requireStaff,
   requireStaffArea,
   requireStaffSignIn,
   showsTierBadge,
+  showsTierLock,
   SIGN_IN_TO_TAKE_PART,
   STAFF_AREAS,
   TWO_FACTOR_SETUP_FIRST,
@@ -130,6 +137,8 @@ const ALLOWS: [string, (viewer: Viewer, kind: Kind) => boolean | Promise<boolean
     (viewer) => mayOpenFile(viewer, { accessTier: 'silver' }),
     ['silver', 'gold', 'suspended', 'downgraded', ...STAFF],
   ],
+  ['find a public file public (sent to anyone, kept by shared caches)', () => isPublicFile({ accessTier: null }), [...KINDS]],
+  ['find a Bronze file public', () => isPublicFile({ accessTier: 'bronze' }), []],
   [
     "open a Gold attachment of a Bronze course's lesson",
     (viewer) => mayOpenAttachment(viewer, { tier: 'bronze' }, { accessTier: 'gold' }),
@@ -140,6 +149,7 @@ const ALLOWS: [string, (viewer: Viewer, kind: Kind) => boolean | Promise<boolean
   ['read the first preview post in full', (viewer) => mayReadPreviewInFull(viewer, { firstPage: true, index: 0 }), [...KINDS]],
   ['read the third preview post in full', (viewer) => mayReadPreviewInFull(viewer, { firstPage: true, index: 2 }), MEMBERS],
   ['read a later page of the preview in full', (viewer) => mayReadPreviewInFull(viewer, { firstPage: false, index: 0 }), MEMBERS],
+  ['read the community feed (not its preview)', (viewer) => readsCommunityFeed(viewer), MEMBERS],
   ['read the Gold Lounge', (viewer) => mayReadGoldLounge(viewer), GOLD],
   ['read the posts of the Gold Lounge', (viewer) => mayReadPostsIn(viewer, 'gold'), GOLD],
   ['read the posts of the general space', (viewer) => mayReadPostsIn(viewer, 'general'), [...KINDS]],
@@ -152,6 +162,13 @@ const ALLOWS: [string, (viewer: Viewer, kind: Kind) => boolean | Promise<boolean
     'read a broadcast sent to Bronze and Gold',
     (viewer) => mayReadBroadcast(viewer, { audience: ['bronze', 'gold'] }),
     ['bronze', 'gold', 'suspended'],
+  ],
+  ['list the broadcasts sent to Silver', (viewer) => broadcastAudiencesOf(viewer).includes('silver'), ['silver', 'downgraded']],
+  ["get a broadcast's unmarked section", (viewer) => maySeeBroadcastSection(viewer, { tier: null }), [...KINDS]],
+  [
+    "get a broadcast's [silver] section",
+    (viewer) => maySeeBroadcastSection(viewer, { tier: 'silver' }),
+    ['silver', 'gold', 'suspended', 'downgraded'],
   ],
   ['join a Silver session', (viewer) => mayJoinSession(viewer, { minTier: 'silver' }), ['silver', 'gold', 'suspended', 'downgraded']],
   ['join a session open to the free plan', (viewer) => mayJoinSession(viewer, { minTier: 'free' }), MEMBERS],
@@ -234,6 +251,7 @@ describe('policies over every kind of viewer', () => {
       const browser = publicViewer(server);
       for (const tier of TIERS) expect(mayStudyCourse(browser, { tier })).toBe(mayStudyCourse(server, { tier }));
       expect(maySaveOffline(browser)).toBe(maySaveOffline(server));
+      expect(readsCommunityFeed(browser)).toBe(readsCommunityFeed(server));
       expect(mayJoinSession(browser, { minTier: 'silver' })).toBe(mayJoinSession(server, { minTier: 'silver' }));
       expect(mayWatchRecording(browser, { minTier: 'gold' })).toBe(mayWatchRecording(server, { minTier: 'gold' }));
       expect(hasPrioritySupport(browser)).toBe(hasPrioritySupport(server));
@@ -350,6 +368,11 @@ describe('live coaching and 1-on-1 times', () => {
       expect(hasPrioritySupport(account), tier).toBe(hasPrioritySupport(viewer));
       expect(mayBookOneOnOne(account), tier).toBe(mayBookOneOnOne(viewer));
       expect(mayReadBroadcast(account, { audience: ['silver'] }), tier).toBe(tier === 'silver');
+      expect(broadcastAudiencesOf(account), tier).toEqual([tier]);
+      for (const section of TIERS)
+        expect(maySeeBroadcastSection(account, { tier: section }), `${tier} reading a [${section}] section`).toBe(
+          maySeeBroadcastSection(viewer, { tier: section }),
+        );
     }
     expect(ONE_ON_ONE_GOLD_ONLY).toBe('Monthly 1-on-1 coaching is part of the Gold plan. Upgrade to Gold to book.');
   });
@@ -360,5 +383,14 @@ describe('what pages show of a tier', () => {
     expect(TIERS.filter((tier) => showsTierBadge(tier))).toEqual(['silver', 'gold']);
     expect(showsTierBadge(null)).toBe(false);
     expect(TIERS.filter((tier) => offersUpgrade(tier))).toEqual(['free']);
+  });
+
+  it('lets courses below Gold open to Gold members first', () => {
+    expect(EARLY_ACCESS_TIER).toBe('gold');
+    expect(TIERS.filter((tier) => opensEarly({ tier }))).toEqual(['free', 'bronze', 'silver']);
+  });
+
+  it('locks the resources that need a paid plan', () => {
+    expect(TIERS.filter((tier) => showsTierLock(tier))).toEqual(['bronze', 'silver', 'gold']);
   });
 });

@@ -2,7 +2,7 @@ import { GOLD_SPACE_ONLY, SUSPENDED, UPGRADE_TO_PARTICIPATE, type CommunitySpace
 import { COACHING, COMMUNITY_PREVIEW_POSTS, ONE_ON_ONE } from './limits.ts';
 import { forbidden, unauthorized } from './errors.ts';
 import type { StaffRole } from './staff-roles.ts';
-import { tierReaches, type Tier } from './tiers.ts';
+import { tierReaches, TIERS, type Tier } from './tiers.ts';
 import type { PublicViewer, SignedInMember, SignedInStaff, Viewer } from './viewer.ts';
 
 // Who may see, open or do what: every such rule of the product is a named function here, and
@@ -124,6 +124,12 @@ export async function mayOpenCourse(
 /** Whether a member may take the course: enrol, complete its lessons, earn its certificate (SPEC 4: their tier reaches the course's). */
 export const mayStudyCourse = (asker: Asker, course: { tier: Tier }) => reaches(asker, course.tier);
 
+/** Decision 017: Gold sells early access: a course may open to Gold members first, its stored tier Gold until the date. */
+export const EARLY_ACCESS_TIER = 'gold' as const satisfies Tier;
+
+/** Whether a course of this tier can open to Gold members first (a Gold course is theirs already). */
+export const opensEarly = (course: { tier: Tier }) => !tierReaches(course.tier, EARLY_ACCESS_TIER);
+
 /** Whether the asker may open the course's lessons (videos and attachments): members who may study it, and staff. */
 export const mayOpenLessons = (asker: Asker, course: { tier: Tier }) => mayStudyCourse(asker, course) || isStaff(asker);
 
@@ -134,6 +140,11 @@ export const mayWatchLesson = (asker: Asker, lesson: { courseTier: Tier; freePre
 /** Whether the asker may open an uploaded file: a public one (no tier) everyone, staff every one, members what their tier reaches. */
 export const mayOpenFile = (asker: Asker, file: { accessTier: Tier | null }) =>
   file.accessTier === null || isStaff(asker) || reaches(asker, file.accessTier);
+
+const NO_ONE: PublicViewer = { member: null, staff: null };
+
+/** Whether a file is public: a visitor may open it, so it goes to anyone by its address and shared caches may keep it. */
+export const isPublicFile = (file: { accessTier: Tier | null }) => mayOpenFile(NO_ONE, file);
 
 /** A lesson's attachment opens where the lessons open and the file itself opens (it keeps its own visibility). */
 export const mayOpenAttachment = (asker: Asker, course: { tier: Tier }, file: { accessTier: Tier | null }) =>
@@ -160,11 +171,17 @@ export const maySaveOffline = (asker: Asker) => reaches(asker, 'bronze');
 export const mayReadPreviewInFull = (asker: Asker, position: { firstPage: boolean; index: number }) =>
   tierOf(asker) !== null || (position.firstPage && position.index < COMMUNITY_PREVIEW_POSTS);
 
+/** SPEC 6: members (any tier) read the community's feed; everyone else, staff included, its preview. */
+export const readsCommunityFeed = (asker: Asker) => tierOf(asker) !== null;
+
 /** Whether the asker reads the Gold Lounge: Gold members, decided on every read from the tier they have now. */
 export const mayReadGoldLounge = (asker: Asker) => reaches(asker, 'gold');
 
 /** Whether the asker reads the posts of a space: the Gold Lounge's are for Gold members only. */
 export const mayReadPostsIn = (asker: Asker, space: CommunitySpace) => space !== 'gold' || mayReadGoldLounge(asker);
+
+/** The lowest tier that reads a space (what a notification about it needs when it is read). */
+export const tierToReadPostsIn = (space: CommunitySpace): Tier => (space === 'gold' ? 'gold' : 'free');
 
 /** Who takes part (SPEC 9, 'full community'): Bronze and above. */
 const takesPart = (asker: Asker) => reaches(asker, 'bronze');
@@ -209,12 +226,6 @@ export function joinLinkOpen(session: { startsAt: Date; durationMinutes: number;
 export const maySeeJoinLink = (asker: Asker, session: Parameters<typeof joinLinkOpen>[0] & { minTier: Tier }, now: Date) =>
   mayJoinSession(asker, session) && joinLinkOpen(session, now);
 
-/** Whether a member may read a sent broadcast on the site: it went to the tier they have now. */
-export const mayReadBroadcast = (asker: Asker, broadcast: { audience: readonly Tier[] }) => {
-  const tier = tierOf(asker);
-  return tier !== null && broadcast.audience.includes(tier);
-};
-
 /** Whether the asker may watch a session's recording: members whose tier reaches the session's, and staff. */
 export const mayWatchRecording = (asker: Asker, session: { minTier: Tier }) => mayJoinSession(asker, session) || isStaff(asker);
 
@@ -230,10 +241,49 @@ export const mayBookOneOnOne = (asker: Asker) => reaches(asker, 'gold');
 export const mayChangeBooking = (booking: { startsAt: Date }, now: Date) =>
   booking.startsAt.getTime() - now.getTime() >= ONE_ON_ONE.changeUntilMs;
 
+// ---- Broadcasts -------------------------------------------------------------------------------
+
+/**
+ * The audiences whose sent broadcasts the asker reads on the site: the tier they have now (none for
+ * visitors and staff). The members' list asks the database for these; a single read asks mayReadBroadcast.
+ */
+export const broadcastAudiencesOf = (asker: Asker): Tier[] => {
+  const tier = tierOf(asker);
+  return tier === null ? [] : [tier];
+};
+
+/** Whether a member may read a sent broadcast on the site: it went to the tier they have now. */
+export const mayReadBroadcast = (asker: Asker, broadcast: { audience: readonly Tier[] }) =>
+  broadcastAudiencesOf(asker).some((tier) => broadcast.audience.includes(tier));
+
+/**
+ * Whether the asker gets a section of a broadcast's text (the mail, and the copy on the site): an
+ * unmarked section everyone; a [silver] section members of Silver and above.
+ */
+export const maySeeBroadcastSection = (asker: Asker, section: { tier: Tier | null }) =>
+  section.tier === null || reaches(asker, section.tier);
+
 // ---- What pages show of a tier --------------------------------------------------------------
 
 /** SPEC 6: Silver and Gold members carry their tier's badge beside their name. */
 export const showsTierBadge = (tier: Tier | null): tier is 'silver' | 'gold' => tier !== null && tierReaches(tier, 'silver');
 
+/** The resources list marks one that needs a paid plan with a lock and its tier, whoever looks. */
+export const showsTierLock = (tier: Tier) => tierReaches(tier, 'bronze');
+
 /** SPEC 5: the dashboard offers an upgrade to a member on the free plan. */
 export const offersUpgrade = (tier: Tier) => !tierReaches(tier, 'bronze');
+
+// ---- Notifications ----------------------------------------------------------------------------
+
+/**
+ * The tiers of what a member may read in their notifications now (those at or below their tier):
+ * a notification about the Gold Lounge or a Gold session is left out once they are Gold no more.
+ */
+export const notificationTiersOf = (asker: Asker): Tier[] => TIERS.filter((tier) => reaches(asker, tier));
+
+/** Whether a member may read one notification (or get its push) now. */
+export const mayReadNotification = (asker: Asker, notification: { requiredTier: Tier }) => reaches(asker, notification.requiredTier);
+
+/** The tiers whose members news for `tier` and above is for (a new Silver session: Silver and Gold). */
+export const tiersReaching = (tier: Tier): Tier[] => TIERS.filter((each) => tierReaches(each, tier));

@@ -7,6 +7,7 @@ import type { BroadcastsService } from './broadcasts.contract.ts';
 import type { CoachingAdminService, CoachingService } from './coaching.contract.ts';
 import type { OneOnOneCoachService, OneOnOneService } from './one-on-one.contract.ts';
 import type { GoalsService } from './goals.contract.ts';
+import type { NotificationsService } from './notifications.contract.ts';
 import type { RecommendationsService } from './recommendations.contract.ts';
 import type { CommunityModerationService, CommunityService } from './community.contract.ts';
 import type { TwoFactorService } from './two-factor.contract.ts';
@@ -36,6 +37,7 @@ export interface Services {
   oneOnOne: OneOnOneService;
   oneOnOneCoach: OneOnOneCoachService;
   goals: GoalsService;
+  notifications: NotificationsService;
   recommendations: RecommendationsService;
   courses: CoursesService;
   courseAuthoring: CourseAuthoringService;

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { SUBSCRIPTION_STATUSES } from '../common/billing.contract.ts';
 import { COMMUNITY_SPACES } from '../common/community.contract.ts';
 import { BROADCAST_STATUSES } from '../common/broadcasts.contract.ts';
+import { DIGESTS, NOTIFICATION_KINDS } from '../common/notifications.contract.ts';
 import { COACHING_KINDS } from '../common/coaching.contract.ts';
 import { COURSE_CATEGORIES, COURSE_LEVELS, COURSE_STATUSES } from '../common/courses.contract.ts';
 import { UPLOAD_FOLDER_VALUES } from '../common/files.contract.ts';
@@ -450,6 +451,8 @@ export const communityReplies = pgTable(
     authorId: uuid().references(() => members.id, { onDelete: 'cascade' }),
     authorName: text().notNull(),
     authorTier: text({ enum: TIERS }),
+    /** The author of the discussion it replies to, set by a trigger (migration 0034): "replies to your posts" reads its index. */
+    postAuthorId: uuid(),
     body: text().notNull(),
     createdAt: createdAt(),
     editedAt: timestamp({ withTimezone: true }),
@@ -461,6 +464,9 @@ export const communityReplies = pgTable(
       .where(sql`hidden_at is null`),
     index('community_replies_post_idx').on(t.postId),
     index('community_replies_author_idx').on(t.authorId, t.createdAt),
+    index('community_replies_to_author_idx')
+      .on(t.postAuthorId, t.createdAt, t.id)
+      .where(sql`hidden_at is null`),
     check('community_replies_author_tier_check', sql`${sql.raw('author_tier')} is null or ${oneOf('author_tier', TIERS)}`),
   ],
 );
@@ -682,6 +688,11 @@ export const outboxMessages = pgTable(
   },
   (t) => [
     index('outbox_messages_due_idx').on(t.status, t.nextAttemptAt),
+    // A deleted member's mail goes with them; what was sent is kept OUTBOX_KEPT_DAYS, then purged.
+    index('outbox_messages_recipient_idx').on(sql`lower(${t.toAddress})`),
+    index('outbox_messages_settled_idx')
+      .on(t.createdAt)
+      .where(sql`status <> 'pending'`),
     check('outbox_messages_status_check', oneOf('status', OUTBOX_STATUSES)),
   ],
 );
@@ -1131,5 +1142,146 @@ export const broadcastDeliveries = pgTable(
     primaryKey({ columns: [t.broadcastId, t.memberId] }),
     index('broadcast_deliveries_member_idx').on(t.memberId),
     index('broadcast_deliveries_outbox_idx').on(t.outboxMessageId),
+  ],
+);
+
+// The notifications centre (common/notifications.contract.ts). A notification is written once per
+// event and member (their unique group key: `reply:<id>`, `like:<post id>`...), in the transaction of
+// the event; likes of one discussion are one notification counting them. What a member may still
+// read is decided when it is read: `requiredTier` is checked against their tier then.
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    kind: text({ enum: NOTIFICATION_KINDS }).notNull(),
+    groupKey: text().notNull(),
+    title: text().notNull(),
+    body: text().notNull().default(''),
+    url: text().notNull(),
+    /** Likes gathered since the member last read it. */
+    actorCount: integer().notNull().default(1),
+    /** False when the member chose not to see this kind on the site (it is kept so the event counts once). */
+    shown: boolean().notNull().default(true),
+    /** The lowest tier that may read what it is about (the Gold Lounge, a Gold session...). */
+    requiredTier: text({ enum: TIERS }).notNull().default('free'),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+    readAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('notifications_member_group_idx').on(t.memberId, t.groupKey),
+    // The member's list, latest first, a page at a time; the bell's count of unread ones.
+    index('notifications_member_recent_idx')
+      .on(t.memberId, t.updatedAt, t.id)
+      .where(sql`shown`),
+    index('notifications_member_unread_idx')
+      .on(t.memberId, t.kind, t.updatedAt)
+      .where(sql`read_at is null and shown`),
+    check('notifications_kind_check', oneOf('kind', NOTIFICATION_KINDS)),
+    check('notifications_required_tier_check', oneOf('required_tier', TIERS)),
+  ],
+);
+
+/** A member's choice of channels for one kind; a kind without a row has its defaults. */
+export const notificationPreferences = pgTable(
+  'notification_preferences',
+  {
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    kind: text({ enum: NOTIFICATION_KINDS }).notNull(),
+    site: boolean().notNull(),
+    email: boolean().notNull(),
+    push: boolean().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.kind] }), check('notification_preferences_kind_check', oneOf('kind', NOTIFICATION_KINDS))],
+);
+
+/** A member's community digest choice ('off' sends each reply and mention as it happens). */
+export const notificationDigests = pgTable(
+  'notification_digests',
+  {
+    memberId: uuid()
+      .primaryKey()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    digest: text({ enum: DIGESTS }).notNull(),
+    /** The last digest period sent ('2026-11-26', or the Monday of a week), claimed with its mail. */
+    lastPeriod: text(),
+  },
+  (t) => [
+    check('notification_digests_digest_check', oneOf('digest', DIGESTS)),
+    index('notification_digests_due_idx')
+      .on(t.digest, t.memberId)
+      .where(sql`digest <> 'off'`),
+  ],
+);
+
+/** A browser (a device) that takes the member's push notifications. */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    endpoint: text().notNull(),
+    p256dh: text().notNull(),
+    auth: text().notNull(),
+    userAgent: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('push_subscriptions_endpoint_idx').on(t.endpoint), index('push_subscriptions_member_idx').on(t.memberId)],
+);
+
+/**
+ * A push to send to one device, written with its notification and delivered by the push worker
+ * (server/notifications/push-worker.ts), claimed with SKIP LOCKED, once, with retries.
+ */
+export const pushMessages = pgTable(
+  'push_messages',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => pushSubscriptions.id, { onDelete: 'cascade' }),
+    notificationId: uuid().references(() => notifications.id, { onDelete: 'cascade' }),
+    /** What the device shows: title, body, the path it opens, a tag that replaces an older one. */
+    payload: jsonb().$type<{ title: string; body: string; url: string; tag: string }>().notNull(),
+    requiredTier: text({ enum: TIERS }).notNull().default('free'),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: createdAt(),
+    lockedUntil: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('push_messages_due_idx').on(t.nextAttemptAt), check('push_messages_required_tier_check', oneOf('required_tier', TIERS))],
+);
+
+/**
+ * News for every member a tier reaches (a new session, recording or course): one row, turned into
+ * each member's notification by the minute job a batch at a time, after `reachedMemberId`, once.
+ */
+export const notificationFanouts = pgTable(
+  'notification_fanouts',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    kind: text({ enum: NOTIFICATION_KINDS }).notNull(),
+    groupKey: text().notNull(),
+    title: text().notNull(),
+    body: text().notNull().default(''),
+    url: text().notNull(),
+    requiredTier: text({ enum: TIERS }).notNull(),
+    reachedMemberId: uuid(),
+    doneAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('notification_fanouts_group_idx').on(t.groupKey),
+    index('notification_fanouts_due_idx')
+      .on(t.createdAt)
+      .where(sql`done_at is null`),
+    check('notification_fanouts_kind_check', oneOf('kind', NOTIFICATION_KINDS)),
   ],
 );

@@ -1,5 +1,6 @@
 // The site's service worker: the pages a member has visited open without a connection, and the
-// downloads they saved for offline use ('Save for offline' on Resources) open too. Registered by
+// downloads they saved for offline use ('Save for offline' on Resources) open too; it shows the
+// member's push notifications. Registered by
 // app/lib/service-worker.ts. Plain JavaScript: the browser loads this file as it is.
 
 const VERSION = 'v1';
@@ -30,10 +31,51 @@ self.addEventListener('activate', (event) => {
   );
 });
 
-/** Signing out leaves nothing of the member on the device: their pages and their saved downloads. */
+/**
+ * Signing out leaves nothing of the member on the device: their pages, their saved downloads, and
+ * their push notifications (the push service then tells the site this device is gone).
+ */
 function forgetMember() {
-  return Promise.all([caches.delete(PAGES), caches.delete(DOWNLOADS)]);
+  const stopPush = self.registration.pushManager
+    .getSubscription()
+    .then((subscription) => subscription && subscription.unsubscribe())
+    .catch(() => undefined);
+  return Promise.all([caches.delete(PAGES), caches.delete(DOWNLOADS), stopPush]);
 }
+
+// A push notification (server/notifications/push-worker.ts): title, text, the page it opens, and a
+// tag, so that a newer one about the same thing (more likes of one discussion) replaces the older.
+self.addEventListener('push', (event) => {
+  let message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch {
+    message = { title: event.data ? event.data.text() : '' };
+  }
+  const url = typeof message.url === 'string' && message.url.startsWith('/') ? message.url : '/notifications';
+  event.waitUntil(
+    self.registration.showNotification(message.title || 'RealtyPocket', {
+      body: message.body || '',
+      tag: message.tag || undefined,
+      icon: '/icons/icon-192.png',
+      badge: '/icons/icon-192.png',
+      data: { url },
+    }),
+  );
+});
+
+// Tapping it opens its page: in a window of the site already open, else a new one.
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data && event.notification.data.url) || '/notifications', self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
+      const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+      if (open) return open.navigate(url).then((client) => (client || open).focus());
+      return self.clients.openWindow(url);
+    }),
+  );
+});
 
 self.addEventListener('message', (event) => {
   if (event.data === 'signed-out') event.waitUntil(forgetMember());

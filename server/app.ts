@@ -56,6 +56,12 @@ import { broadcastsRoutes } from './broadcasts/broadcasts.routes.ts';
 import { coachingRoutes } from './coaching/coaching.routes.ts';
 import { oneOnOneRoutes } from './one-on-one/one-on-one.routes.ts';
 import { goalsRoutes } from './goals/goals.routes.ts';
+import { notificationsRoutes } from './notifications/notifications.routes.ts';
+import { createNotificationsRepository } from './notifications/notifications.repository.ts';
+import { createNotifier } from './notifications/notifier.ts';
+import { vapidKeys, type PushSettings } from './notifications/push-sender.ts';
+import { startPushWorker } from './notifications/push-worker.ts';
+import { NOTIFICATIONS } from '../common/limits.ts';
 import { scheduleCoachingJobs } from './coaching/coaching-jobs.ts';
 
 declare module 'fastify' {
@@ -206,12 +212,23 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     { ...DEFAULT_MAIL_TIMING, ...deps.mailTiming },
     createLinkMinting({ data: createDataAccess(deps.database.db), tokenLink: mailer.tokenLink }),
   );
+  // Web push, when the site has VAPID keys (the embedded database keeps a pair of its own).
+  const vapid = vapidKeys(config.push.keys, deps.database.kind === 'embedded' ? { dataDir: config.dataDir } : undefined);
+  const push: PushSettings | undefined = vapid && {
+    ...vapid,
+    subject: config.push.subject,
+    serviceOrigins: config.push.serviceOrigins,
+    timeoutMs: config.outboundTimeoutMs,
+  };
+  const pushWorker = push && startPushWorker(app, createNotificationsRepository(deps.database.db), push, NOTIFICATIONS.pushPollMs);
+  if (pushWorker) app.addHook('preClose', () => pushWorker.stop());
+  const notifier = createNotifier({ mailer, nudgePush: () => pushWorker?.nudge() });
   await app.register(viewerPlugin, { sessions, cookies: new SiteCookies({ production: config.isProduction }) });
   refuseCrossSiteWrites(app, config.publicUrl);
   keepAnswersPrivate(app);
   scheduleSessionPurge(app, sessions, deps.database);
   scheduleDataRetention(app, deps.database, createDataAccess(deps.database.db));
-  scheduleCoachingJobs(app, createDataAccess(deps.database.db), mailer);
+  scheduleCoachingJobs(app, createDataAccess(deps.database.db), mailer, notifier);
   const stripe = config.stripe ? new StripeGateway({ ...config.stripe, timeoutMs: config.outboundTimeoutMs }, app.log) : undefined;
   app.decorate(
     'services',
@@ -222,6 +239,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       sessions,
       redis,
       mailer,
+      notifier,
+      push,
       stripe,
       log: app.log,
       dataVersion,
@@ -252,6 +271,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     broadcastsRoutes,
     oneOnOneRoutes,
     goalsRoutes,
+    notificationsRoutes,
     staffRoutes,
     coursesRoutes,
     learningRoutes,

@@ -31,6 +31,24 @@ function isHttpOrigin(value: string): boolean {
   }
 }
 
+/** The push services of current browsers: Chrome and Android, Firefox, Safari and iOS, Edge. */
+const DEFAULT_PUSH_SERVICE_ORIGINS = [
+  'https://fcm.googleapis.com',
+  'https://android.googleapis.com',
+  'https://*.push.services.mozilla.com',
+  'https://web.push.apple.com',
+  'https://*.notify.windows.com',
+].join(',');
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** An https:// origin, with `*.` for a whole domain; http:// only on this machine (a push service of the tests'). */
+function isPushServiceOrigin(value: string): boolean {
+  if (!isHttpOrigin(value.replace('//*.', '//'))) return false;
+  const url = new URL(value.replace('//*.', '//'));
+  return url.protocol === 'https:' || LOOPBACK.has(url.hostname);
+}
+
 const ConfigSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -113,6 +131,34 @@ const ConfigSchema = z
     STRIPE_API_BASE: optionalText.refine((value) => value === undefined || isHttpOrigin(value), {
       message: 'STRIPE_API_BASE must be an http(s)://host:port origin, such as http://localhost:12111 for stripe-mock',
     }),
+    // Web push: the site's VAPID key pair (`npx web-push generate-vapid-keys`) and a contact for the
+    // push services; without keys on PostgreSQL, push is off (the embedded database keeps a pair of its own).
+    VAPID_PUBLIC_KEY: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9_-]{80,90}$/.test(value), {
+      message: 'VAPID_PUBLIC_KEY must be a base64url P-256 public key, as `npx web-push generate-vapid-keys` prints',
+    }),
+    VAPID_PRIVATE_KEY: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9_-]{40,45}$/.test(value), {
+      message: 'VAPID_PRIVATE_KEY must be a base64url P-256 private key, as `npx web-push generate-vapid-keys` prints',
+    }),
+    VAPID_SUBJECT: optionalText.refine((value) => value === undefined || /^(mailto:|https:\/\/)/.test(value), {
+      message: 'VAPID_SUBJECT must be a mailto: address or an https:// address where the push services can reach you',
+    }),
+    /** The push services browsers subscribe with; pushes go to these origins only (no request to any other address). */
+    PUSH_SERVICE_ORIGINS: z
+      .string()
+      .default(DEFAULT_PUSH_SERVICE_ORIGINS)
+      .transform((value) =>
+        value
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
+      .refine((origins) => origins.every(isPushServiceOrigin), {
+        message: 'PUSH_SERVICE_ORIGINS must be https:// origins (or *.host for a whole domain), separated by commas',
+      }),
+  })
+  .refine((c) => (c.VAPID_PUBLIC_KEY === undefined) === (c.VAPID_PRIVATE_KEY === undefined), {
+    message: 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together',
+    path: ['VAPID_PRIVATE_KEY'],
   })
   .refine((c) => c.STRIPE_SECRET_KEY === undefined || c.STRIPE_WEBHOOK_SECRET !== undefined, {
     message: 'STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY, so payment events can be verified',
@@ -166,6 +212,8 @@ export interface Config {
   sessionIdleMs: number;
   sessionMaxMs: number;
   logLevel: RawConfig['LOG_LEVEL'];
+  /** Web push: the VAPID keys when set (else the embedded database's own, or none), a contact, and the push services allowed. */
+  push: { keys: { publicKey: string; privateKey: string } | undefined; subject: string; serviceOrigins: string[] };
   /** Payments with Stripe; undefined: billing is off, and the site says so. */
   stripe: { secretKey: string; webhookSecret: string; apiBase: string | undefined } | undefined;
   mail: {
@@ -223,6 +271,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionMaxMs: c.SESSION_MAX_DAYS * DAY_MS,
     logLevel: c.LOG_LEVEL,
     mail: { smtpUrl: c.SMTP_URL, from: c.MAIL_FROM, staffNotify: c.STAFF_NOTIFY_EMAIL },
+    push: {
+      keys: c.VAPID_PUBLIC_KEY && c.VAPID_PRIVATE_KEY ? { publicKey: c.VAPID_PUBLIC_KEY, privateKey: c.VAPID_PRIVATE_KEY } : undefined,
+      subject: c.VAPID_SUBJECT ?? `mailto:${c.ADMIN_EMAIL ?? 'admin@realtypocket.local'}`,
+      serviceOrigins: c.PUSH_SERVICE_ORIGINS,
+    },
     stripe:
       c.STRIPE_SECRET_KEY && c.STRIPE_WEBHOOK_SECRET
         ? { secretKey: c.STRIPE_SECRET_KEY, webhookSecret: c.STRIPE_WEBHOOK_SECRET, apiBase: c.STRIPE_API_BASE }

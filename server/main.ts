@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DatabaseLockedError } from '../db/lock.ts';
-import { loggableError } from './http/errors.ts';
+import { loggableError } from './loggable-error.ts';
 import { drainAndClose } from './http/lifecycle.ts';
 import { prepareServer } from './runtime.ts';
 

@@ -1,4 +1,4 @@
-import type { Database, DatabaseOrTransaction } from '../db/client.ts';
+import type { Database, DatabaseHandle, DatabaseOrTransaction } from '../db/client.ts';
 import { createAccountTokensRepository } from './accounts/account-tokens.repository.ts';
 import { createAuditRepository } from './audit/audit.repository.ts';
 import { createBillingRepository } from './billing/billing.repository.ts';
@@ -20,6 +20,7 @@ import { createCoachingRepository } from './coaching/coaching.repository.ts';
 import { createOneOnOneRepository } from './one-on-one/one-on-one.repository.ts';
 import { createGoalsRepository } from './goals/goals.repository.ts';
 import { createTipsRepository } from './tips/tips.repository.ts';
+import { createNotificationsRepository } from './notifications/notifications.repository.ts';
 
 /** Every feature's repository, bound to the database or to one transaction. */
 function createRepositories(db: DatabaseOrTransaction) {
@@ -39,6 +40,7 @@ function createRepositories(db: DatabaseOrTransaction) {
     files: createFilesRepository(db),
     learning: createLearningRepository(db),
     members: createMembersRepository(db),
+    notifications: createNotificationsRepository(db),
     outbox: createOutboxRepository(db),
     podcast: createPodcastRepository(db),
     resources: createResourcesRepository(db),
@@ -57,6 +59,9 @@ export interface DataAccess extends Repositories {
   /** The constraint (a unique index, an exclusion) a failed change broke, if that is why it failed. */
   violatedConstraint(error: unknown): string | undefined;
 }
+
+/** What a scheduled job needs of the database beyond its DataAccess: to run in one process at a time. */
+export type RunsAlone = Pick<DatabaseHandle, 'runAlone'>;
 
 export function createDataAccess(db: Database): DataAccess {
   return {

@@ -8,6 +8,7 @@ import { createBillingService, type ServerBillingService } from './billing/billi
 import type { StripeGateway } from './billing/stripe-gateway.ts';
 import { createCommunityModerationService } from './community/community-moderation.service.ts';
 import { createCommunityService } from './community/community.service.ts';
+import { createCommunityNotices } from './community/community-notices.ts';
 import type { Config } from './config.ts';
 import { createContactService, createMessagesService } from './contact/contact.service.ts';
 import { createContentService } from './content/content.service.ts';
@@ -40,6 +41,9 @@ import { createOneOnOneService } from './one-on-one/one-on-one.service.ts';
 import { createGoalsService } from './goals/goals.service.ts';
 import { createRecommendationsService } from './recommendations/recommendations.service.ts';
 import { createOneOnOneCoachService } from './one-on-one/one-on-one-coach.service.ts';
+import { createNotificationsService } from './notifications/notifications.service.ts';
+import type { Notifier } from './notifications/notifier.ts';
+import type { PushSettings } from './notifications/push-sender.ts';
 
 /** The services the API routes call; pages get the same objects through the React Router context. */
 export interface ServerServices extends Services {
@@ -55,6 +59,10 @@ export function createServices(deps: {
   sessions: SessionService;
   redis: Redis | undefined;
   mailer: Mailer;
+  /** Tells members of what concerns them: the bell, email and push, as each chose. */
+  notifier: Notifier;
+  /** Web push, when the site has its keys. */
+  push: PushSettings | undefined;
   /** Stripe, when billing is on. */
   stripe: StripeGateway | undefined;
   log: { warn(object: object, message: string): void };
@@ -92,6 +100,7 @@ export function createServices(deps: {
     oneOnOne: createOneOnOneService({ data, mailer }),
     oneOnOneCoach: createOneOnOneCoachService({ data }),
     goals: createGoalsService({ data }),
+    notifications: createNotificationsService({ data, push: deps.push }),
     recommendations: createRecommendationsService({ data }),
     courses,
     courseAuthoring: createCourseAuthoringService(data, learning),
@@ -101,7 +110,12 @@ export function createServices(deps: {
     podcastAuthoring: createPodcastAuthoringService(data),
     resources: createResourcesService(data),
     resourceAuthoring: createResourceAuthoringService(data),
-    community: createCommunityService({ data, limiter, mailer }),
+    community: createCommunityService({
+      data,
+      limiter,
+      notifier: deps.notifier,
+      notices: createCommunityNotices({ notifier: deps.notifier, mailer }),
+    }),
     communityModeration: createCommunityModerationService(data),
     contact: createContactService({ data, limiter, mailer, staffNotify: deps.config.mail.staffNotify }),
     stats: createStatsService(data),

@@ -43,6 +43,12 @@ export function redirectSignedInMember(context: Context): null {
   return null;
 }
 
+/** The staff sign-in sends staff who are already signed in straight to the admin dashboard. */
+export function redirectSignedInStaff(context: Context): null {
+  if (context.get(viewerContext).staff) throw redirect('/admin/dashboard');
+  return null;
+}
+
 /** A member's own pages are for signed-in members only: anyone else goes to /login (checked on the server). */
 export function memberPageServices(context: Context) {
   const page = pageServices(context);
@@ -54,7 +60,7 @@ export function memberPageServices(context: Context) {
 export function staffPageServices(context: Context) {
   const page = pageServices(context);
   if (!page.viewer.staff) throw redirect('/admin/login');
-  return page;
+  return { ...page, staff: page.viewer.staff };
 }
 
 /** The page of a list this address asks for (`?before=`); a broken link shows the first page. */

@@ -1,10 +1,15 @@
-// An image uploaded to the file library has WebP copies 320, 640 and 1280 pixels wide; the
-// browser picks the one its screen needs. Other images (the demo's SVGs) are sent as they are.
+import { IMAGES } from '../../common/limits.ts';
+
+// An image uploaded to the file library has WebP copies of the widths IMAGES names; the browser
+// picks the one its screen needs. Other images (the demo's SVGs) are sent as they are.
 const UPLOADED_IMAGE = /^\/api\/files\/[0-9a-f-]{36}$/;
-const WIDTHS = [320, 640, 1280];
 
 /** `srcSet` and `sizes` for an image shown `sizes` wide (a CSS size list), when it has copies. */
 export function responsiveImage(src: string, sizes: string): { src: string; srcSet?: string; sizes?: string } {
   if (!UPLOADED_IMAGE.test(src)) return { src };
-  return { src: `${src}?w=640`, srcSet: WIDTHS.map((width) => `${src}?w=${width} ${width}w`).join(', '), sizes };
+  return {
+    src: `${src}?w=${IMAGES.defaultWidth}`,
+    srcSet: IMAGES.variantWidths.map((width) => `${src}?w=${width} ${width}w`).join(', '),
+    sizes,
+  };
 }

@@ -9,6 +9,7 @@ import {
   PasswordResetConfirm,
   PasswordResetRequest,
   TokenInput,
+  UnsubscribeInput,
   WeeklyTipsInput,
 } from '../../common/account.contract.ts';
 import { TimeZoneInput } from '../../common/coaching.contract.ts';
@@ -16,7 +17,6 @@ import { SuccessResponse } from '../../common/fields.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 const PasswordChanged = z.object({ success: z.literal(true), ended: z.number().int() });
-const UnsubscribeQuery = z.object({ token: z.string().max(100) });
 
 export async function accountsRoutes(app: ZodApp) {
   const { account } = app.services;
@@ -71,7 +71,7 @@ export async function accountsRoutes(app: ZodApp) {
   );
 
   app.post('/api/auth/verify-email', { schema: { body: TokenInput, response: withErrors({ 200: SuccessResponse }) } }, async (request) => {
-    await account.verifyEmail(request.body.token);
+    await account.verifyEmail(await request.viewer(), request.body.token);
     return ok;
   });
   app.post(
@@ -135,7 +135,7 @@ export async function accountsRoutes(app: ZodApp) {
   );
   app.post(
     '/api/email/unsubscribe',
-    { schema: { querystring: UnsubscribeQuery, response: withErrors({ 200: SuccessResponse }) } },
+    { schema: { querystring: UnsubscribeInput, response: withErrors({ 200: SuccessResponse }) } },
     async (request) => {
       await account.unsubscribe(request.query.token);
       return ok;

@@ -108,11 +108,11 @@ describe('the email address', () => {
   it('is confirmed by its own link, once; a link for something else confirms nothing', async () => {
     const { login } = await signedIn();
     const otherPurpose = await linkFor('password_reset', { memberId: login.memberId });
-    expect(await refusal(account().verifyEmail(otherPurpose))).toEqual(CONFIRMATION_INVALID);
+    expect(await refusal(account().verifyEmail(t.asVisitor(), otherPurpose))).toEqual(CONFIRMATION_INVALID);
     const token = await linkFor('email_verification', { memberId: login.memberId });
-    await account().verifyEmail(token);
+    await account().verifyEmail(t.asVisitor(), token);
     expect(t.app.services.auth.me(await t.viewerOf(login.token)).email_verified).toBe(true);
-    expect(await refusal(account().verifyEmail(token))).toEqual(CONFIRMATION_INVALID);
+    expect(await refusal(account().verifyEmail(t.asVisitor(), token))).toEqual(CONFIRMATION_INVALID);
   });
 
   it('gets a new confirmation link on request, three an hour, and a confirmed one gets none', async () => {

@@ -66,15 +66,21 @@ export function createAccountService(deps: {
     return account;
   }
 
+  /** Counts a try of an emailed link (per client address and per link) before it is looked up; returns its hash. */
+  async function limitedLinkTry(viewer: Viewer, scope: string, token: string): Promise<string> {
+    const tokenHash = hashSessionToken(token);
+    await limiter.check(`${scope}:address`, viewer.client.address, RESET_CONFIRM_LIMITS.perAddress);
+    await limiter.check(`${scope}:link`, tokenHash, RESET_CONFIRM_LIMITS.perLink);
+    return tokenHash;
+  }
+
   /**
    * A reset or invitation link, checked before anything costly: every try is limited per client
    * address and per link, and only a link that works gets its new password hashed (argon2 is slow on
    * purpose, so a loop of wrong links must never reach it).
    */
   async function usableResetLink(viewer: Viewer, token: string) {
-    const tokenHash = hashSessionToken(token);
-    await limiter.check('reset-confirm:address', viewer.client.address, RESET_CONFIRM_LIMITS.perAddress);
-    await limiter.check('reset-confirm:link', tokenHash, RESET_CONFIRM_LIMITS.perLink);
+    const tokenHash = await limitedLinkTry(viewer, 'reset-confirm', token);
     const link = await data.accountTokens.findUsable('password_reset', tokenHash);
     if (!link) throw badRequest(RESET_LINK_INVALID);
     return { link, tokenHash };
@@ -140,9 +146,10 @@ export function createAccountService(deps: {
       if (staff) await limiter.forget('staff-login:account-address', `${staff.email}|`);
     },
 
-    async verifyEmail(token) {
+    async verifyEmail(viewer, token) {
+      const tokenHash = await limitedLinkTry(viewer, 'verify-confirm', token);
       await data.transaction(async (tx) => {
-        const used = await tx.accountTokens.consume('email_verification', hashSessionToken(token));
+        const used = await tx.accountTokens.consume('email_verification', tokenHash);
         if (!used?.memberId) throw badRequest(VERIFY_LINK_INVALID);
         await tx.members.update(used.memberId, { emailVerifiedAt: new Date() });
       });
@@ -213,10 +220,11 @@ export function createAccountService(deps: {
     },
 
     async confirmEmailChange(viewer, token) {
+      const tokenHash = await limitedLinkTry(viewer, 'email-change-confirm', token);
       let changed: { memberId: string; email: string } | undefined;
       try {
         await data.transaction(async (tx) => {
-          const used = await tx.accountTokens.consume('email_change', hashSessionToken(token));
+          const used = await tx.accountTokens.consume('email_change', tokenHash);
           if (!used?.memberId || !used.newEmail) throw badRequest(VERIFY_LINK_INVALID);
           const member = await tx.members.findAccount({ id: used.memberId });
           if (!member) throw badRequest(VERIFY_LINK_INVALID);
@@ -259,8 +267,15 @@ export function createAccountService(deps: {
       const account = await requireCurrentPassword(viewer, member.id, password);
       await deps.billing.endSubscriptionsOf(member.id);
       await data.transaction(async (tx) => {
-        // The goodbye message holds the address until it is sent; the account and what hangs on it go now.
-        await mailer.queue(tx, 'account-deleted', account.email, await mailTemplates.accountDeleted({ name: account.name }));
+        // The goodbye message holds the address until it is sent; the account, what hangs on it and the
+        // rest of the mail to that address go now.
+        const goodbye = await mailer.queue(
+          tx,
+          'account-deleted',
+          account.email,
+          await mailTemplates.accountDeleted({ name: account.name }),
+        );
+        await tx.outbox.forgetRecipient(account.email, goodbye);
         await tx.members.delete(member.id);
         await tx.audit.forgetMember(account);
       });

@@ -1,17 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import { DATA_KEPT_AFTER_CANCELLATION_DAYS } from '../../common/limits.ts';
-import type { DatabaseHandle } from '../../db/client.ts';
-import { loggableError } from '../http/errors.ts';
-import type { DataAccess } from '../repositories.ts';
+import { DATA_KEPT_AFTER_CANCELLATION_DAYS, OUTBOX_KEPT_DAYS } from '../../common/limits.ts';
+import { loggableError } from '../loggable-error.ts';
+import type { DataAccess, RunsAlone } from '../repositories.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BATCH = 100;
+/** Old mail removed per statement: a backlog goes in short steps. */
+const PURGE_BATCH = 1000;
 
 /**
- * SPEC 9 and the privacy policy: a cancelled member's data goes 90 days after their plan ends. Each
- * goes as an account deletion does (everything of theirs, their name out of the audit log); the
- * invoices stay with the card payment provider, which keeps them as the law requires. Returns how
- * many members' data was removed.
+ * SPEC 9 and the privacy policy: a cancelled member's data goes DATA_KEPT_AFTER_CANCELLATION_DAYS days
+ * after their plan ends. Each goes as an account deletion does (everything of theirs, their name out
+ * of the audit log); the invoices stay with the card payment provider, which keeps them as the law
+ * requires. Returns how many members' data was removed.
  */
 export async function removeLapsedMembers(data: DataAccess): Promise<number> {
   let removed = 0;
@@ -20,6 +21,7 @@ export async function removeLapsedMembers(data: DataAccess): Promise<number> {
     for (const member of lapsed) {
       await data.transaction(async (tx) => {
         await tx.audit.forgetMember(member);
+        await tx.outbox.forgetRecipient(member.email);
         await tx.members.delete(member.id);
       });
     }
@@ -28,15 +30,33 @@ export async function removeLapsedMembers(data: DataAccess): Promise<number> {
   }
 }
 
+/**
+ * Mail sent (or given up on) more than OUTBOX_KEPT_DAYS ago goes: it was kept for support, and holds
+ * members' names and words. Returns how many messages were removed.
+ */
+export async function purgeOldMail(data: DataAccess, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - OUTBOX_KEPT_DAYS * DAY_MS);
+  let purged = 0;
+  for (;;) {
+    const gone = await data.outbox.purgeSettled(before, PURGE_BATCH);
+    purged += gone;
+    if (gone < PURGE_BATCH) return purged;
+  }
+}
+
 /** Runs the removal once a day (and a minute after start), in one process at a time. */
-export function scheduleDataRetention(app: FastifyInstance, database: DatabaseHandle, data: DataAccess): void {
+export function scheduleDataRetention(app: FastifyInstance, database: RunsAlone, data: DataAccess): void {
   const run = async () => {
     try {
       let removed = 0;
+      let purged = 0;
       await database.runAlone('data-retention', async () => {
         removed = await removeLapsedMembers(data);
+        purged = await purgeOldMail(data);
       });
-      if (removed > 0) app.log.info({ removed }, 'removed the data of members whose plan ended 90 days ago');
+      if (removed > 0)
+        app.log.info({ removed }, `removed the data of members whose plan ended ${DATA_KEPT_AFTER_CANCELLATION_DAYS} days ago`);
+      if (purged > 0) app.log.info({ purged }, `removed mail sent more than ${OUTBOX_KEPT_DAYS} days ago`);
     } catch (error) {
       app.log.warn({ err: loggableError(error) }, 'the daily data retention failed; trying again tomorrow');
     }

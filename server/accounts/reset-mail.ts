@@ -1,4 +1,4 @@
-import type { OutboxLinkGrant } from '../../db/schema.ts';
+import type { OutboxLinkGrant } from '../mail/mailer.ts';
 import { mailTemplates, type RenderedMail } from '../mail/templates.ts';
 import type { Repositories } from '../repositories.ts';
 import { LINK_VALID_MS } from '../../common/limits.ts';

@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { and, arrayOverlaps, asc, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { broadcastDeliveries, broadcasts, enrolments, members, sessions } from '../../db/schema.ts';
@@ -21,15 +21,15 @@ export function createBroadcastsRepository(db: DatabaseOrTransaction) {
         .limit(limit);
     },
 
-    /** Sent broadcasts whose audience holds this tier, latest first. */
-    async sentTo(tier: Tier, limit: number, before?: { at: string; id: string }) {
+    /** Sent broadcasts whose audience holds any of these tiers (the policy's broadcastAudiencesOf), latest first. */
+    async sentTo(tiers: readonly Tier[], limit: number, before?: { at: string; id: string }) {
       return db
         .select(SENT_KEYED)
         .from(broadcasts)
         .where(
           and(
             eq(broadcasts.status, 'sent'),
-            arrayContains(broadcasts.audience, [tier]),
+            arrayOverlaps(broadcasts.audience, [...tiers]),
             before ? sql`(${broadcasts.sentAt}, ${broadcasts.id}) < (${before.at}::timestamptz, ${before.id}::uuid)` : undefined,
           ),
         )

@@ -9,7 +9,7 @@ import {
 } from '../../common/broadcasts.contract.ts';
 import { badRequest, conflict, notFound } from '../../common/errors.ts';
 import { PAGE_SIZE } from '../../common/limits.ts';
-import { mayReadBroadcast, requireMember, requireStaffArea } from '../../common/policies.ts';
+import { broadcastAudiencesOf, mayReadBroadcast, requireMember, requireStaffArea } from '../../common/policies.ts';
 import { TIERS, type Tier } from '../../common/tiers.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -147,8 +147,9 @@ export function createBroadcastsService(deps: { data: DataAccess; mailer: Mailer
     async past(viewer, query = {}) {
       const member = requireMember(viewer);
       const before = query.before ? decodeCursor(query.before, Cursor) : undefined;
+      // The page is read in SQL, of the audiences the policy names: the same rule as mayReadBroadcast.
       const rows = await data.broadcasts.sentTo(
-        member.membershipTier,
+        broadcastAudiencesOf(viewer),
         PAGE_SIZE.memberList + 1,
         before && { at: before[0], id: before[1] },
       );

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { loggableError } from '../http/errors.ts';
+import { loggableError } from '../loggable-error.ts';
 import { DataVersion } from './data-version.ts';
 import { isVisitorRead, sendShared, shareableAnswer } from './visitor-cache.ts';
 

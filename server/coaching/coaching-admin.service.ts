@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { SESSION_NOT_FOUND, type CoachingAdminService, type CoachingHost, type SeriesInput } from '../../common/coaching.contract.ts';
 import { badRequest, conflict, notFound } from '../../common/errors.ts';
-import { COACHING, PAGE_SIZE, STREAM_BATCH } from '../../common/limits.ts';
+import { NOTIFICATION_BODY_MAX, COACHING, PAGE_SIZE, STREAM_BATCH } from '../../common/limits.ts';
 import { requireStaffArea } from '../../common/policies.ts';
 import { addLocalDays, DEFAULT_TIME_ZONE, formatInZone, instantOf, type LocalTime } from '../../common/time-zones.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
+import { announce } from '../notifications/notification-jobs.ts';
 import type { SessionRow } from './coaching.repository.ts';
 import { staffSessionView } from './coaching-views.ts';
 import { fillFromWaitlist } from './waitlist.ts';
@@ -65,22 +66,34 @@ export function createCoachingAdminService(deps: { data: DataAccess; mailer: Mai
     return start;
   }
 
-  /** Mails everyone who RSVP'd to the session (a batch at a time), in the transaction of the change. */
-  async function tellRsvped(tx: Repositories, row: SessionRow, change: 'coachingMoved' | 'coachingCancelled', startsAt: Date) {
-    const pageUrl = change === 'coachingMoved' ? mailer.link('/coaching', { session: row.session.id }) : mailer.link('/coaching');
-    for (let last: string | undefined; ;) {
-      const batch = await tx.coaching.rsvpedMembers(row.session.id, STREAM_BATCH, last);
-      for (const member of batch) {
-        const when = formatInZone(startsAt, member.timeZone ?? DEFAULT_TIME_ZONE);
-        await mailer.queue(
-          tx,
-          change === 'coachingMoved' ? 'coaching-moved' : 'coaching-cancelled',
-          member.email,
-          await mailTemplates[change]({ name: member.name, title: row.series.title, when, pageUrl }),
-        );
+  const MAIL_KIND = {
+    coachingMoved: 'coaching-moved',
+    coachingChanged: 'coaching-changed',
+    coachingCancelled: 'coaching-cancelled',
+  } as const;
+
+  /**
+   * Mails everyone who RSVP'd to the session (a batch at a time), in the transaction of the change;
+   * a cancellation reaches those on its waiting list too.
+   */
+  async function tellRsvped(tx: Repositories, row: SessionRow, change: keyof typeof MAIL_KIND, startsAt: Date) {
+    const pageUrl = change === 'coachingCancelled' ? mailer.link('/coaching') : mailer.link('/coaching', { session: row.session.id });
+    const lists = change === 'coachingCancelled' ? (['rsvpedMembers', 'waitingMembers'] as const) : (['rsvpedMembers'] as const);
+    for (const list of lists) {
+      for (let last: string | undefined; ;) {
+        const batch = await tx.coaching[list](row.session.id, STREAM_BATCH, last);
+        for (const member of batch) {
+          const when = formatInZone(startsAt, member.timeZone ?? DEFAULT_TIME_ZONE);
+          await mailer.queue(
+            tx,
+            MAIL_KIND[change],
+            member.email,
+            await mailTemplates[change]({ name: member.name, title: row.series.title, when, pageUrl }),
+          );
+        }
+        if (batch.length < STREAM_BATCH) break;
+        last = batch.at(-1)!.id;
       }
-      if (batch.length < STREAM_BATCH) return;
-      last = batch.at(-1)!.id;
     }
   }
 
@@ -146,6 +159,15 @@ export function createCoachingAdminService(deps: { data: DataAccess; mailer: Mai
           createdBy: staff.email,
         });
         const planned = await tx.coaching.planSessions(series.id, slotsFrom(start, series, planningHorizon(new Date())));
+        // Every member the session is for hears of it, once per series (the minute job hands it out).
+        await announce(tx, {
+          kind: 'session',
+          groupKey: `session:${series.id}`,
+          title: `${input.kind === 'event' ? 'New event' : input.weekly ? 'New weekly live session' : 'New live session'}: ${input.title}`,
+          body: `${formatInZone(start, input.time_zone)} with ${chosen.name}. RSVP to keep your place.`,
+          url: `/coaching?session=${planned[0]!.id}`,
+          requiredTier: input.min_tier,
+        });
         await tx.audit.record({
           actorEmail: staff.email,
           action: 'coaching.schedule',
@@ -182,6 +204,20 @@ export function createCoachingAdminService(deps: { data: DataAccess; mailer: Mai
           for (const session of await tx.coaching.comingOfSeries(seriesId, new Date())) {
             await tx.coaching.lock(session.id);
             await fillFromWaitlist(tx, mailer, session.id);
+          }
+        // What those who RSVP'd rely on changed (title, host, plan, place, join link): each coming session
+        // is revised (calendars update) and they are told.
+        const changedForMembers =
+          (input.title !== undefined && input.title !== before.title) ||
+          (chosen !== undefined && chosen.id !== before.hostStaffId) ||
+          (input.min_tier !== undefined && input.min_tier !== before.minTier) ||
+          (input.join_url !== undefined && input.join_url !== before.joinUrl) ||
+          (input.address !== undefined && input.address !== before.address);
+        if (changedForMembers)
+          for (const session of await tx.coaching.comingOfSeries(seriesId, new Date())) {
+            await tx.coaching.reviseSession(session.id, {});
+            const row = (await tx.coaching.find(session.id))!;
+            await tellRsvped(tx, row, 'coachingChanged', row.session.startsAt);
           }
         await tx.audit.record({
           actorEmail: staff.email,
@@ -269,6 +305,16 @@ export function createCoachingAdminService(deps: { data: DataAccess; mailer: Mai
           notes: input.notes,
           recordedAt: hasRecording ? (row.session.recordedAt ?? new Date()) : null,
         });
+        // The first recording of a session is news for those it is for.
+        if (hasRecording)
+          await announce(tx, {
+            kind: 'recording',
+            groupKey: `recording:${sessionId}`,
+            title: `New recording: ${row.series.title}`,
+            body: input.notes.slice(0, NOTIFICATION_BODY_MAX),
+            url: '/coaching?tab=recordings',
+            requiredTier: row.series.minTier,
+          });
         await tx.audit.record({
           actorEmail: staff.email,
           action: 'coaching.recording',

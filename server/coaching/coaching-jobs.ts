@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { COACHING } from '../../common/limits.ts';
+import { COACHING, JOB_BATCHES } from '../../common/limits.ts';
 import { addLocalDays, DEFAULT_TIME_ZONE, formatInZone } from '../../common/time-zones.ts';
-import { loggableError } from '../http/errors.ts';
+import { loggableError } from '../loggable-error.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { sendGoalReminders } from '../goals/goal-reminders.ts';
 import { sendWeeklyTips } from '../tips/weekly-tips.ts';
 import { endEarlyAccess } from '../courses/early-access.ts';
 import { sendDueBroadcasts } from '../broadcasts/broadcast-sender.ts';
+import { handOutNews, sendDigests } from '../notifications/notification-jobs.ts';
+import { createNotifier, type Notifier } from '../notifications/notifier.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess } from '../repositories.ts';
 import { planningHorizon, slotsFrom } from './coaching-admin.service.ts';
@@ -15,8 +17,6 @@ import { planningHorizon, slotsFrom } from './coaching-admin.service.ts';
 // reminders a day and an hour before each session. Both are safe to run in several processes at
 // once: a slot is made once (unique per series and slot) and a reminder is sent once (its row is
 // claimed, with a primary key, in the transaction that queues its mail).
-
-const REMINDER_BATCH = 200;
 
 /** Plans every running weekly series up to the horizon; returns how many sessions were made. */
 async function planWeeklySessions(data: DataAccess, now = new Date()): Promise<number> {
@@ -31,11 +31,22 @@ async function planWeeklySessions(data: DataAccess, now = new Date()): Promise<n
   return made;
 }
 
-/** Sends the reminders due now, each once; returns how many this process sent. */
-export async function sendCoachingReminders(data: DataAccess, mailer: Mailer, now = new Date()): Promise<number> {
+/** Sends the reminders due now, each once (on the site, by email and push, as the member chose); returns how many this process sent. */
+export async function sendCoachingReminders(
+  data: DataAccess,
+  mailer: Mailer,
+  now = new Date(),
+  notifier: Notifier = createNotifier({ mailer, nudgePush: () => {} }),
+): Promise<number> {
   let sent = 0;
   for (const kind of ['day', 'hour'] as const) {
-    const due = await data.coaching.dueReminders(kind, now, COACHING.reminders[kind], COACHING.reminderGraceMs, REMINDER_BATCH);
+    const due = await data.coaching.dueReminders(
+      kind,
+      now,
+      COACHING.reminders[kind],
+      COACHING.reminderGraceMs,
+      JOB_BATCHES.coachingReminders.size,
+    );
     for (const reminder of due) {
       const queued = await data.transaction(async (tx) => {
         const mine = await tx.coaching.claimReminder({
@@ -45,25 +56,33 @@ export async function sendCoachingReminders(data: DataAccess, mailer: Mailer, no
           startsAt: reminder.startsAt,
         });
         if (!mine) return false;
-        await mailer.queue(
-          tx,
-          `coaching-reminder-${kind}`,
-          reminder.member.email,
-          await mailTemplates.coachingReminder({
-            name: reminder.member.name,
-            title: reminder.title,
-            host: reminder.hostName,
-            when: formatInZone(reminder.startsAt, reminder.member.timeZone ?? DEFAULT_TIME_ZONE),
-            lead: kind,
-            pageUrl: mailer.link('/coaching', { session: reminder.sessionId }),
-          }),
-        );
+        const when = formatInZone(reminder.startsAt, reminder.member.timeZone ?? DEFAULT_TIME_ZONE);
+        const pageUrl = mailer.link('/coaching', { session: reminder.sessionId });
+        await notifier.notify(tx, reminder.member, {
+          kind: 'reminder',
+          groupKey: `reminder:session:${reminder.sessionId}:${kind}:${reminder.startsAt.toISOString()}`,
+          title: `${kind === 'day' ? 'Tomorrow' : 'In an hour'}: ${reminder.title}`,
+          body: `${when} with ${reminder.hostName}.`,
+          url: `/coaching?session=${reminder.sessionId}`,
+          requiredTier: 'free',
+          mailKind: `coaching-reminder-${kind}`,
+          mail: (unsubscribeUrl) =>
+            mailTemplates.coachingReminder({
+              name: reminder.member.name,
+              title: reminder.title,
+              host: reminder.hostName,
+              when,
+              lead: kind,
+              pageUrl,
+              unsubscribeUrl,
+            }),
+        });
         return true;
       });
       if (queued) sent++;
     }
   }
-  if (sent > 0) mailer.nudge();
+  if (sent > 0) notifier.nudge();
   return sent;
 }
 
@@ -71,18 +90,21 @@ export async function sendCoachingReminders(data: DataAccess, mailer: Mailer, no
  * Runs the planning, the coaching and goal reminders, the weekly tips, the end of Gold's early
  * access and the broadcasts due every minute (and shortly after start); a failure is logged and tried again next minute.
  */
-export function scheduleCoachingJobs(app: FastifyInstance, data: DataAccess, mailer: Mailer): void {
+export function scheduleCoachingJobs(app: FastifyInstance, data: DataAccess, mailer: Mailer, notifier: Notifier): void {
   let running = false;
   const run = async () => {
     if (running) return;
     running = true;
     try {
       await planWeeklySessions(data);
-      await sendCoachingReminders(data, mailer);
-      await sendGoalReminders(data, mailer);
+      await sendCoachingReminders(data, mailer, new Date(), notifier);
+      await sendGoalReminders(data, mailer, notifier);
       await sendWeeklyTips(data, mailer);
       await endEarlyAccess(data);
       await sendDueBroadcasts(data, mailer);
+      await handOutNews(data, mailer);
+      await sendDigests(data, mailer);
+      notifier.nudge();
     } catch (error) {
       app.log.warn(
         { err: loggableError(error) },

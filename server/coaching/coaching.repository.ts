@@ -269,6 +269,17 @@ export function createCoachingRepository(db: DatabaseOrTransaction) {
         .limit(limit);
     },
 
+    /** The members waiting for a place at the session, by id, a batch after `afterMemberId`. */
+    async waitingMembers(sessionId: string, limit: number, afterMemberId?: string) {
+      return db
+        .select({ id: members.id, name: members.name, email: members.email, timeZone: members.timeZone })
+        .from(coachingWaitlist)
+        .innerJoin(members, eq(members.id, coachingWaitlist.memberId))
+        .where(and(eq(coachingWaitlist.sessionId, sessionId), afterMemberId ? gt(coachingWaitlist.memberId, afterMemberId) : undefined))
+        .orderBy(asc(coachingWaitlist.memberId))
+        .limit(limit);
+    },
+
     // ---- Staff ---------------------------------------------------------------------------------
 
     async insertSeries(values: typeof coachingSeries.$inferInsert): Promise<Series> {
@@ -373,7 +384,13 @@ export function createCoachingRepository(db: DatabaseOrTransaction) {
           durationMinutes: coachingSessions.durationMinutes,
           title: coachingSeries.title,
           hostName: coachingSeries.hostName,
-          member: { id: members.id, name: members.name, email: members.email, timeZone: members.timeZone },
+          member: {
+            id: members.id,
+            name: members.name,
+            email: members.email,
+            emailOptOut: members.emailOptOut,
+            timeZone: members.timeZone,
+          },
         })
         .from(coachingRsvps)
         .innerJoin(coachingSessions, eq(coachingSessions.id, coachingRsvps.sessionId))

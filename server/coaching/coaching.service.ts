@@ -10,7 +10,7 @@ import {
 } from '../../common/coaching.contract.ts';
 import { BRAND_NAME } from '../../common/brand.ts';
 import { conflict, forbidden, notFound } from '../../common/errors.ts';
-import { PAGE_SIZE } from '../../common/limits.ts';
+import { COACHING, PAGE_SIZE } from '../../common/limits.ts';
 import { joinLinkOpen, mayJoinSession, requireMember } from '../../common/policies.ts';
 import { slugOf } from '../../common/slug.ts';
 import { TIER_LABEL } from '../../common/tiers.ts';
@@ -30,9 +30,6 @@ import { fillFromWaitlist } from './waitlist.ts';
 const StartCursor = z.tuple([TimestampKey, z.uuid()]);
 const startKey = (row: SessionRow) => [row.startKey, row.session.id] as const;
 const asStartKey = ([startsAt, id]: z.output<typeof StartCursor>) => ({ startsAt, id });
-/** A member's feed shows their sessions from a month back on. */
-const FEED_PAST_MS = 30 * 24 * 60 * 60 * 1000;
-const FEED_SESSIONS = 500;
 
 const upgradeTo = (row: SessionRow) =>
   `This session is for ${TIER_LABEL[row.series.minTier]} members and above. Upgrade your plan to join.`;
@@ -196,7 +193,7 @@ export function createCoachingService(deps: { data: DataAccess; mailer: Mailer }
       if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
       const memberId = await coaching.memberOfFeed(hashSessionToken(token));
       if (!memberId) return null;
-      const rows = await coaching.rsvpedSince(memberId, new Date(Date.now() - FEED_PAST_MS), FEED_SESSIONS);
+      const rows = await coaching.rsvpedSince(memberId, new Date(Date.now() - COACHING.feed.reachesBackMs), COACHING.feed.maxSessions);
       return calendarOf(
         rows.map((row) => calendarEventOf(row, pageUrl(row.session.id))),
         { name: `${BRAND_NAME} coaching` },

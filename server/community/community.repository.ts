@@ -348,9 +348,37 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
     },
 
     /** Adds or removes the member's like; either is harmless when already so. */
-    async setLike(postId: string, memberId: string, liked: boolean): Promise<void> {
-      if (liked) await db.insert(communityLikes).values({ postId, memberId }).onConflictDoNothing();
-      else await db.delete(communityLikes).where(and(eq(communityLikes.postId, postId), eq(communityLikes.memberId, memberId)));
+    /** Likes or unlikes; answers whether anything changed (a like given twice counts once). */
+    async setLike(postId: string, memberId: string, liked: boolean): Promise<boolean> {
+      const changed = liked
+        ? await db.insert(communityLikes).values({ postId, memberId }).onConflictDoNothing().returning({ postId: communityLikes.postId })
+        : await db
+            .delete(communityLikes)
+            .where(and(eq(communityLikes.postId, postId), eq(communityLikes.memberId, memberId)))
+            .returning({ postId: communityLikes.postId });
+      return changed.length > 0;
+    },
+
+    /** The members who replied lately in a discussion (visible replies, the latest first, each once). */
+    async recentRepliers(postId: string, limit: number) {
+      const latest = db
+        .select({ authorId: communityReplies.authorId, at: sql`max(${communityReplies.createdAt})`.as('at') })
+        .from(communityReplies)
+        .where(and(eq(communityReplies.postId, postId), isNull(communityReplies.hiddenAt), isNotNull(communityReplies.authorId)))
+        .groupBy(communityReplies.authorId)
+        .as('latest');
+      return db
+        .select({
+          id: members.id,
+          name: members.name,
+          email: members.email,
+          emailOptOut: members.emailOptOut,
+          membershipTier: members.membershipTier,
+        })
+        .from(latest)
+        .innerJoin(members, eq(members.id, latest.authorId))
+        .orderBy(desc(latest.at))
+        .limit(limit);
     },
 
     /** Which of these posts the member liked (the page shown, never every like they ever gave). */
@@ -447,7 +475,8 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
         .innerJoin(communityPosts, eq(communityPosts.id, communityReplies.postId))
         .where(
           and(
-            eq(communityPosts.authorId, memberId),
+            // On community_replies_to_author_idx, newest first: a page of replies, however many the member had.
+            eq(communityReplies.postAuthorId, memberId),
             isNull(communityPosts.hiddenAt),
             withGold ? undefined : eq(communityPosts.space, 'general'),
             isNull(communityReplies.hiddenAt),

@@ -23,10 +23,10 @@ import {
 } from '../../common/policies.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import { CountKey, decodeCursor, encodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
-import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
-import { mailTemplates } from '../mail/templates.ts';
-import type { DataAccess, Repositories } from '../repositories.ts';
-import type { PostRow, ReplyRow } from './community.repository.ts';
+import type { Notifier } from '../notifications/notifier.ts';
+import type { CommunityNotices } from './community-notices.ts';
+import type { DataAccess } from '../repositories.ts';
+import type { PostRow } from './community.repository.ts';
 import { excerpt, postView, previewPost, replyView, rightsOf } from './community-views.ts';
 
 // The sort key of each order, as a cursor carries it (server/lists/keyset.ts).
@@ -44,8 +44,13 @@ const newestKey = (row: { createdKey: string; id: string }) => [row.createdKey, 
 const topKey = (row: PostRow) => [row.likesCount, row.repliesCount, row.createdKey, row.id] as const;
 const asNewest = ([createdAt, id]: z.output<typeof NewestCursor>) => ({ createdAt, id });
 
-export function createCommunityService(deps: { data: DataAccess; limiter: AttemptLimiter; mailer: Mailer }): CommunityService {
-  const { data, limiter, mailer } = deps;
+export function createCommunityService(deps: {
+  data: DataAccess;
+  limiter: AttemptLimiter;
+  notifier: Notifier;
+  notices: CommunityNotices;
+}): CommunityService {
+  const { data, limiter, notifier, notices } = deps;
 
   /** The post if this viewer may read it: never a hidden one, the Gold space for Gold members only. */
   async function readablePost(viewer: Viewer, postId: string): Promise<PostRow> {
@@ -85,27 +90,6 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
           rows.map((row) => row.id),
         )
       : Promise.resolve(new Set<string>());
-
-  /**
-   * Tells the author of the post about a reply, unless they wrote it or unsubscribed, or may no longer
-   * read it (a Gold Lounge post of an author who is Gold no more: what they read is decided now).
-   */
-  async function noticeReply(tx: Repositories, post: PostRow, reply: ReplyRow) {
-    if (!post.authorId || post.authorId === reply.authorId) return;
-    const author = await tx.members.findAccount({ id: post.authorId });
-    if (!author) return;
-    if (!mayReadPostsIn(author, post.space)) return;
-    await queueOptionalMail(tx, mailer, author, 'community-reply', (unsubscribeUrl) =>
-      mailTemplates.communityReply({
-        name: author.name,
-        postTitle: post.title,
-        replierName: reply.authorName,
-        excerpt: excerpt(reply.body),
-        postUrl: mailer.link(`/community/${encodeURIComponent(post.id)}`),
-        unsubscribeUrl,
-      }),
-    );
-  }
 
   /** One page of a space in the order asked: the best matches, the most liked, or the newest (pinned first). */
   async function feedPage(space: CommunitySpace, sort: 'newest' | 'top', words: string | undefined, before: string | undefined) {
@@ -207,7 +191,7 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
         ) {
           throw conflict('You already posted this discussion.');
         }
-        return tx.community.createPost({
+        const created = await tx.community.createPost({
           authorId: member.id,
           userName: member.name,
           authorTier: member.membershipTier,
@@ -215,7 +199,10 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
           title: input.title,
           content: input.body,
         });
+        await notices.mentions(tx, created, { id: created.id, authorId: member.id, authorName: member.name, text: input.body });
+        return created;
       });
+      notifier.nudge();
       return postView(row, member.id, new Set());
     },
 
@@ -258,10 +245,10 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
           body: input.body,
         });
         await tx.community.recount(post.id);
-        await noticeReply(tx, post, created);
+        await notices.replied(tx, post, created);
         return created;
       });
-      mailer.nudge();
+      notifier.nudge();
       return replyView(reply, member.id);
     },
 
@@ -293,9 +280,12 @@ export function createCommunityService(deps: { data: DataAccess; limiter: Attemp
       if (!mayLike(viewer, post.space)) throw forbidden(UPGRADE_TO_PARTICIPATE);
       const counted = await data.transaction(async (tx) => {
         await tx.community.lockPost(post.id);
-        await tx.community.setLike(post.id, member.id, liked);
-        return tx.community.recount(post.id);
+        const changed = await tx.community.setLike(post.id, member.id, liked);
+        const recounted = await tx.community.recount(post.id);
+        if (changed && liked) await notices.liked(tx, post, member, recounted?.likesCount ?? 1);
+        return recounted;
       });
+      notifier.nudge();
       return { liked, likes_count: counted?.likesCount ?? 0 };
     },
 

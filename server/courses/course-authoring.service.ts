@@ -10,12 +10,13 @@ import {
   type StaffCourseDetail,
 } from '../../common/courses.contract.ts';
 import { badRequest, conflict, notFound } from '../../common/errors.ts';
-import { PAGE_SIZE } from '../../common/limits.ts';
+import { NOTIFICATION_BODY_MAX, PAGE_SIZE } from '../../common/limits.ts';
 import { slugOf } from '../../common/slug.ts';
 import { requireStaffArea } from '../../common/policies.ts';
 import { publicImageUrl } from '../files/public-image.ts';
 import { decodeCursor, INVALID_CURSOR, pageOf } from '../lists/keyset.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
+import { announce } from '../notifications/notification-jobs.ts';
 import type { CourseListKey, CourseRow } from './courses.repository.ts';
 import { publicCourse } from './courses.service.ts';
 import { chosenTier, tierColumns } from './early-access.ts';
@@ -211,6 +212,16 @@ export function createCourseAuthoringService(
           throw conflict('Members have started this course: archive it instead of making it a draft.');
         }
         await tx.courses.updateCourse(courseId, { status });
+        // A course in the catalogue is news for the members whose plan opens it (Gold first, during early access).
+        if (status === 'published' && now)
+          await announce(tx, {
+            kind: 'course',
+            groupKey: `course:${courseId}`,
+            title: `New course: ${now.title}`,
+            body: now.description.slice(0, NOTIFICATION_BODY_MAX),
+            url: `/courses/${courseId}`,
+            requiredTier: now.tier,
+          });
         await tx.audit.record({
           actorEmail: staff.email,
           action: `course.${status}`,

@@ -133,12 +133,12 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
     },
 
     /** Opens the courses whose Gold early access has ended to their own tier; returns them. */
-    async endEarlyAccess(now: Date): Promise<{ id: string; tier: Tier }[]> {
+    async endEarlyAccess(now: Date): Promise<{ id: string; title: string; tier: Tier; status: string }[]> {
       return db
         .update(courses)
         .set({ tier: sql`${courses.earlyAccessTier}`, earlyAccessTier: null, earlyAccessUntil: null })
         .where(lte(courses.earlyAccessUntil, now))
-        .returning({ id: courses.id, tier: courses.tier });
+        .returning({ id: courses.id, title: courses.title, tier: courses.tier, status: courses.status });
     },
 
     /** Holds the course row until the transaction ends: an enrolment cannot slip in meanwhile. */

@@ -1,6 +1,6 @@
 import { COURSE_NOT_FOUND, type Course, type CoursesService } from '../../common/courses.contract.ts';
 import { notFound } from '../../common/errors.ts';
-import { mayOpenAttachment, mayOpenCourse, mayOpenLessons } from '../../common/policies.ts';
+import { mayOpenAttachment, mayOpenCourse, mayWatchLesson } from '../../common/policies.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { CourseRow } from './courses.repository.ts';
@@ -50,10 +50,9 @@ export function createCoursesService(data: DataAccess): CoursesService {
     // except a free preview's video, which everyone may watch.
     async lessons(viewer, courseId) {
       const course = await get(viewer, courseId);
-      const opensLessons = mayOpenLessons(viewer, course);
       const [rows, attachments] = await Promise.all([courses.listLessons(course.id), courses.listAttachments(course.id)]);
       return rows.map((lesson) => {
-        const opens = opensLessons || lesson.freePreview;
+        const opens = mayWatchLesson(viewer, { courseTier: course.tier, freePreview: lesson.freePreview });
         return {
           id: lesson.id,
           title: lesson.title,

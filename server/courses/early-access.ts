@@ -1,7 +1,9 @@
 import type { Tier } from '../../common/tiers.ts';
 import { badRequest } from '../../common/errors.ts';
+import { EARLY_ACCESS_TIER, opensEarly } from '../../common/policies.ts';
 import { DEFAULT_TIME_ZONE, instantOf, localDateOf } from '../../common/time-zones.ts';
 import type { DataAccess } from '../repositories.ts';
+import { announce } from '../notifications/notification-jobs.ts';
 
 // Gold's early access (decision 017): a course opens to Gold members first and to its own tier on a
 // date. Until then its tier is Gold, so every access rule reads one column as it always did; the
@@ -10,11 +12,11 @@ import type { DataAccess } from '../repositories.ts';
 
 /** The stored tier columns of a course that opens to `tier`, to Gold members first until `until` (a date, midnight in the business's zone). */
 export function tierColumns(tier: Tier, until: string | null, now = new Date()) {
-  if (!until || tier === 'gold') return { tier, earlyAccessTier: null, earlyAccessUntil: null };
+  if (!until || !opensEarly({ tier })) return { tier, earlyAccessTier: null, earlyAccessUntil: null };
   const [year, month, day] = until.split('-').map(Number) as [number, number, number];
   const opensAt = instantOf({ year, month, day, hour: 0, minute: 0 }, DEFAULT_TIME_ZONE);
   if (opensAt <= now) throw badRequest('Early access must end on a date still to come.', 'early_access_until');
-  return { tier: 'gold' as const, earlyAccessTier: tier, earlyAccessUntil: opensAt };
+  return { tier: EARLY_ACCESS_TIER, earlyAccessTier: tier, earlyAccessUntil: opensAt };
 }
 
 /** The tier and early-access date staff chose, read back from the stored columns. */
@@ -27,14 +29,25 @@ export const chosenTier = (row: { tier: Tier; earlyAccessTier: Tier | null; earl
 export async function endEarlyAccess(data: DataAccess, now = new Date()): Promise<string[]> {
   return data.transaction(async (tx) => {
     const opened = await tx.courses.endEarlyAccess(now);
-    for (const course of opened)
+    for (const course of opened) {
+      // Now news for its own tier too (Gold members were told when it opened to them: told once).
+      if (course.status === 'published')
+        await announce(tx, {
+          kind: 'course',
+          groupKey: `course:${course.id}:opened`,
+          title: `Now open to your plan: ${course.title}`,
+          body: '',
+          url: `/courses/${course.id}`,
+          requiredTier: course.tier,
+        });
       await tx.audit.record({
         actorEmail: 'scheduled job',
         action: 'course.early-access-ended',
         target: course.id,
-        oldValue: 'gold',
+        oldValue: EARLY_ACCESS_TIER,
         newValue: course.tier,
       });
+    }
     return opened.map((course) => course.id);
   });
 }

@@ -1,6 +1,6 @@
 import { notFound } from '../../common/errors.ts';
 import type { CoursesService } from '../../common/courses.contract.ts';
-import { mayDownloadResource, mayOpenFile, mayWatchLesson, mayWatchRecording, refuseFile } from '../../common/policies.ts';
+import { isPublicFile, mayDownloadResource, mayOpenFile, mayWatchLesson, mayWatchRecording, refuseFile } from '../../common/policies.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { StoredFile } from './send-file.ts';
@@ -41,7 +41,7 @@ export function createFileDeliveryService(deps: {
   return {
     async publicFile(storageKey) {
       const row = await data.files.findByStorageKey(storageKey);
-      return row && row.accessTier === null ? delivery(row, false) : null;
+      return row && isPublicFile(row) ? delivery(row, false) : null;
     },
 
     // With a width, an image comes as its smallest WebP copy at least that wide (or as uploaded).
@@ -53,7 +53,7 @@ export function createFileDeliveryService(deps: {
       const file = variant
         ? { storageKey: variant.key, contentType: 'image/webp', filename: row.filename.replace(/\.[^.]+$/, '.webp') }
         : row;
-      return { ...delivery(file, row.accessTier !== null), publicImage: row.accessTier === null && row.contentType.startsWith('image/') };
+      return { ...delivery(file, !isPublicFile(row)), publicImage: isPublicFile(row) && row.contentType.startsWith('image/') };
     },
 
     async lessonVideo(viewer, lessonId) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { badRequest, conflict, notFound } from '../../common/errors.ts';
 import { PAGE_SIZE, SHOWN } from '../../common/limits.ts';
 import { accessTierOf, defaultVisibility, FileVisibility, UploadFolder, type FilesService } from '../../common/files.contract.ts';
-import { requireStaffArea } from '../../common/policies.ts';
+import { isPublicFile, requireStaffArea } from '../../common/policies.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { FileStorage } from './storage.ts';
@@ -21,7 +21,7 @@ export function createFileLibraryService(deps: { data: DataAccess; storage: File
   const { data, storage } = deps;
   // A public file on local disk has its own address; every other file goes through /api/files/:id.
   const urlOf = (row: FileRow) =>
-    row.accessTier === null && storage.publicUrlFor ? storage.publicUrlFor(row.storageKey) : `/api/files/${row.id}`;
+    isPublicFile(row) && storage.publicUrlFor ? storage.publicUrlFor(row.storageKey) : `/api/files/${row.id}`;
   const shape = (row: FileRow) => ({
     id: row.id,
     filename: row.filename,

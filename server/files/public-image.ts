@@ -1,4 +1,5 @@
 import { badRequest } from '../../common/errors.ts';
+import { isPublicFile } from '../../common/policies.ts';
 import type { DataAccess } from '../repositories.ts';
 
 /**
@@ -9,6 +10,6 @@ export async function publicImageUrl(data: DataAccess, fileId: string, field: st
   const file = await data.files.findById(fileId);
   if (!file) throw badRequest(`The ${what} is not in the file library.`, field);
   if (!file.contentType.startsWith('image/')) throw badRequest(`The ${what} must be an image.`, field);
-  if (file.accessTier !== null) throw badRequest(`The ${what} must be an image visible to everyone (public).`, field);
+  if (!isPublicFile(file)) throw badRequest(`The ${what} must be an image visible to everyone (public).`, field);
   return `/api/files/${file.id}`;
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { loggableError } from '../http/errors.ts';
+import { loggableError } from '../loggable-error.ts';
 
 /** Readiness waits this long for the database: longer means "send traffic elsewhere for now". */
 const READY_WAIT_MS = 1_000;

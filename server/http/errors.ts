@@ -5,6 +5,7 @@ import { DATABASE_UNAVAILABLE, PAYMENTS_UNAVAILABLE, ServiceError, STORAGE_FULL,
 import { isDatabaseUnavailable, isRefusedValue } from '../../db/database-errors.ts';
 import { isStripeUnavailable } from '../billing/stripe-gateway.ts';
 import { isStorageFull, isStorageUnavailable, STORAGE_UNAVAILABLE } from '../files/storage.ts';
+import { loggableError } from '../loggable-error.ts';
 
 /** Seconds a client is asked to wait before trying again after a 503 (the database is back within that, usually). */
 export const RETRY_AFTER_SECONDS = 5;
@@ -80,18 +81,4 @@ export function registerErrorHandling(app: FastifyInstance): void {
     // The reference is the request id, on every log line of this request: support finds it from the member's quote.
     return reply.status(500).send({ detail: `Something went wrong on our side. Please try again. (Reference: ${request.id})` });
   });
-}
-
-/**
- * What may be logged of an unexpected error. A failed database query's message holds the query's
- * parameters (a password hash, an email), so only its driver-level cause is kept.
- */
-export function loggableError(error: unknown): { type: string; message: string; code?: string; stack?: string } {
-  const candidate = error as { name?: string; message?: string; code?: string; stack?: string; cause?: unknown };
-  const isQueryError = candidate?.name === 'DrizzleQueryError' || candidate?.message?.startsWith('Failed query');
-  if (isQueryError) {
-    const cause = candidate.cause as { message?: string; code?: string } | undefined;
-    return { type: 'DatabaseError', message: cause?.message ?? 'database query failed', code: cause?.code };
-  }
-  return { type: candidate?.name ?? 'Error', message: candidate?.message ?? String(error), code: candidate?.code, stack: candidate?.stack };
 }

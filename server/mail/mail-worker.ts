@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { loggableError } from '../http/errors.ts';
+import { MAIL_DELIVERY } from '../../common/limits.ts';
+import { loggableError } from '../loggable-error.ts';
 import type { PreparedMail } from './link-minting.ts';
 import type { OutboxRepository, OutboxRow } from './outbox.repository.ts';
 import type { MailTransport } from './transport.ts';
@@ -11,18 +12,8 @@ export interface MailWorkerTiming {
   retryBaseMs: number;
 }
 
-const BATCH = 10;
-const LEASE_MS = 60_000;
-// At most 40 s between tries: with a try's own timeout and the worker's poll on top, a password reset
-// asked for during a short SMTP outage arrives within a minute of the server's return.
-const MAX_RETRY_WAIT_MS = 40 * 1000;
-// A server that keeps refusing the message itself (5xx: no such mailbox) is not asked forever...
-const MAX_REFUSALS = 3;
-// ...while an outage is waited out for days: the message goes as soon as the server is back.
-const MAX_AGE_MS = 3 * 24 * 60 * 60 * 1000;
-
 /** The wait before try number `attempt + 1`, after `attempt` failures. */
-export const retryDelay = (attempt: number, baseMs: number) => Math.min(baseMs * 2 ** (attempt - 1), MAX_RETRY_WAIT_MS);
+export const retryDelay = (attempt: number, baseMs: number) => Math.min(baseMs * 2 ** (attempt - 1), MAIL_DELIVERY.maxRetryWaitMs);
 
 /** The mail server refused this message for good (an SMTP 5xx answer), rather than being away. */
 const refusedForGood = (error: unknown) => {
@@ -32,8 +23,8 @@ const refusedForGood = (error: unknown) => {
 
 /** Whether to try again: a refusal a few times, an outage until the message is days old. */
 export function triesLeft(error: unknown, attempt: number, createdAt: Date, now = Date.now()): boolean {
-  if (refusedForGood(error)) return attempt < MAX_REFUSALS;
-  return now - createdAt.getTime() < MAX_AGE_MS;
+  if (refusedForGood(error)) return attempt < MAIL_DELIVERY.maxRefusals;
+  return now - createdAt.getTime() < MAIL_DELIVERY.maxAgeMs;
 }
 
 /**
@@ -55,7 +46,7 @@ export function startMailWorker(
 
   async function deliverDue() {
     for (;;) {
-      const claimed = await outbox.claimDue(BATCH, new Date(Date.now() + LEASE_MS));
+      const claimed = await outbox.claimDue(MAIL_DELIVERY.batch, new Date(Date.now() + MAIL_DELIVERY.leaseMs));
       for (const [index, message] of claimed.entries()) {
         // Stopping: what is claimed and unsent goes back at once, for another process to send.
         if (stopped) return outbox.release(claimed.slice(index).map((each) => each.id));
@@ -79,7 +70,7 @@ export function startMailWorker(
           if (!refusedForGood(error)) return outbox.release(claimed.slice(index + 1).map((each) => each.id));
         }
       }
-      if (claimed.length < BATCH || stopped) return;
+      if (claimed.length < MAIL_DELIVERY.batch || stopped) return;
     }
   }
 

@@ -2,6 +2,9 @@ import type { OutboxLinkGrant } from '../../db/schema.ts';
 import type { Repositories } from '../repositories.ts';
 import type { RenderedMail } from './templates.ts';
 
+/** What a queued mail's link grants (a token minted as it is sent): rules compose them (reset-mail.ts), so they read the type here. */
+export type { OutboxLinkGrant };
+
 /**
  * Stands in a queued message for the token of its link. The mail worker mints the token as it sends
  * the message and puts it in the copy that leaves; the outbox only ever holds this stand-in, so

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql, type SQLWrapper } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { outboxMessages, type OutboxLinkGrant } from '../../db/schema.ts';
 
@@ -100,6 +100,31 @@ export function createOutboxRepository(db: DatabaseOrTransaction) {
         .from(outboxMessages)
         .where(eq(outboxMessages.status, 'pending'));
       return { pending: row?.pending ?? 0, oldestAgeSeconds: row?.oldestAgeSeconds ?? 0 };
+    },
+
+    /** Every message to this address but `keepId` (a deleted member's mail goes with them, their goodbye aside). */
+    async forgetRecipient(address: string, keepId?: string): Promise<void> {
+      await db
+        .delete(outboxMessages)
+        .where(and(sql`lower(${outboxMessages.toAddress}) = lower(${address})`, keepId ? ne(outboxMessages.id, keepId) : undefined));
+    },
+
+    /** Removes up to `limit` messages sent (or given up on) before `before`; returns how many went. */
+    async purgeSettled(before: Date, limit: number): Promise<number> {
+      const gone = await db
+        .delete(outboxMessages)
+        .where(
+          inArray(
+            outboxMessages.id,
+            db
+              .select({ id: outboxMessages.id })
+              .from(outboxMessages)
+              .where(and(sql`${outboxMessages.status} <> 'pending'`, lt(outboxMessages.createdAt, before)))
+              .limit(limit),
+          ),
+        )
+        .returning({ id: outboxMessages.id });
+      return gone.length;
     },
 
     /** Gives claimed messages back unsent (a worker stopping), so another process takes them at once. */

@@ -292,6 +292,67 @@ export const mailTemplates = {
       unsubscribeUrl,
     ),
 
+  /** A notification by email (a mention, a new course, a new session...): what happened and a link to it. */
+  notification: ({
+    name,
+    headline,
+    body,
+    url,
+    settingsUrl,
+    unsubscribeUrl,
+  }: {
+    name: string;
+    headline: string;
+    body: string;
+    url: string;
+    settingsUrl: string;
+    unsubscribeUrl: string;
+  }) =>
+    compose(
+      headline,
+      body || headline,
+      [
+        title(headline),
+        greeting(name),
+        ...(body ? [paragraph(body)] : []),
+        action(url, 'Open it'),
+        paragraph(`You get this email because of your notification settings. Change them here: ${settingsUrl}`),
+      ],
+      unsubscribeUrl,
+    ),
+
+  /** The community digest: the day's (or week's) replies, mentions and likes, in one email. */
+  communityDigest: ({
+    name,
+    period,
+    lines,
+    pageUrl,
+    settingsUrl,
+    unsubscribeUrl,
+  }: {
+    name: string;
+    period: 'daily' | 'weekly';
+    lines: { headline: string; body: string; url: string }[];
+    pageUrl: string;
+    settingsUrl: string;
+    unsubscribeUrl: string;
+  }) =>
+    compose(
+      period === 'daily' ? 'Your community today' : 'Your community this week',
+      `${lines.length} ${lines.length === 1 ? 'thing' : 'things'} happened in your discussions.`,
+      [
+        title(period === 'daily' ? 'What happened in your discussions today' : 'What happened in your discussions this week'),
+        greeting(name),
+        ...lines.flatMap((line) => [
+          h(Link, { href: line.url, style: { color: INK, fontWeight: 700, fontSize: '15px' } }, line.headline),
+          ...(line.body ? [paragraph(line.body)] : [paragraph('')]),
+        ]),
+        action(pageUrl, 'See all your notifications'),
+        paragraph(`Rather have each one as it happens, or none? Change it here: ${settingsUrl}`),
+      ],
+      unsubscribeUrl,
+    ),
+
   contactReceived: ({ name, subject }: { name: string; subject: string }) =>
     compose(`We received your message: ${subject}`, 'Thank you for your message.', [
       title('Thank you for your message'),
@@ -369,14 +430,27 @@ export const mailTemplates = {
       action(billingUrl, 'Keep my membership'),
     ]),
 
-  coachingReminder: ({ name, title: sessionTitle, host, when, lead, pageUrl }: CoachingMail & { host: string; lead: 'day' | 'hour' }) =>
-    compose(lead === 'day' ? `Tomorrow: ${sessionTitle}` : `In an hour: ${sessionTitle}`, `Live coaching with ${host}, ${when}.`, [
-      title(lead === 'day' ? 'Your live session is tomorrow' : 'Your live session starts in an hour'),
-      greeting(name),
-      paragraph(`${sessionTitle}, with ${host}: ${when}.`),
-      paragraph(`The join link appears on the session's page ${COACHING.joinOpensMinutesBefore} minutes before the start.`),
-      action(pageUrl, 'Open the session'),
-    ]),
+  coachingReminder: ({
+    name,
+    title: sessionTitle,
+    host,
+    when,
+    lead,
+    pageUrl,
+    unsubscribeUrl,
+  }: CoachingMail & { host: string; lead: 'day' | 'hour'; unsubscribeUrl?: string }) =>
+    compose(
+      lead === 'day' ? `Tomorrow: ${sessionTitle}` : `In an hour: ${sessionTitle}`,
+      `Live coaching with ${host}, ${when}.`,
+      [
+        title(lead === 'day' ? 'Your live session is tomorrow' : 'Your live session starts in an hour'),
+        greeting(name),
+        paragraph(`${sessionTitle}, with ${host}: ${when}.`),
+        paragraph(`The join link appears on the session's page ${COACHING.joinOpensMinutesBefore} minutes before the start.`),
+        action(pageUrl, 'Open the session'),
+      ],
+      unsubscribeUrl,
+    ),
 
   coachingMoved: ({ name, title: sessionTitle, when, pageUrl }: CoachingMail) =>
     compose(`New time: ${sessionTitle}`, `${sessionTitle} now starts ${when}.`, [
@@ -384,6 +458,17 @@ export const mailTemplates = {
       greeting(name),
       paragraph(`${sessionTitle}, which you RSVP'd to, now starts ${when}. Your place is kept.`),
       paragraph('Cannot make the new time? Cancel your RSVP on the session page so someone else can join.'),
+      action(pageUrl, 'Open the session'),
+    ]),
+
+  coachingChanged: ({ name, title: sessionTitle, when, pageUrl }: CoachingMail) =>
+    compose(`Updated: ${sessionTitle}`, `${sessionTitle}, ${when}, has changed: see what is new.`, [
+      title('Your live session has changed'),
+      greeting(name),
+      paragraph(
+        `${sessionTitle}, ${when}, which you signed up for, has changed: its title, host, plan, place or join link. Your place is kept.`,
+      ),
+      paragraph('See what is new on the session page; your calendar updates itself if you subscribed to your calendar address.'),
       action(pageUrl, 'Open the session'),
     ]),
 

@@ -1,4 +1,5 @@
-import { and, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { MEMBER_SEARCH_WINDOW } from '../../common/limits.ts';
 import type { PaidTier } from '../../common/pricing.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
@@ -168,13 +169,56 @@ export function createMembersRepository(db: DatabaseOrTransaction) {
       return row ?? null;
     },
 
+    /**
+     * Members newest first, matching the search when one is given, a page after `before`. Text that
+     * matches few members (fewer than MEMBER_SEARCH_WINDOW) is found through the trigram indexes first and
+     * only those are ordered; text that matches many is found along the newest-first index, where
+     * matches are dense and a page comes after a few rows, whichever the planner would guess.
+     */
     async search(search: string | undefined, limit: number, before?: MemberCursor) {
       const page = before ? sql`(${members.createdAt}, ${members.id}) < (${before.createdAt}::timestamptz, ${before.id}::uuid)` : undefined;
+      const found = matching(search);
+      const columns = { ...listColumns, cursor: sql<string>`${members.createdAt}::text` };
+      if (found) {
+        const probe = (await db.execute(
+          sql`select count(*)::int as value from (select 1 from ${members} where ${found} limit ${MEMBER_SEARCH_WINDOW}) as probe`,
+        )) as unknown as { rows: { value: number }[] };
+        const matches =
+          (probe.rows[0]?.value ?? 0) >= MEMBER_SEARCH_WINDOW
+            ? null
+            : await (async () => {
+                const matched = (await db.execute(
+                  // The page is cut from the matches, not in their read: only the trigram indexes find them.
+                  sql`with matched as materialized (select ${members.id} as id, ${members.createdAt} as created_at from ${members} where ${found})
+                    select id from matched
+                    ${before ? sql`where (created_at, id) < (${before.createdAt}::timestamptz, ${before.id}::uuid)` : sql``}
+                    order by created_at desc, id desc limit ${limit}`,
+                )) as unknown as { rows: { id: string }[] };
+                const ids = matched.rows.map((row) => row.id);
+                if (ids.length === 0) return [];
+                const rows = await db.select(columns).from(members).where(inArray(members.id, ids));
+                const byId = new Map(rows.map((row) => [row.id, row]));
+                return ids.flatMap((id) => byId.get(id) ?? []);
+              })();
+        if (matches) return matches;
+      }
+      return db.select(columns).from(members).where(and(found, page)).orderBy(desc(members.createdAt), desc(members.id)).limit(limit);
+    },
+
+    /** Members whose name is one of these (lower case), for @mentions: a few, found on the trigram index. */
+    async namedAny(names: string[], limit: number) {
+      if (names.length === 0) return [];
       return db
-        .select({ ...listColumns, cursor: sql<string>`${members.createdAt}::text` })
+        .select({
+          id: members.id,
+          name: members.name,
+          email: members.email,
+          emailOptOut: members.emailOptOut,
+          membershipTier: members.membershipTier,
+        })
         .from(members)
-        .where(and(matching(search), page))
-        .orderBy(desc(members.createdAt), desc(members.id))
+        .where(inArray(sql`lower(${members.name})`, names))
+        .orderBy(asc(members.createdAt))
         .limit(limit);
     },
 

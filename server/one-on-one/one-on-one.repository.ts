@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, gte, isNull, lt, sql } from 'drizzle-orm';
+import { ONE_ON_ONE } from '../../common/limits.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import {
   certificates,
@@ -22,9 +23,6 @@ export interface BookingKey {
   startsAt: string;
   id: string;
 }
-
-/** The coaches Gold members may book: at most this many are listed (a business has a handful). */
-const COACHES_LISTED = 50;
 
 const coachName = sql<string>`coalesce(nullif(${staffAccounts.displayName}, ''), split_part(${staffAccounts.email}, '@', 1))`;
 
@@ -123,7 +121,7 @@ export function createOneOnOneRepository(db: DatabaseOrTransaction) {
         .innerJoin(staffAccounts, eq(staffAccounts.id, coachProfiles.staffId))
         .where(eq(coachProfiles.accepting, true))
         .orderBy(asc(coachName), asc(staffAccounts.id))
-        .limit(COACHES_LISTED);
+        .limit(ONE_ON_ONE.coachesListed);
     },
 
     async coachName(staffId: string): Promise<string | null> {

@@ -26,7 +26,6 @@ import type { BookingRow } from './one-on-one.repository.ts';
 // gets a 409 that says why.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const UPCOMING_SHOWN = 6;
 const NO_OVERLAP = 'one_on_one_bookings_no_overlap';
 const ONE_PER_MONTH = 'one_on_one_bookings_member_month_idx';
 
@@ -173,7 +172,7 @@ export function createOneOnOneService(deps: { data: DataAccess; mailer: Mailer }
       const now = new Date();
       const thisMonth = monthOf(now, zoneOf(member));
       const [rows, booked] = await Promise.all([
-        data.oneOnOne.upcomingOf(member.id, now, UPCOMING_SHOWN),
+        data.oneOnOne.upcomingOf(member.id, now, ONE_ON_ONE.upcomingShown),
         data.oneOnOne.holdsMonth(member.id, thisMonth),
       ]);
       return { upcoming: rows.map((row) => bookingView(row, now)), this_month: { label: monthLabel(thisMonth), booked } };

@@ -14,13 +14,15 @@ import { OwnPageCache, type OwnPage } from '../cache/own-page-cache.ts';
 import { isVisitorRead, preferredEncoding, sendShared, shareableAnswer, type SharedAnswer } from '../cache/visitor-cache.ts';
 import type { ServiceError } from '../../common/errors.ts';
 import { FAILURE_ATTRIBUTES, NEIGHBOUR_AWAY_HEADING } from '../../common/page-failure.ts';
-import { loggableError, neighbourFailure, RETRY_AFTER_SECONDS } from '../http/errors.ts';
+import { mayEnterStaffArea } from '../../common/policies.ts';
+import { neighbourFailure, RETRY_AFTER_SECONDS } from '../http/errors.ts';
+import { loggableError } from '../loggable-error.ts';
 import { pageContentSecurityPolicy, paymentFormTargets, sharedPageContentSecurityPolicy } from '../http/security-headers.ts';
 import type { ServerServices } from '../services.ts';
 import { limitPageBodies, PAGE_FORM_LIMIT_BYTES } from './body-limit.ts';
 import { createPageSession } from './page-session.ts';
 
-// The admin's upload form: the one page form that carries files.
+// The admin's upload form: the one page form that carries files, taken large from staff whose area it is.
 const UPLOAD_PAGE = '/admin/dashboard/files';
 // What a shared page is rendered with in place of a nonce; it is taken out again, and the page's
 // inline scripts are allowed by their hashes instead (docs/decisions/005).
@@ -167,7 +169,7 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
   app.addHook(
     'preHandler',
     limitPageBodies(async (request) =>
-      request.url.split('?')[0]?.replace(/\.data$/, '') === UPLOAD_PAGE && (await request.viewer()).staff
+      request.url.split('?')[0]?.replace(/\.data$/, '') === UPLOAD_PAGE && mayEnterStaffArea(await request.viewer(), 'content')
         ? app.config.uploadMaxBytes + PAGE_FORM_LIMIT_BYTES
         : PAGE_FORM_LIMIT_BYTES,
     ),

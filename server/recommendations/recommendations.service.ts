@@ -1,4 +1,4 @@
-import { GOALS, SHOWN } from '../../common/limits.ts';
+import { GOALS, RECOMMENDATIONS_READ, SHOWN } from '../../common/limits.ts';
 import { mayStudyCourse, requireMember } from '../../common/policies.ts';
 import { CATEGORY_LABEL, type Recommendation, type RecommendationsService } from '../../common/recommendations.contract.ts';
 import { TIER_LABEL, type Tier } from '../../common/tiers.ts';
@@ -18,7 +18,6 @@ import type { DataAccess } from '../repositories.ts';
 // Courses the member finished are never recommended. Everything read is bounded: the catalogue
 // (authored, a few hundred courses at most), the member's latest enrolments, their goals, two sign-ins.
 
-const ENROLMENTS_READ = 50;
 /** Words of a goal worth matching: four letters or more, and not the filler of a goal's title. */
 const FILLER = new Set(['with', 'from', 'this', 'that', 'week', 'month', 'each', 'every', 'more', 'your', 'calls', 'call']);
 const wordsOf = (text: string) => new Set((text.toLowerCase().match(/[a-z]{4,}/g) ?? []).filter((word) => !FILLER.has(word)));
@@ -52,7 +51,7 @@ export function createRecommendationsService(deps: { data: DataAccess }): Recomm
       const member = requireMember(viewer);
       const [catalogue, enrolled, goalRows, signIns] = await Promise.all([
         data.courses.list(),
-        data.learning.listEnrolments(member.id, ENROLMENTS_READ),
+        data.learning.listEnrolments(member.id, RECOMMENDATIONS_READ.enrolments),
         data.goals.listOf(member.id, GOALS.maxActive),
         data.members.signIns(member.id, 2),
       ]);

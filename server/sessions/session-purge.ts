@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { DatabaseHandle } from '../../db/client.ts';
-import { loggableError } from '../http/errors.ts';
+import { loggableError } from '../loggable-error.ts';
+import type { RunsAlone } from '../repositories.ts';
 import type { SessionService } from './session.service.ts';
 
 const PURGE_EVERY_MS = 60 * 60 * 1000;
@@ -9,7 +9,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
  * Deletes sessions that can no longer be used: once shortly after start, then every hour. With
  * several processes on one PostgreSQL, one of them does it at a time.
  */
-export function scheduleSessionPurge(app: FastifyInstance, sessions: SessionService, database: DatabaseHandle) {
+export function scheduleSessionPurge(app: FastifyInstance, sessions: SessionService, database: RunsAlone) {
   const purge = async () => {
     try {
       let removed = 0;

@@ -1,4 +1,4 @@
-import { KEPT_SESSIONS, MAX_LIVE_SESSIONS } from '../../common/limits.ts';
+import { KEPT_SESSIONS, MAX_LIVE_SESSIONS, SESSION_TOKEN_MAX_LENGTH, SESSION_TOUCH_EVERY_MS } from '../../common/limits.ts';
 import type { MemberIdentity, StaffIdentity } from '../../common/viewer.ts';
 import type { SessionOwner, SessionsRepository } from './sessions.repository.ts';
 import { generateSessionToken, hashSessionToken } from './tokens.ts';
@@ -18,11 +18,6 @@ export interface SessionRequestInfo {
   userAgent?: string;
   ipAddress?: string;
 }
-
-// last_seen_at is written at most this often, so reads stay reads.
-const TOUCH_INTERVAL_MS = 60_000;
-// Longer values are not tokens we issued; they are not even hashed.
-const MAX_TOKEN_LENGTH = 200;
 
 type SessionRow = Awaited<ReturnType<SessionsRepository['findByTokenHashes']>>[number];
 
@@ -109,7 +104,7 @@ export class SessionService {
 
   /** Several tokens (a member and a staff cookie) in one query; the answer keeps the order asked. */
   async resolveMany(tokens: (string | undefined)[]): Promise<(ResolvedSession | null)[]> {
-    const hashes = tokens.map((token) => (token && token.length <= MAX_TOKEN_LENGTH ? hashSessionToken(token) : null));
+    const hashes = tokens.map((token) => (token && token.length <= SESSION_TOKEN_MAX_LENGTH ? hashSessionToken(token) : null));
     const rows = await this.rowsFor(hashes.filter((hash): hash is string => hash !== null));
     const now = Date.now();
     return Promise.all(
@@ -120,7 +115,7 @@ export class SessionService {
         if (session.revokedAt || session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + this.policy.idleMs <= now) {
           return null;
         }
-        if (now - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+        if (now - session.lastSeenAt.getTime() > SESSION_TOUCH_EVERY_MS) {
           await this.repository.touch(session.id, new Date(now));
           session.lastSeenAt = new Date(now);
         }

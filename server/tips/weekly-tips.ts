@@ -1,25 +1,22 @@
+import { JOB_BATCHES, WEEKLY_TIPS } from '../../common/limits.ts';
 import { addDays, DEFAULT_TIME_ZONE, localDateOf, localTimeOf } from '../../common/time-zones.ts';
 import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess } from '../repositories.ts';
 import { tipOn } from '../resources/resources.service.ts';
 
-// The weekly tips email: Monday at 8 in the morning of each member's time zone, the week's seven
+// The weekly tips email: Monday morning in each member's time zone (WEEKLY_TIPS), the week's seven
 // daily tips (the ones the dashboard shows day by day). Each member gets it once a week, whichever
 // process sends it (the claim is written with the mail); members who switched it off on /account, or
 // unsubscribed from optional mail, get none.
 
-const MONDAY = 1;
-const SEND_HOUR = 8;
-const BATCH = 200;
-/** Batches one run may take: a zone's members are worked through over the hour, not in one long run. */
-const MAX_BATCHES = 20;
+const { size, perRun } = JOB_BATCHES.weeklyTips;
 
-/** Of these time zones (the members', and the default for those who set none), those where it is Monday, 8 o'clock now. */
+/** Of these time zones (the members', and the default for those who set none), those where it is that hour of Monday now. */
 function zonesOnMondayMorning(now: Date, zones: string[]): string[] {
   return [...new Set([...zones, DEFAULT_TIME_ZONE])].filter((zone) => {
     const local = localTimeOf(now, zone);
-    return local.weekday === MONDAY && local.hour === SEND_HOUR;
+    return local.weekday === WEEKLY_TIPS.weekday && local.hour === WEEKLY_TIPS.hour;
   });
 }
 
@@ -37,8 +34,8 @@ export async function sendWeeklyTips(data: DataAccess, mailer: Mailer, now = new
   }));
   const unique = week.filter((tip, index) => week.findIndex((other) => other.title === tip.title) === index);
   let sent = 0;
-  for (let batch = 0; batch < MAX_BATCHES; batch++) {
-    const due = await data.tips.weeklyDue(zones, zones.includes(DEFAULT_TIME_ZONE), weekOf, BATCH);
+  for (let batch = 0; batch < perRun; batch++) {
+    const due = await data.tips.weeklyDue(zones, zones.includes(DEFAULT_TIME_ZONE), weekOf, size);
     for (const member of due) {
       const queued = await data.transaction(async (tx) => {
         if (!(await tx.tips.claimWeekly(member.id, weekOf))) return false;
@@ -48,7 +45,7 @@ export async function sendWeeklyTips(data: DataAccess, mailer: Mailer, now = new
       });
       if (queued) sent++;
     }
-    if (due.length < BATCH) break;
+    if (due.length < size) break;
   }
   if (sent > 0) mailer.nudge();
   return sent;

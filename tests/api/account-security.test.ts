@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESET_LINK_INVALID, RESET_REQUESTED, VERIFY_LINK_INVALID } from '../../common/account.contract.ts';
 import { EMAIL_TAKEN } from '../../common/auth.contract.ts';
 import { accountTokens, auditLog, members, outboxMessages, subscriptions } from '../../db/schema.ts';
-import { removeLapsedMembers } from '../../server/accounts/data-retention.ts';
+import { purgeOldMail, removeLapsedMembers } from '../../server/accounts/data-retention.ts';
 import { createDataAccess } from '../../server/repositories.ts';
 import { startPageApp, type PageApp } from '../helpers/page-app.ts';
 import { linkIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server.ts';
@@ -214,6 +214,25 @@ describe('every check of a secret is limited', () => {
     }
   });
 
+  it('answers 429 to a client that keeps trying wrong verification and email-change links', async () => {
+    const member = await t.loginAs('free');
+    for (const [url, headers] of [
+      ['/api/auth/verify-email', {}],
+      ['/api/account/email/confirm', member.headers],
+    ] as const) {
+      const from = clientAddress();
+      const answers: number[] = [];
+      for (let guess = 0; guess < 12; guess++) {
+        answers.push((await post(url, { token: `guess-${guess}-${'z'.repeat(40)}` }, { from, headers })).statusCode);
+      }
+      expect(
+        answers.slice(0, 10).every((status) => status === 400),
+        `${url}: ${answers.join(' ')}`,
+      ).toBe(true);
+      expect(answers.slice(10), url).toEqual([429, 429]);
+    }
+  });
+
   it('answers 429 to one link guessed at from many places', async () => {
     const token = `one-link-${'y'.repeat(40)}`;
     const answers: number[] = [];
@@ -380,6 +399,36 @@ describe("members' data is theirs", () => {
     expect(after.filter((entry) => entry.target === 'deleted member').map((entry) => entry.action)).toEqual(
       expect.arrayContaining(['community.reply.hide', 'community.post.lock', 'community.suspend']),
     );
+    // Of the mail to the member, only the goodbye is left (until the worker sends it, then until it is purged).
+    const mail = await t.db
+      .select({ kind: outboxMessages.kind })
+      .from(outboxMessages)
+      .where(sql`lower(${outboxMessages.toAddress}) = lower(${member.email})`);
+    expect(mail.map((row) => row.kind)).toEqual(['account-deleted']);
+  });
+
+  it('removes mail sent more than 30 days ago, and keeps newer mail and mail still waiting', async () => {
+    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
+    const message = (subject: string, status: 'sent' | 'failed' | 'pending', days: number) => ({
+      kind: 'purge-test',
+      toAddress: 'purge@example.com',
+      subject,
+      html: '<p>Gwen wrote: hello</p>',
+      text: 'Gwen wrote: hello',
+      status,
+      createdAt: daysAgo(days),
+    });
+    await t.db
+      .insert(outboxMessages)
+      .values([
+        message('old sent', 'sent', 31),
+        message('old failed', 'failed', 40),
+        message('old waiting', 'pending', 35),
+        message('new sent', 'sent', 29),
+      ]);
+    expect(await purgeOldMail(createDataAccess(t.db))).toBeGreaterThanOrEqual(2);
+    const left = await t.db.select({ subject: outboxMessages.subject }).from(outboxMessages).where(eq(outboxMessages.kind, 'purge-test'));
+    expect(left.map((row) => row.subject).sort()).toEqual(['new sent', 'old waiting']);
   });
 
   it('removes a cancelled member’s data 90 days after the plan ended, once, and keeps everyone else', async () => {

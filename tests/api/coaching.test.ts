@@ -391,6 +391,33 @@ describe('staff schedule, move and cancel', () => {
     expect(cancelled?.subject).toBe(`Cancelled: ${session.title}`);
     expect((await request('POST', `/api/coaching/sessions/${session.id}/rsvp`, silver.headers)).statusCode).toBe(409);
   });
+
+  it('mails a change of title or join link to those who RSVP’d, once per session; a change of places alone mails nobody', async () => {
+    const event = await schedule(5 * 24 * 60, {
+      kind: 'event',
+      min_tier: 'gold',
+      capacity: 1,
+      address: 'Lakeside Hall, 10 Shore Road, Austin',
+      join_url: '',
+    });
+    const [seated, waiting] = [await t.loginAs('gold'), await t.loginAs('gold')];
+    await request('POST', `/api/coaching/sessions/${event.id}/rsvp`, seated.headers);
+    await request('POST', `/api/coaching/sessions/${event.id}/waitlist`, waiting.headers);
+    expect(
+      (await request('PATCH', `/api/admin/coaching/series/${event.series_id}`, editor, { description: 'New notes.' })).statusCode,
+    ).toBe(200);
+    expect(await mailsTo(seated.email, 'coaching-changed')).toHaveLength(0);
+    const renamed = await request('PATCH', `/api/admin/coaching/series/${event.series_id}`, editor, { title: 'Gold Masterclass, renamed' });
+    expect(renamed.statusCode).toBe(200);
+    const [changed] = await mailsTo(seated.email, 'coaching-changed');
+    expect(changed?.subject).toBe('Updated: Gold Masterclass, renamed');
+    expect(await mailsTo(waiting.email, 'coaching-changed')).toHaveLength(0);
+
+    // A cancellation reaches the waiting list too.
+    expect((await request('POST', `/api/admin/coaching/sessions/${event.id}/cancel`, editor)).statusCode).toBe(200);
+    expect(await mailsTo(seated.email, 'coaching-cancelled')).toHaveLength(1);
+    expect(await mailsTo(waiting.email, 'coaching-cancelled')).toHaveLength(1);
+  });
 });
 
 describe('reminders', () => {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useFetcher } from 'react-router';
 import { CONTENT_SAVE_RELOAD_DELAY_MS } from '../../../common/limits.ts';
+import type { action } from '../../routes/admin/edit-content.ts';
 import type { EditableTextProps } from './editable-text.tsx';
 
 /**
@@ -11,7 +12,7 @@ import type { EditableTextProps } from './editable-text.tsx';
 export function TextEditor({ section, field, value, as: Tag = 'span', className }: EditableTextProps) {
   const [editing, setEditing] = useState(false);
   // Saved by the admin's in-place edit action: the current section with this one field replaced (SPEC 7).
-  const save = useFetcher<{ ok: boolean }>();
+  const save = useFetcher<typeof action>();
   const saving = save.state !== 'idle';
   const element = useRef<HTMLElement>(null);
   const skipSave = useRef(false);

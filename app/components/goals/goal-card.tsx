@@ -2,14 +2,13 @@ import { useFetcher } from 'react-router';
 import { GOALS } from '../../../common/limits.ts';
 import type { GoalView } from '../../../common/goals.contract.ts';
 import { useResultToast } from '../../lib/use-result-toast.ts';
+import type { action } from '../../routes/goals/goals.tsx';
 import { Button } from '../ui/button.tsx';
 
 // A goal as the member sees it on the dashboard and on /goals: the bar of this period, the streak,
 // and (for count goals) logging in two taps: '+1', or an amount and 'Log'.
 
 const TAP = 'min-h-11';
-
-type LogAnswer = { ok: true; message: string } | { ok: false; formError: string | null; fieldErrors: Record<string, string> };
 
 function standingOf(goal: GoalView): string {
   return goal.kind === 'course'
@@ -18,7 +17,8 @@ function standingOf(goal: GoalView): string {
 }
 
 function QuickLog({ goal }: { goal: GoalView }) {
-  const fetcher = useFetcher<LogAnswer>();
+  // Logged by the /goals action, wherever the card is shown (the dashboard too).
+  const fetcher = useFetcher<typeof action>();
   useResultToast(fetcher);
   const busy = fetcher.state !== 'idle';
   return (

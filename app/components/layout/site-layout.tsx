@@ -74,7 +74,7 @@ export default function SiteLayout() {
   return (
     <EditModeContext.Provider value={editMode}>
       <div className="flex min-h-screen flex-col">
-        <SiteNav viewer={viewer} editMode={editsTexts ? editMode : undefined} />
+        <SiteNav viewer={viewer} unread={root?.unreadNotifications ?? 0} editMode={editsTexts ? editMode : undefined} />
         <main id="main" className="flex-1 pt-16">
           {loadingText ? (
             <div className="flex flex-col items-center justify-center gap-4 py-32" role="status">

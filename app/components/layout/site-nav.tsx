@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Form, Link, NavLink } from 'react-router';
-import { NAV_SCROLL_THRESHOLD_PX } from '../../../common/limits.ts';
+import { NAV_SCROLL_THRESHOLD_PX, NOTIFICATIONS } from '../../../common/limits.ts';
 import type { PublicViewer } from '../../../common/viewer.ts';
 import type { EditModeState } from '../editable/editable-text.tsx';
 import { Button, buttonClass, ButtonLink } from '../ui/button.tsx';
@@ -13,6 +13,9 @@ const SECTION_LINKS = [
   { to: '/community', label: 'Community' },
   { to: '/pricing', label: 'Pricing' },
 ] as const;
+
+// The signed-in actions: at least 44 px tall, easy to tap on a phone.
+const ACTION_LINK = 'inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 hover:text-brand-600';
 
 export function Logo() {
   return (
@@ -27,7 +30,32 @@ export function Logo() {
   );
 }
 
-export function SiteNav({ viewer, editMode }: { viewer: PublicViewer; editMode?: EditModeState }) {
+/** The bell beside the signed-in actions: the notifications page, with how many are unread. */
+function NotificationBell({ unread, onClick }: { unread: number; onClick: () => void }) {
+  const count = unread >= NOTIFICATIONS.unreadShownUpTo ? `${NOTIFICATIONS.unreadShownUpTo - 1}+` : String(unread);
+  return (
+    <Link
+      to="/notifications"
+      onClick={onClick}
+      aria-label={unread > 0 ? `Notifications, ${count} unread` : 'Notifications'}
+      className="relative inline-flex min-h-11 min-w-11 items-center justify-center text-brand-800 hover:text-brand-600"
+    >
+      <svg width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+        <path d="M6 8a6 6 0 1 1 12 0c0 7 3 9 3 9H3s3-2 3-9M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+      </svg>
+      {unread > 0 && (
+        <span
+          data-testid="unread-count"
+          className="absolute top-1 right-0 min-w-5 rounded-full bg-brand-800 px-1 text-center text-xs font-bold text-white"
+        >
+          {count}
+        </span>
+      )}
+    </Link>
+  );
+}
+
+export function SiteNav({ viewer, unread = 0, editMode }: { viewer: PublicViewer; unread?: number; editMode?: EditModeState }) {
   const [scrolled, setScrolled] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
 
@@ -57,13 +85,14 @@ export function SiteNav({ viewer, editMode }: { viewer: PublicViewer; editMode?:
   const actions = member ? (
     <>
       <span className="max-w-40 truncate text-sm text-gray-700">Welcome, {member.name}</span>
-      <Link to="/dashboard" onClick={() => setMenuOpen(false)} className="text-sm font-semibold text-brand-800 hover:text-brand-600">
+      <NotificationBell unread={unread} onClick={() => setMenuOpen(false)} />
+      <Link to="/dashboard" onClick={() => setMenuOpen(false)} className={ACTION_LINK}>
         Dashboard
       </Link>
-      <Link to="/coaching" onClick={() => setMenuOpen(false)} className="text-sm font-semibold text-brand-800 hover:text-brand-600">
+      <Link to="/coaching" onClick={() => setMenuOpen(false)} className={ACTION_LINK}>
         Coaching
       </Link>
-      <Link to="/account" onClick={() => setMenuOpen(false)} className="text-sm font-semibold text-brand-800 hover:text-brand-600">
+      <Link to="/account" onClick={() => setMenuOpen(false)} className={ACTION_LINK}>
         Account
       </Link>
       <Form method="post" action="/logout" onSubmit={() => setMenuOpen(false)}>

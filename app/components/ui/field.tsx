@@ -4,7 +4,7 @@ import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttribu
 const CONTROL =
   'mt-1 w-full rounded-lg border border-gray-300 bg-white px-4 py-3 text-base font-normal focus:border-brand-700 focus:outline-none';
 const COMPACT =
-  'mt-1 w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-base font-normal focus:border-brand-700 focus:outline-none';
+  'mt-1 min-h-11 w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-base font-normal focus:border-brand-700 focus:outline-none';
 
 export const controlClass = (compact = false) => (compact ? COMPACT : CONTROL);
 

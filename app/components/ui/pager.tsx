@@ -22,12 +22,12 @@ export function Pager({ param, next, label = 'Next page' }: { param: string; nex
       {onFirstPage ? (
         <span />
       ) : (
-        <Link to={withCursor(null)} className="text-brand-800 hover:text-brand-600">
+        <Link to={withCursor(null)} className="inline-flex min-h-11 items-center text-brand-800 hover:text-brand-600">
           ← First page
         </Link>
       )}
       {next ? (
-        <Link to={withCursor(next)} rel="next" className="text-brand-800 hover:text-brand-600">
+        <Link to={withCursor(next)} rel="next" className="inline-flex min-h-11 items-center text-brand-800 hover:text-brand-600">
           {label} →
         </Link>
       ) : (

@@ -11,14 +11,13 @@ import { Card } from '../../components/ui/card.tsx';
 import { controlClass } from '../../components/ui/field.tsx';
 import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { pageServices } from '../../lib/page-context.ts';
+import { memberPageServices, pageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/billing';
 
 export const meta = () => pageMeta({ title: 'Billing', description: 'Your RealtyPocket membership plan, payments and invoices.' });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { services, viewer } = pageServices(context);
-  if (!viewer.member) throw redirect('/login');
+  const { services, viewer } = memberPageServices(context);
   return services.billing.overview(viewer);
 }
 

@@ -1,5 +1,5 @@
 import { Form, useActionData } from 'react-router';
-import { z } from 'zod';
+import { UnsubscribeInput } from '../../../common/account.contract.ts';
 import { LinkOutcome } from '../../components/account/link-outcome.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { attempt, invalid, parseForm } from '../../lib/forms.ts';
@@ -13,7 +13,7 @@ export const loader = ({ request }: Route.LoaderArgs) => ({ token: new URL(reque
 
 // Opening the link changes nothing (mail scanners open links); the button does.
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await parseForm(z.object({ token: z.string().max(100) }), request);
+  const form = await parseForm(UnsubscribeInput, request);
   if (!form.ok) return invalid(form);
   const done = await attempt(() => pageServices(context).services.account.unsubscribe(form.data.token));
   if (!done.ok) return done.refusal;

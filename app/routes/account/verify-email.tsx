@@ -16,7 +16,8 @@ export const loader = ({ request }: Route.LoaderArgs) => ({ token: new URL(reque
 export async function action({ request, context }: Route.ActionArgs) {
   const input = await parseForm(TokenInput, request);
   if (!input.ok) return { ok: false, message: INVALID };
-  const verified = await attempt(() => pageServices(context).services.account.verifyEmail(input.data.token));
+  const { services, viewer } = pageServices(context);
+  const verified = await attempt(() => services.account.verifyEmail(viewer, input.data.token));
   return verified.ok
     ? { ok: true, message: 'Thank you: your email address is confirmed.' }
     : { ok: false, message: verified.refusal.data.formError ?? INVALID };

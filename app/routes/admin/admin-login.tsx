@@ -6,17 +6,14 @@ import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/field.tsx';
 import { attempt, formErrors, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { pageServices, pageSession } from '../../lib/page-context.ts';
+import { pageSession, redirectSignedInStaff } from '../../lib/page-context.ts';
 import { useSubmitting } from '../../lib/use-form-feedback.ts';
 import type { Route } from './+types/admin-login';
 import { TEXT_MAX } from '../../../common/limits.ts';
 
 export const meta = () => pageMeta({ title: 'Admin Login', description: `${BRAND_NAME} administrator sign-in.` });
 
-export function loader({ context }: Route.LoaderArgs) {
-  if (pageServices(context).viewer.staff) throw redirect('/admin/dashboard');
-  return null;
-}
+export const loader = ({ context }: Route.LoaderArgs) => redirectSignedInStaff(context);
 
 // SPEC 8: any failure shows the same inline message.
 const LOGIN_FAILED = 'Invalid email or password';

@@ -1,17 +1,16 @@
-import { data, Link, redirect } from 'react-router';
+import { data, Link } from 'react-router';
 import { formatDate } from '../../../common/format.ts';
 import { BroadcastBlocks } from '../../components/broadcasts/broadcast-blocks.tsx';
 import { attempt } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { pageServices } from '../../lib/page-context.ts';
+import { memberPageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/broadcast';
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
   pageMeta({ title: loaderData?.broadcast?.subject ?? 'News', description: 'An email we sent to members.' });
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { services, viewer } = pageServices(context);
-  if (!viewer.member) throw redirect('/login');
+  const { services, viewer } = memberPageServices(context);
   const found = await attempt(() => services.broadcasts.read(viewer, params.id));
   if (!found.ok) return data({ broadcast: null, message: found.message }, { status: found.status });
   return { broadcast: found.value, message: null };

@@ -1,16 +1,15 @@
-import { Link, redirect } from 'react-router';
+import { Link } from 'react-router';
 import { formatDate } from '../../../common/format.ts';
 import { Card } from '../../components/ui/card.tsx';
 import { Pager } from '../../components/ui/pager.tsx';
 import { pageMeta } from '../../lib/meta.ts';
-import { listPageOf, pageServices } from '../../lib/page-context.ts';
+import { listPageOf, memberPageServices } from '../../lib/page-context.ts';
 import type { Route } from './+types/broadcasts';
 
 export const meta = () => pageMeta({ title: 'News from RealtyPocket', description: 'The emails we sent to members, to read again.' });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { services, viewer } = pageServices(context);
-  if (!viewer.member) throw redirect('/login');
+  const { services, viewer } = memberPageServices(context);
   const page = await services.broadcasts.past(viewer, listPageOf(request));
   return { broadcasts: page.items, next: page.next_cursor };
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, redirect, useFetcher } from 'react-router';
+import { Link, useFetcher } from 'react-router';
 import { z } from 'zod';
 import type { CalendarFeedCreated, RecordingView, SessionView } from '../../../common/coaching.contract.ts';
 import { DEFAULT_TIME_ZONE, formatClockInZone, formatInZone } from '../../../common/time-zones.ts';
@@ -11,7 +11,7 @@ import { Card } from '../../components/ui/card.tsx';
 import { Pager } from '../../components/ui/pager.tsx';
 import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { orFallback, pageServices } from '../../lib/page-context.ts';
+import { memberPageServices, orFallback, pageServices } from '../../lib/page-context.ts';
 import { useResultToast } from '../../lib/use-result-toast.ts';
 import type { Route } from './+types/coaching';
 
@@ -22,8 +22,7 @@ const TABS = { upcoming: 'Sessions and events', recordings: 'Recordings' } as co
 type Tab = keyof typeof TABS;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { services, viewer } = pageServices(context);
-  if (!viewer.member) throw redirect('/login');
+  const { services, viewer, member } = memberPageServices(context);
   const params = new URL(request.url).searchParams;
   const tab: Tab = params.get('tab') === 'recordings' ? 'recordings' : 'upcoming';
   const cursor = params.get('page') ?? undefined;
@@ -35,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const empty = { items: [], next_cursor: null };
   return {
     tab,
-    timeZone: viewer.member.timeZone ?? DEFAULT_TIME_ZONE,
+    timeZone: member.timeZone ?? DEFAULT_TIME_ZONE,
     sessions: sessions?.ok ? sessions.value : empty,
     recordings: recordings?.ok ? recordings.value : empty,
     feed,
@@ -264,7 +263,7 @@ export default function CoachingPage({ loaderData }: Route.ComponentProps) {
         <h1 className="text-2xl font-extrabold text-gray-900 sm:text-3xl">Live Coaching</h1>
         <p className="mt-1 text-gray-700">
           Times are in your time zone, {timeZone.replace(/_/g, ' ')}.{' '}
-          <Link to="/account#time-zone" className="font-semibold text-brand-800 underline">
+          <Link to="/account#time-zone" className="inline-flex min-h-11 items-center font-semibold text-brand-800 underline">
             Change it
           </Link>
         </p>
@@ -303,7 +302,7 @@ export default function CoachingPage({ loaderData }: Route.ComponentProps) {
           {sessions.items.some((session) => session.locked) ? (
             <p className="mt-4 text-sm text-gray-700">
               Silver includes weekly live coaching; Gold adds monthly 1-on-1 coaching.{' '}
-              <Link to="/pricing" className="font-semibold text-brand-800 underline">
+              <Link to="/pricing" className="inline-flex min-h-11 items-center font-semibold text-brand-800 underline">
                 See the plans
               </Link>
             </p>

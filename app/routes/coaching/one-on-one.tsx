@@ -10,7 +10,7 @@ import { ConfirmedForm } from '../../components/ui/confirmed-form.tsx';
 import { Select, Textarea } from '../../components/ui/field.tsx';
 import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { pageServices, pageSession } from '../../lib/page-context.ts';
+import { memberPageServices, pageServices, pageSession } from '../../lib/page-context.ts';
 import { useResultToast } from '../../lib/use-result-toast.ts';
 import type { Route } from './+types/one-on-one';
 
@@ -20,9 +20,8 @@ import type { Route } from './+types/one-on-one';
 export const meta = () => pageMeta({ title: '1-on-1 Coaching', description: 'Book your monthly 1-on-1 with a coach.' });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { services, viewer } = pageServices(context);
-  if (!viewer.member) throw redirect('/login');
-  const timeZone = viewer.member.timeZone ?? DEFAULT_TIME_ZONE;
+  const { services, viewer, member } = memberPageServices(context);
+  const timeZone = member.timeZone ?? DEFAULT_TIME_ZONE;
   if (!mayBookOneOnOne(viewer)) return { gold: false as const, timeZone };
   const params = new URL(request.url).searchParams;
   const [mine, coaches] = await Promise.all([services.oneOnOne.mine(viewer), services.oneOnOne.coaches(viewer)]);
@@ -195,7 +194,7 @@ export default function OneOnOnePage({ loaderData }: Route.ComponentProps) {
         <h1 className="text-2xl font-extrabold text-gray-900 sm:text-3xl">1-on-1 Coaching</h1>
         <p className="mt-1 text-gray-700">
           One private session with a coach each month. Times are in your time zone, {timeZone.replace(/_/g, ' ')}.{' '}
-          <Link to="/account#time-zone" className="font-semibold text-brand-800 underline">
+          <Link to="/account#time-zone" className="inline-flex min-h-11 items-center font-semibold text-brand-800 underline">
             Change it
           </Link>
         </p>

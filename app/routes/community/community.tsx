@@ -11,6 +11,7 @@ import {
   type PostView,
 } from '../../../common/community.contract.ts';
 import { formatDate } from '../../../common/format.ts';
+import { readsCommunityFeed } from '../../../common/policies.ts';
 import { AuthorLine } from '../../components/community/author-line.tsx';
 import { LikeButton } from '../../components/community/like-button.tsx';
 import { LinkedText } from '../../components/community/linked-text.tsx';
@@ -37,7 +38,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = pageServices(context);
   const numbers = await orFallback(services.stats.siteNumbers(), null, 'the site numbers');
   const asked = Object.fromEntries(new URL(request.url).searchParams);
-  if (!viewer.member) {
+  if (!readsCommunityFeed(viewer)) {
     const query = PreviewQuery.safeParse(asked);
     const before = query.success ? query.data.before : undefined;
     const [page, discussions] = await Promise.all([

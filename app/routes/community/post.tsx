@@ -19,7 +19,7 @@ import { ConfirmedForm } from '../../components/ui/confirmed-form.tsx';
 import { Input, Textarea } from '../../components/ui/field.tsx';
 import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { pageServices, pageSession } from '../../lib/page-context.ts';
+import { memberPageServices, pageServices, pageSession } from '../../lib/page-context.ts';
 import { useResultToast } from '../../lib/use-result-toast.ts';
 import type { Route } from './+types/post';
 import { TEXT_MAX } from '../../../common/limits.ts';
@@ -29,8 +29,7 @@ export const meta = ({ loaderData: loaded }: Route.MetaArgs) =>
 
 // A discussion and its replies, for members (visitors read the preview on /community).
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const { services, viewer } = pageServices(context);
-  if (!viewer.member) throw redirect('/login');
+  const { services, viewer } = memberPageServices(context);
   const id = PostParams.safeParse({ id: params.postId });
   const query = PostQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   const replies = query.success ? query.data : {};

@@ -15,16 +15,15 @@ import { attempt } from '../../lib/forms.ts';
 import { formatDate } from '../../../common/format.ts';
 import { pageMeta } from '../../lib/meta.ts';
 import { useRootData } from '../../lib/root-data.ts';
-import { orFallback, pageServices, pageSession } from '../../lib/page-context.ts';
+import { memberPageServices, orFallback, pageServices, pageSession } from '../../lib/page-context.ts';
 import type { Route } from './+types/dashboard';
 import { DEFAULT_TIME_ZONE, formatInZone, localDateOf } from '../../../common/time-zones.ts';
 
 export const meta = () => pageMeta({ title: 'Dashboard', description: 'Your RealtyPocket member dashboard.' });
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { services, viewer } = pageServices(context);
   // SPEC 4: without a session, /login.
-  if (!viewer.member) throw redirect('/login');
+  const { services, viewer, member } = memberPageServices(context);
   if (new URL(request.url).searchParams.get('checkout') === 'success') await welcomeBackFromCheckout(context);
   // The rest loads together; a failure leaves an empty list (SPEC 4 "Dashboard").
   const none = { items: [], next_cursor: null };
@@ -55,7 +54,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     orFallback(services.coaching.nextFor(viewer), null, 'your next coaching session'),
     orFallback(services.goals.list(viewer), [], 'your goals'),
     orFallback(
-      services.resources.tipOfTheDay(viewer, localDateOf(new Date(), viewer.member.timeZone ?? DEFAULT_TIME_ZONE)),
+      services.resources.tipOfTheDay(viewer, localDateOf(new Date(), member.timeZone ?? DEFAULT_TIME_ZONE)),
       null,
       'the tip of the day',
     ),
@@ -89,7 +88,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     recommended,
     tip: tip && { title: tip.title, text: tip.description },
     moreGoals: goals.length > DASHBOARD_MAX_ITEMS,
-    timeZone: viewer.member.timeZone ?? DEFAULT_TIME_ZONE,
+    timeZone: member.timeZone ?? DEFAULT_TIME_ZONE,
   };
 }
 
@@ -159,7 +158,7 @@ function Panel({
       <div className="flex items-center justify-between gap-4">
         <h2 className="text-lg font-bold text-gray-900">{title}</h2>
         {link && (
-          <Link to={link.to} className="text-sm font-semibold text-brand-800 hover:text-brand-600">
+          <Link to={link.to} className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 hover:text-brand-600">
             {link.label}
           </Link>
         )}

@@ -1,4 +1,4 @@
-import { redirect, useFetcher } from 'react-router';
+import { useFetcher } from 'react-router';
 import { z } from 'zod';
 import { GoalInput, ProgressInput, ReminderInput, type GoalView } from '../../../common/goals.contract.ts';
 import { GOALS, TEXT_MAX } from '../../../common/limits.ts';
@@ -11,7 +11,7 @@ import { ConfirmedForm } from '../../components/ui/confirmed-form.tsx';
 import { Input, Select } from '../../components/ui/field.tsx';
 import { attempt, formErrors, readForm, refusedBy, unreadableForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { orFallback, pageServices } from '../../lib/page-context.ts';
+import { memberPageServices, orFallback, pageServices } from '../../lib/page-context.ts';
 import { useResultToast } from '../../lib/use-result-toast.ts';
 import type { Route } from './+types/goals';
 
@@ -21,14 +21,13 @@ import type { Route } from './+types/goals';
 export const meta = () => pageMeta({ title: 'My Goals', description: 'Set goals, log your progress and keep your streak.' });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { services, viewer } = pageServices(context);
-  if (!viewer.member) throw redirect('/login');
+  const { services, viewer, member } = memberPageServices(context);
   const [goals, courses] = await Promise.all([services.goals.list(viewer), orFallback(services.courses.list(), [], 'the courses')]);
   return {
     goals,
     // Only the courses the member's plan includes can be a goal.
     courses: courses.filter((course) => mayStudyCourse(viewer, course)).map((course) => ({ value: course.id, label: course.title })),
-    today: localDateOf(new Date(), viewer.member.timeZone ?? DEFAULT_TIME_ZONE),
+    today: localDateOf(new Date(), member.timeZone ?? DEFAULT_TIME_ZONE),
   };
 }
 
@@ -145,7 +144,7 @@ function NewGoal({ courses, today, full }: { courses: { value: string; label: st
             type="number"
             min={1}
             max={GOALS.maxTarget}
-            defaultValue={20}
+            defaultValue={GOALS.suggestedTarget}
             required
             error={errors.target}
           />
@@ -174,7 +173,15 @@ function NewGoal({ courses, today, full }: { courses: { value: string; label: st
           <input type="hidden" name="kind" value="course" />
           <h3 className="font-semibold text-gray-900">A course to finish</h3>
           <Select label="Course" name="course_id" options={courses} error={errors.course_id} />
-          <Input label="Finish by" name="due_on" type="date" min={today} defaultValue={addDays(today, 30)} required error={errors.due_on} />
+          <Input
+            label="Finish by"
+            name="due_on"
+            type="date"
+            min={today}
+            defaultValue={addDays(today, GOALS.suggestedCourseDays)}
+            required
+            error={errors.due_on}
+          />
           <Button type="submit" className={TAP} disabled={busy || full}>
             Set course goal
           </Button>

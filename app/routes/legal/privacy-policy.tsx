@@ -1,4 +1,5 @@
 import { BRAND_NAME } from '../../../common/brand.ts';
+import { DATA_KEPT_AFTER_CANCELLATION_DAYS } from '../../../common/limits.ts';
 import { LEGAL_LAST_UPDATED, LegalPage, type LegalSection } from '../../components/legal/legal-page.tsx';
 import { pageMeta } from '../../lib/meta.ts';
 
@@ -9,7 +10,7 @@ export const meta = () =>
     path: '/privacy-policy',
   });
 
-// SPEC 2: ten sections; the claims agree with SPEC 9 (18+, 90-day retention, card payment provider, cloud storage).
+// SPEC 2: ten sections; the claims agree with SPEC 9 (18+, the retention of DATA_KEPT_AFTER_CANCELLATION_DAYS, card payment provider, cloud storage).
 const SECTIONS: LegalSection[] = [
   {
     title: 'Information We Collect',
@@ -47,7 +48,7 @@ const SECTIONS: LegalSection[] = [
     title: 'Your Privacy Rights',
     paragraphs: [
       'You may access, correct, download or delete your personal information, and opt out of marketing emails at any time.',
-      'When you cancel your membership, we keep your account data for 90 days so you can come back without losing your progress, and then delete it, except where the law requires us to keep records longer.',
+      `When you cancel your membership, we keep your account data for ${DATA_KEPT_AFTER_CANCELLATION_DAYS} days so you can come back without losing your progress, and then delete it, except where the law requires us to keep records longer.`,
       'To exercise these rights, contact us using the details below.',
     ],
   },

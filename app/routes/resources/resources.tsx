@@ -5,7 +5,7 @@ import { toast } from '../../lib/toast.tsx';
 import { canSaveOffline, pruneDownloads, removeDownload, saveDownload } from '../../lib/offline-downloads.ts';
 import { RESOURCE_TYPE_LABEL, RESOURCE_TYPES, type Resource } from '../../../common/resources.contract.ts';
 import { matchesSearch } from '../../../common/search.ts';
-import { maySaveOffline } from '../../../common/policies.ts';
+import { maySaveOffline, showsTierLock } from '../../../common/policies.ts';
 import { TIER_LABEL } from '../../../common/tiers.ts';
 import { ListResults } from '../../components/catalogue/list-results.tsx';
 import { SearchFilters } from '../../components/catalogue/search-filters.tsx';
@@ -122,7 +122,7 @@ function ResourceCard({
   offline: { saved: boolean; onChange: () => void } | null;
 }) {
   const [showDetails, setShowDetails] = useState(false);
-  const locked = resource.tier_required !== 'free';
+  const locked = showsTierLock(resource.tier_required);
   return (
     <Card as="article" className="flex flex-col">
       <span className="self-start rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-800">

@@ -5,6 +5,7 @@ import {
   MoveInput,
   RecordingInput,
   SeriesInput,
+  SeriesUpdate,
   SessionParams,
   type StaffSessionView,
 } from '../../../../common/coaching.contract.ts';
@@ -27,7 +28,7 @@ import type { Route } from './+types/coaching-tab';
 // and joined, and add the recording and notes afterwards. Times are typed in the session's zone.
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { services, viewer } = staffPageServices(context);
+  const { services, viewer, staff } = staffPageServices(context);
   const params = new URL(request.url).searchParams;
   const when = params.get('when') === 'past' ? 'past' : 'upcoming';
   const query = { when, cursor: params.get('page') ?? undefined } as const;
@@ -40,7 +41,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     when,
     sessions: sessions.ok ? sessions.value : { items: [], next_cursor: null },
     hosts,
-    me: viewer.staff!.id,
+    me: staff.id,
     videos: libraryChoices(files).videos,
   };
 }
@@ -77,6 +78,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     case 'cancel': {
       const done = await attempt(() => services.coachingAdmin.cancel(viewer, sessionId));
       return done.ok ? { ok: true as const, message: 'Session cancelled; those who RSVP’d are told.' } : done.refusal;
+    }
+    case 'series': {
+      const seriesId = z.uuid().safeParse(form.get('seriesId'));
+      if (!seriesId.success) return formErrors('Choose a series.');
+      const input = SeriesUpdate.safeParse(formValues(form, {}));
+      if (!input.success) return refusedBy(input.error);
+      const done = await attempt(() => services.coachingAdmin.updateSeries(viewer, seriesId.data, input.data));
+      return done.ok
+        ? { ok: true as const, message: 'Saved for every coming session; those who RSVP’d are told of what changed.' }
+        : done.refusal;
     }
     case 'end-series': {
       const seriesId = z.uuid().safeParse(form.get('seriesId'));
@@ -148,7 +159,7 @@ function ScheduleFields({ hosts, me, errors }: { hosts: Loaded['hosts']; me: str
         type="number"
         min={COACHING.minMinutes}
         max={COACHING.maxMinutes}
-        defaultValue={60}
+        defaultValue={COACHING.defaultMinutes}
         required
         error={errors.duration_minutes}
       />
@@ -159,7 +170,7 @@ function ScheduleFields({ hosts, me, errors }: { hosts: Loaded['hosts']; me: str
         type="number"
         min={1}
         max={COACHING.maxCapacity}
-        defaultValue={100}
+        defaultValue={COACHING.defaultCapacity}
         required
         error={errors.capacity}
       />
@@ -172,7 +183,92 @@ function ScheduleFields({ hosts, me, errors }: { hosts: Loaded['hosts']; me: str
   );
 }
 
-function SessionItem({ session, videos, upcoming }: { session: StaffSessionView; videos: Loaded['videos']; upcoming: boolean }) {
+/** What every coming session of the series shares: its title, text, host, plan, places and place. */
+function SeriesFieldsEditor({ session, hosts, errors }: { session: StaffSessionView; hosts: Loaded['hosts']; errors: FieldErrors }) {
+  return (
+    <div className="grid gap-3 sm:grid-cols-2">
+      <Input
+        compact
+        label="Title"
+        name="title"
+        required
+        defaultValue={session.title}
+        maxLength={TEXT_MAX.sessionTitle}
+        error={errors.title}
+        className="sm:col-span-2"
+      />
+      <Textarea
+        compact
+        label="Description"
+        name="description"
+        rows={3}
+        defaultValue={session.description}
+        maxLength={TEXT_MAX.sessionDescription}
+        error={errors.description}
+        className="sm:col-span-2"
+      />
+      <Select
+        compact
+        label="Host"
+        name="host_staff_id"
+        defaultValue={session.host_staff_id ?? ''}
+        options={hosts.map((host) => ({ value: host.id, label: `${host.name} (${host.email})` }))}
+        error={errors.host_staff_id}
+      />
+      <Select
+        compact
+        label="Lowest tier that may join"
+        name="min_tier"
+        defaultValue={session.min_tier}
+        options={TIERS.map((value) => ({ value, label: TIER_LABEL[value] }))}
+        error={errors.min_tier}
+      />
+      <Input
+        compact
+        label="Capacity"
+        name="capacity"
+        type="number"
+        min={1}
+        max={COACHING.maxCapacity}
+        required
+        defaultValue={session.capacity}
+        error={errors.capacity}
+      />
+      <Input
+        compact
+        label="Join link (https://)"
+        name="join_url"
+        type="url"
+        defaultValue={session.join_url}
+        maxLength={TEXT_MAX.link}
+        error={errors.join_url}
+      />
+      {session.kind === 'event' && (
+        <Input
+          compact
+          label="Address (an event in person)"
+          name="address"
+          defaultValue={session.address ?? ''}
+          maxLength={TEXT_MAX.eventAddress}
+          error={errors.address}
+          className="sm:col-span-2"
+        />
+      )}
+    </div>
+  );
+}
+
+function SessionItem({
+  session,
+  videos,
+  hosts,
+  upcoming,
+}: {
+  session: StaffSessionView;
+  videos: Loaded['videos'];
+  hosts: Loaded['hosts'];
+  upcoming: boolean;
+}) {
   const fetcher = useFetcher<typeof action>();
   const errors = fetcher.data && !fetcher.data.ok ? fetcher.data.fieldErrors : {};
   const local = localTimeOf(new Date(session.starts_at), session.time_zone);
@@ -232,6 +328,16 @@ function SessionItem({ session, videos, upcoming }: { session: StaffSessionView;
             />
             <Input compact label="Time zone" name="time_zone" required defaultValue={session.time_zone} error={errors.time_zone} />
           </div>
+        </EditDetails>
+      )}
+      {upcoming && !session.cancelled && !session.series_ended && (
+        <EditDetails
+          fetcher={fetcher}
+          summary={session.weekly ? 'Edit the series (every coming session)' : 'Edit this session’s details'}
+          fields={{ intent: 'series', sessionId: session.id, seriesId: session.series_id }}
+          submitLabel="Save"
+        >
+          <SeriesFieldsEditor session={session} hosts={hosts} errors={errors} />
         </EditDetails>
       )}
       {!upcoming && (
@@ -314,7 +420,7 @@ export default function CoachingTab({ loaderData }: Route.ComponentProps) {
         ) : (
           <ul className="mt-4 space-y-3">
             {sessions.items.map((session) => (
-              <SessionItem key={session.id} session={session} videos={videos} upcoming={when === 'upcoming'} />
+              <SessionItem key={session.id} session={session} videos={videos} hosts={hosts} upcoming={when === 'upcoming'} />
             ))}
           </ul>
         )}

@@ -1,0 +1,2 @@
+CREATE INDEX "outbox_messages_recipient_idx" ON "outbox_messages" USING btree (lower("to_address"));--> statement-breakpoint
+CREATE INDEX "outbox_messages_settled_idx" ON "outbox_messages" USING btree ("created_at") WHERE status <> 'pending';
