@@ -65,6 +65,7 @@ export default [
     route('activity', 'routes/admin/tabs/activity-tab.tsx'),
     route('coaching', 'routes/admin/tabs/coaching-tab.tsx'),
     route('broadcasts', 'routes/admin/tabs/broadcasts-tab.tsx'),
+    route('offers', 'routes/admin/tabs/offers-tab.tsx'),
     route('coaching/one-on-one', 'routes/admin/tabs/one-on-one-tab.tsx'),
     route('security', 'routes/admin/tabs/security-tab.tsx'),
   ]),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uuidParam } from './fields.ts';
+import { OfferCode } from './offers.contract.ts';
 import { BILLING_PERIODS, PAID_TIERS, PRICING_PLANS } from './pricing.ts';
 import { TIER_LABEL } from './tiers.ts';
 import type { Viewer } from './viewer.ts';
@@ -58,6 +59,9 @@ export const hasEnded = (status: SubscriptionStatus) => status === 'canceled' ||
 
 export const CheckoutInput = z.object({ tier: PaidTier, period: BillingPeriod });
 export type CheckoutInput = z.infer<typeof CheckoutInput>;
+/** A checkout: the plan, and an offer code when the member brings one. */
+export const CheckoutRequest = CheckoutInput.extend({ offer: OfferCode.optional() });
+export type CheckoutRequest = z.infer<typeof CheckoutRequest>;
 export const UrlResponse = z.object({ url: z.string() });
 
 export const SubscriptionView = z.object({
@@ -74,6 +78,8 @@ export const SubscriptionView = z.object({
   started_at: z.string(),
   ended_at: z.string().nullable(),
   refunded_at: z.string().nullable(),
+  /** The end of its free trial, while it is in one. */
+  trial_ends_at: z.string().nullable(),
   /** The subscription gives its tier now (active, trialing, or past due while the card is updated). */
   gives_access: z.boolean(),
 });
@@ -95,12 +101,15 @@ export type InvoiceView = z.infer<typeof InvoiceView>;
 export const InvoiceList = z.array(InvoiceView);
 
 /** Everything the member's billing page shows. */
-interface BillingOverview {
-  enabled: boolean;
-  subscription: SubscriptionView | null;
-  complimentary_tier: PaidTier | null;
-  invoices: InvoiceView[];
-}
+export const BillingOverview = z.object({
+  enabled: z.boolean(),
+  subscription: SubscriptionView.nullable(),
+  /** The offer the subscription was bought with: its code and discount. */
+  offer: z.object({ code: z.string(), label: z.string() }).nullable(),
+  complimentary_tier: PaidTier.nullable(),
+  invoices: z.array(InvoiceView),
+});
+type BillingOverview = z.infer<typeof BillingOverview>;
 
 export const Revenue = z.object({
   /** Subscriptions being paid for (active, or past due while the card is retried), by plan. */
@@ -119,8 +128,11 @@ export type RefundResponse = z.infer<typeof RefundResponse>;
 export interface BillingService {
   /** Whether this site takes payments (STRIPE_SECRET_KEY is set). */
   readonly enabled: boolean;
-  /** A Stripe Checkout page for this plan; 409 when the member already has a paid subscription. */
-  checkout(viewer: Viewer, plan: CheckoutInput): Promise<{ url: string }>;
+  /**
+   * A Stripe Checkout page for this plan (with the offer's discount, and the tier's free trial for a
+   * member who never had one); 409 when the member already has a paid subscription.
+   */
+  checkout(viewer: Viewer, plan: CheckoutRequest): Promise<{ url: string }>;
   /** The member's current subscription (one that has not ended), or null. */
   subscription(viewer: Viewer): Promise<SubscriptionView | null>;
   overview(viewer: Viewer): Promise<BillingOverview>;

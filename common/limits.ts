@@ -371,3 +371,15 @@ export const NOTIFICATIONS = {
 } as const;
 /** What a notification quotes of a longer text (a course's description, a session's notes). */
 export const NOTIFICATION_BODY_MAX = 200;
+
+// Offers and free trials (server/billing/offers-admin.service.ts).
+export const OFFERS = {
+  nameMax: 80,
+  /** A discount of a fixed amount is at most the dearest plan's price. */
+  maxAmountOffCents: 149_000,
+  /** A repeating discount lasts three years at most. */
+  maxMonths: 36,
+  maxUses: 100_000,
+  /** A free trial is three months at most. */
+  maxTrialDays: 90,
+} as const;

@@ -90,6 +90,11 @@ export function formatPrice(amount: number): string {
   return `$${amount.toLocaleString('en-US')}`;
 }
 
+/** An amount in cents as dollars: $63.20, $632 (no cents when there are none). */
+export function formatCents(cents: number): string {
+  return `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: cents % 100 === 0 ? 0 : 2, maximumFractionDigits: 2 })}`;
+}
+
 /** SPEC 9 comparison table (Bronze / Silver / Gold). */
 export const PLAN_COMPARISON: { feature: string; values: [string, string, string] }[] = [
   { feature: 'Daily tips', values: ['✓', '✓', '✓'] },

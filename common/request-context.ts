@@ -4,6 +4,7 @@ import type { AuditService, MembersService, MessagesService, StaffService } from
 import type { AuthService, LoginInput, RegisterInput, StaffLoginInput } from './auth.contract.ts';
 import type { BillingAdminService, BillingService } from './billing.contract.ts';
 import type { BroadcastsService } from './broadcasts.contract.ts';
+import type { OffersAdminService, OffersService } from './offers.contract.ts';
 import type { CoachingAdminService, CoachingService } from './coaching.contract.ts';
 import type { OneOnOneCoachService, OneOnOneService } from './one-on-one.contract.ts';
 import type { GoalsService } from './goals.contract.ts';
@@ -31,6 +32,8 @@ export interface Services {
   account: AccountService;
   billing: BillingService;
   billingAdmin: BillingAdminService;
+  offers: OffersService;
+  offersAdmin: OffersAdminService;
   coaching: CoachingService;
   coachingAdmin: CoachingAdminService;
   broadcasts: BroadcastsService;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { SUBSCRIPTION_STATUSES } from '../common/billing.contract.ts';
+import { OFFER_DURATIONS } from '../common/offers.contract.ts';
 import { COMMUNITY_SPACES } from '../common/community.contract.ts';
 import { BROADCAST_STATUSES } from '../common/broadcasts.contract.ts';
 import { DIGESTS, NOTIFICATION_KINDS } from '../common/notifications.contract.ts';
@@ -65,6 +66,8 @@ export const members = pgTable(
     timeZone: text(),
     /** The weekly tips email, which the member can switch off on /account. */
     weeklyTips: boolean().notNull().default(true),
+    /** When the member's one free trial began: an account has one trial, ever. */
+    trialUsedAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },
@@ -722,15 +725,81 @@ export const subscriptions = pgTable(
     /** The money-back guarantee was honoured: everything paid on it was refunded. */
     refundedAt: timestamp({ withTimezone: true }),
     refundedCents: integer(),
+    /** The offer it was bought with (its code's discount), if any. */
+    offerId: uuid().references(() => offers.id, { onDelete: 'set null' }),
+    /** The end of its free trial, while it has one or had one. */
+    trialEndsAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },
   (t) => [
     index('subscriptions_member_idx').on(t.memberId),
+    index('subscriptions_offer_idx')
+      .on(t.offerId)
+      .where(sql`offer_id is not null`),
     check('subscriptions_status_check', oneOf('status', SUBSCRIPTION_STATUSES)),
     check('subscriptions_tier_check', sql`${sql.raw('tier')} is null or ${oneOf('tier', PAID_TIERS)}`),
     check('subscriptions_period_check', sql`${sql.raw('period')} is null or ${oneOf('period', BILLING_PERIODS)}`),
   ],
+);
+
+/**
+ * An offer code owners make (a Stripe coupon and its promotion code): a discount for some plans, for
+ * the first payment, some months or for good, until a date or a number of uses. Ending it stops new
+ * uses; members who have it keep it.
+ */
+export const offers = pgTable(
+  'offers',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** What members type, upper case. */
+    code: text().notNull(),
+    name: text().notNull(),
+    percentOff: integer(),
+    amountOffCents: integer(),
+    duration: text({ enum: OFFER_DURATIONS }).notNull(),
+    durationMonths: integer(),
+    /** The plans it applies to, as `tier_period` ('silver_monthly'). */
+    plans: text().array().notNull(),
+    endsAt: timestamp({ withTimezone: true }),
+    maxUses: integer(),
+    stripeCouponId: text().notNull(),
+    stripePromotionCodeId: text().notNull(),
+    createdBy: text().notNull(),
+    createdAt: createdAt(),
+    endedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('offers_code_idx').on(sql`upper(${t.code})`),
+    index('offers_created_idx').on(t.createdAt, t.id),
+    check('offers_duration_check', oneOf('duration', OFFER_DURATIONS)),
+    check('offers_discount_check', sql`(percent_off is null) <> (amount_off_cents is null)`),
+  ],
+);
+
+/** The free trial each paid tier starts with (days; none when absent or 0). */
+export const planTrials = pgTable(
+  'plan_trials',
+  {
+    tier: text({ enum: PAID_TIERS }).primaryKey(),
+    days: integer().notNull(),
+    updatedBy: text().notNull(),
+    updatedAt: createdAt(),
+  },
+  () => [check('plan_trials_tier_check', oneOf('tier', PAID_TIERS)), check('plan_trials_days_check', sql`days between 0 and 90`)],
+);
+
+/** What each paid invoice brought, by subscription: an offer's revenue is the sum of its subscriptions' payments. */
+export const subscriptionPayments = pgTable(
+  'subscription_payments',
+  {
+    invoiceId: text().primaryKey(),
+    subscriptionId: text().notNull(),
+    amountCents: integer().notNull(),
+    currency: text().notNull(),
+    paidAt: createdAt(),
+  },
+  (t) => [index('subscription_payments_subscription_idx').on(t.subscriptionId)],
 );
 
 /** Each Stripe event handled, by id: a delivery seen before changes nothing (Stripe retries and repeats). */

@@ -21,6 +21,7 @@ import { createOneOnOneRepository } from './one-on-one/one-on-one.repository.ts'
 import { createGoalsRepository } from './goals/goals.repository.ts';
 import { createTipsRepository } from './tips/tips.repository.ts';
 import { createNotificationsRepository } from './notifications/notifications.repository.ts';
+import { createOffersRepository } from './billing/offers.repository.ts';
 
 /** Every feature's repository, bound to the database or to one transaction. */
 function createRepositories(db: DatabaseOrTransaction) {
@@ -41,6 +42,7 @@ function createRepositories(db: DatabaseOrTransaction) {
     learning: createLearningRepository(db),
     members: createMembersRepository(db),
     notifications: createNotificationsRepository(db),
+    offers: createOffersRepository(db),
     outbox: createOutboxRepository(db),
     podcast: createPodcastRepository(db),
     resources: createResourcesRepository(db),

@@ -32,6 +32,8 @@ import { createTwoFactorService } from './staff/two-factor.service.ts';
 import { createStatsService } from './stats/stats.service.ts';
 import { CACHE_BOUNDS } from '../common/limits.ts';
 import { createBillingAdminService } from './billing/billing-admin.service.ts';
+import { createOffersAdminService } from './billing/offers-admin.service.ts';
+import { createOffersService } from './billing/offers.service.ts';
 import { createResourceAuthoringService } from './resources/resource-authoring.service.ts';
 import { createPodcastAuthoringService } from './podcast/podcast-authoring.service.ts';
 import { createCoachingService } from './coaching/coaching.service.ts';
@@ -94,6 +96,8 @@ export function createServices(deps: {
     account: createAccountService({ data, sessions, limiter, mailer, billing }),
     billing,
     billingAdmin,
+    offers: createOffersService(data),
+    offersAdmin: createOffersAdminService({ data, gateway: deps.stripe, mailer, log: deps.log }),
     coaching: createCoachingService({ data, mailer }),
     coachingAdmin: createCoachingAdminService({ data, mailer }),
     broadcasts: createBroadcastsService({ data, mailer }),

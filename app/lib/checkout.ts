@@ -1,5 +1,5 @@
 import { redirect, type RouterContextProvider } from 'react-router';
-import { CheckoutInput } from '../../common/billing.contract.ts';
+import { CheckoutInput, CheckoutRequest } from '../../common/billing.contract.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import { attempt } from './forms.ts';
 import { pageServices, pageSession } from './page-context.ts';
@@ -10,15 +10,19 @@ type Context = Readonly<RouterContextProvider>;
  * The plan a visitor chose on the pricing page, carried through sign-up or sign-in in the address
  * (?plan=silver&period=yearly); null when none, or not a paid plan.
  */
-export function chosenPlan(request: Request): CheckoutInput | null {
+export function chosenPlan(request: Request): CheckoutRequest | null {
   const query = new URL(request.url).searchParams;
-  const parsed = CheckoutInput.safeParse({ tier: query.get('plan'), period: query.get('period') ?? 'monthly' });
-  return parsed.success ? parsed.data : null;
+  const plan = CheckoutInput.safeParse({ tier: query.get('plan'), period: query.get('period') ?? 'monthly' });
+  if (!plan.success) return null;
+  // An offer code that came along (?offer=); one that is not a code is left out, not refused here.
+  const withOffer = CheckoutRequest.safeParse({ ...plan.data, offer: query.get('offer') ?? undefined });
+  return withOffer.success ? withOffer.data : plan.data;
 }
 
-/** The pricing page's link for a visitor: to sign-up, with the plan to pay for next when payments are on. */
-export function signUpFor(plan: CheckoutInput, billingEnabled: boolean): string {
-  return billingEnabled ? `/signup?${new URLSearchParams({ plan: plan.tier, period: plan.period })}` : '/signup';
+/** The pricing page's link for a visitor: to sign-up, with the plan (and offer) to pay for next when payments are on. */
+export function signUpFor(plan: CheckoutRequest, billingEnabled: boolean): string {
+  if (!billingEnabled) return '/signup';
+  return `/signup?${new URLSearchParams({ plan: plan.tier, period: plan.period, ...(plan.offer && { offer: plan.offer }) })}`;
 }
 
 const PROVIDER_AWAY = 'We could not reach our payment provider. Please try again in a moment.';
@@ -27,7 +31,7 @@ const PROVIDER_AWAY = 'We could not reach our payment provider. Please try again
 export async function startCheckout(
   context: Context,
   viewer: Viewer,
-  plan: CheckoutInput,
+  plan: CheckoutRequest,
 ): Promise<{ ok: true; url: string } | { ok: false; status: number; message: string }> {
   const { services } = pageServices(context);
   try {
@@ -43,7 +47,7 @@ export async function startCheckout(
  * Straight on to Stripe's checkout for the plan. When it cannot start (the member already has a
  * plan, payments are off, Stripe is away), the member lands where they can act on the message.
  */
-export async function continueToCheckout(context: Context, viewer: Viewer, plan: CheckoutInput): Promise<never> {
+export async function continueToCheckout(context: Context, viewer: Viewer, plan: CheckoutRequest): Promise<never> {
   const started = await startCheckout(context, viewer, plan);
   if (started.ok) throw redirect(started.url);
   pageSession(context).flash({ type: started.status === 409 ? 'info' : 'error', message: started.message });

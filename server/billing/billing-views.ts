@@ -21,6 +21,7 @@ export function subscriptionView(row: SubscriptionRow): SubscriptionView {
     started_at: row.startedAt.toISOString(),
     ended_at: row.endedAt?.toISOString() ?? null,
     refunded_at: row.refundedAt?.toISOString() ?? null,
+    trial_ends_at: row.status === 'trialing' && row.trialEndsAt ? row.trialEndsAt.toISOString() : null,
     gives_access: givesAccess(row.status),
   };
 }

@@ -27,7 +27,11 @@ async function mailAboutInvoice(tx: Repositories, deps: SyncDependencies, invoic
   const subscriptionId = await subscriptionOfInvoice(deps, invoice);
   if (!subscriptionId) return;
   const row = await syncSubscription(tx, deps, subscriptionId, fromStripe);
-  if (!row?.tier || !row.period) return;
+  if (!row) return;
+  // What it brought: an offer's revenue is the sum of its subscriptions' payments.
+  if (paid && invoice.id && invoice.amount_paid > 0)
+    await tx.offers.recordPayment({ invoiceId: invoice.id, subscriptionId, amountCents: invoice.amount_paid, currency: invoice.currency });
+  if (!row.tier || !row.period) return;
   const account = await tx.members.findAccount({ id: row.memberId });
   if (!account) return;
   const plan = planName({ tier: row.tier, period: row.period });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
+  BillingOverview,
   CheckoutInput,
+  CheckoutRequest,
   InvoiceList,
   RefundParams,
   RefundResponse,
@@ -9,19 +11,71 @@ import {
   SubscriptionView,
   UrlResponse,
 } from '../../common/billing.contract.ts';
+import { notFound } from '../../common/errors.ts';
+import {
+  OFFER_NOT_VALID,
+  OfferCodeParams,
+  OfferInput,
+  OfferParams,
+  OffersQuery,
+  OfferView,
+  PublicOffer,
+  TrialSettings,
+} from '../../common/offers.contract.ts';
+import { arrayPage } from '../http/paging.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 const WebhookAnswer = z.object({ received: z.literal(true), duplicate: z.boolean() });
 
 export async function billingRoutes(app: ZodApp) {
-  const { billing, billingAdmin } = app.services;
+  const { billing, billingAdmin, offers, offersAdmin } = app.services;
   const member = { access: 'member' } as const;
   const staff = { access: { area: 'billing' } } as const;
 
   app.post(
     '/api/billing/checkout',
-    { config: member, schema: { body: CheckoutInput, response: withErrors({ 200: UrlResponse }) } },
+    { config: member, schema: { body: CheckoutRequest, response: withErrors({ 200: UrlResponse }) } },
     async (request) => billing.checkout(await request.viewer(), request.body),
+  );
+
+  // An offer code as /pricing shows it: each plan's price with it, while it can be used.
+  app.get('/api/offers/:code', { schema: { params: OfferCodeParams, response: withErrors({ 200: PublicOffer }) } }, async (request) => {
+    const offer = await offers.find(request.params.code);
+    if (!offer) throw notFound(OFFER_NOT_VALID);
+    return offer;
+  });
+
+  app.get(
+    '/api/admin/offers',
+    { config: staff, schema: { querystring: OffersQuery, response: withErrors({ 200: z.array(OfferView) }) } },
+    async (request, reply) => arrayPage(request, reply, await offersAdmin.list(await request.viewer(), request.query)),
+  );
+
+  app.post(
+    '/api/admin/offers',
+    { config: staff, schema: { body: OfferInput, response: withErrors({ 201: OfferView }) } },
+    async (request, reply) => reply.status(201).send(await offersAdmin.create(await request.viewer(), request.body)),
+  );
+
+  app.post(
+    '/api/admin/offers/:id/end',
+    { config: staff, schema: { params: OfferParams, response: withErrors({ 200: OfferView }) } },
+    async (request) => offersAdmin.end(await request.viewer(), request.params.id),
+  );
+
+  app.get('/api/admin/trials', { config: staff, schema: { response: withErrors({ 200: TrialSettings }) } }, async (request) =>
+    offersAdmin.trials(await request.viewer()),
+  );
+
+  app.put(
+    '/api/admin/trials',
+    { config: staff, schema: { body: TrialSettings, response: withErrors({ 200: TrialSettings }) } },
+    async (request) => offersAdmin.setTrials(await request.viewer(), request.body),
+  );
+
+  // The billing page's data: the plan, its trial and offer, and the invoices.
+  app.get('/api/billing/overview', { config: member, schema: { response: withErrors({ 200: BillingOverview }) } }, async (request) =>
+    billing.overview(await request.viewer()),
   );
 
   app.get(

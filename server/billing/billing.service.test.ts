@@ -58,6 +58,7 @@ describe('billing off (no Stripe settings)', () => {
     expect(await billing().overview(await t.asMember('silver'))).toEqual({
       enabled: false,
       subscription: null,
+      offer: null,
       complimentary_tier: 'silver',
       invoices: [],
     });
@@ -92,6 +93,7 @@ describe('billing off (no Stripe settings)', () => {
       started_at: '2026-01-01T00:00:00.000Z',
       ended_at: null,
       refunded_at: null,
+      trial_ends_at: null,
       gives_access: true,
     });
     const ended = await t.asMember('free');

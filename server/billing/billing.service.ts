@@ -5,9 +5,12 @@ import {
   planName,
   type BillingService,
   type InvoiceView,
+  type Plan,
   type SubscriptionView,
 } from '../../common/billing.contract.ts';
-import { conflict, notFound } from '../../common/errors.ts';
+import { badRequest, conflict, notFound } from '../../common/errors.ts';
+import { OFFER_NOT_VALID, offerLabel, offerNotForPlan } from '../../common/offers.contract.ts';
+import { offerUsable, trialsOf } from './offers-admin.service.ts';
 import type { SignedInMember } from '../../common/viewer.ts';
 import { requireMember } from '../../common/policies.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
@@ -96,6 +99,15 @@ export function createBillingService(deps: {
     return subscriptionView(saved ?? row);
   }
 
+  /** The offer a code names, if it can be used now and is for this plan; else a 400 that says why. */
+  async function usableOffer(code: string, plan: Plan) {
+    const offer = await data.offers.findByCode(code);
+    const uses = offer ? ((await data.offers.usesOf([offer.id])).get(offer.id)?.uses ?? 0) : 0;
+    if (!offer || !offerUsable(offer, uses)) throw badRequest(OFFER_NOT_VALID, 'offer');
+    if (!offer.plans.includes(`${plan.tier}_${plan.period}`)) throw badRequest(offerNotForPlan(planName(plan)), 'offer');
+    return offer;
+  }
+
   async function invoicesOf(member: SignedInMember): Promise<InvoiceView[]> {
     const { stripe } = stripeOf();
     const account = await data.members.findAccount({ id: member.id });
@@ -116,6 +128,10 @@ export function createBillingService(deps: {
         if (current.tier === plan.tier && current.period === plan.period) throw conflict(SAME_PLAN);
         throw conflict('You already have a paid membership. Change your plan on your billing page.');
       }
+      const offer = plan.offer ? await usableOffer(plan.offer, { tier: plan.tier, period: plan.period }) : null;
+      // The tier's free trial, for an account that never had one.
+      const trialDays = (await trialsOf(data))[plan.tier];
+      const trial = trialDays > 0 && !(await data.offers.trialUsed(member.id)) ? trialDays : 0;
       const price = await stripeGateway.priceFor(plan);
       const customer = await customerOf(member, stripe);
       await expireOpenCheckouts(stripe, customer);
@@ -124,7 +140,11 @@ export function createBillingService(deps: {
         customer,
         client_reference_id: member.id,
         line_items: [{ price: price.id, quantity: 1 }],
-        subscription_data: { metadata: { member_id: member.id } },
+        ...(offer && { discounts: [{ promotion_code: offer.stripePromotionCodeId }] }),
+        subscription_data: {
+          metadata: { member_id: member.id, ...(offer && { offer_id: offer.id }) },
+          ...(trial > 0 && { trial_period_days: trial }),
+        },
         metadata: { member_id: member.id, tier: plan.tier, period: plan.period },
         success_url: mailer.link('/dashboard', { checkout: 'success' }),
         cancel_url: mailer.link('/pricing'),
@@ -141,9 +161,12 @@ export function createBillingService(deps: {
     async overview(viewer) {
       const member = requireMember(viewer);
       const [current, account] = await Promise.all([currentOf(member.id), data.members.findAccount({ id: member.id })]);
+      const live = current && !hasEnded(current.status) ? current : null;
+      const offer = live?.offerId ? await data.offers.find(live.offerId) : null;
       return {
         enabled: gateway !== undefined,
-        subscription: current && !hasEnded(current.status) ? subscriptionView(current) : null,
+        subscription: live ? subscriptionView(live) : null,
+        offer: offer && { code: offer.code, label: offerLabel(offer) },
         complimentary_tier: account?.complimentaryTier ?? null,
         // The plan shows even while Stripe cannot be reached; only the invoice list waits for it.
         invoices:

@@ -17,6 +17,9 @@ interface Log {
   warn(object: object, message: string): void;
 }
 
+/** The Stripe product of a tier's membership (fixed, so that making it twice is harmless). */
+export const productIdOf = (tier: Plan['tier']) => `realtypocket_${tier}`;
+
 const ALL_PLANS: Plan[] = PAID_TIERS.flatMap((tier) => BILLING_PERIODS.map((period) => ({ tier, period })));
 const INTERVAL = { monthly: 'month', yearly: 'year' } as const;
 
@@ -128,7 +131,7 @@ export class StripeGateway {
 
   /** One product per tier, with a fixed id so that creating it twice is harmless; an archived one is restored. */
   private async ensureProduct(tier: Plan['tier']): Promise<string> {
-    const id = `realtypocket_${tier}`;
+    const id = productIdOf(tier);
     try {
       const product = await this.stripe.products.retrieve(id);
       if (!product.active) await this.stripe.products.update(id, { active: true });

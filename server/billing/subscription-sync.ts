@@ -36,6 +36,13 @@ function planOfPrice(price: Stripe.Price): Plan | null {
   return null;
 }
 
+/** The offer a subscription was bought with, as checkout named it in its metadata (an offer of this site). */
+async function offerOf(tx: Repositories, named: string | undefined, kept: string | null): Promise<string | null> {
+  if (kept) return kept;
+  if (!named || !UUID.test(named)) return null;
+  return (await tx.offers.find(named))?.id ?? null;
+}
+
 /** A status newer than this code gives nothing until the code knows it. */
 const knownStatus = (status: string): SubscriptionStatus =>
   (SUBSCRIPTION_STATUSES as readonly string[]).includes(status) ? (status as SubscriptionStatus) : 'incomplete';
@@ -122,7 +129,11 @@ export async function syncSubscription(
     cancelAtPeriodEnd: ending,
     startedAt: fromUnix(subscription.start_date),
     endedAt: subscription.ended_at ? fromUnix(subscription.ended_at) : null,
+    offerId: await offerOf(tx, subscription.metadata?.offer_id, previous?.offerId ?? null),
+    trialEndsAt: subscription.trial_end ? fromUnix(subscription.trial_end) : null,
   });
+  // An account has one free trial, ever: this subscription began one.
+  if (subscription.trial_end) await tx.offers.noteTrialUsed(memberId);
 
   const account = await tx.members.findAccount({ id: memberId });
   if (!account) return row;

@@ -110,6 +110,67 @@ describe('staff', () => {
   });
 });
 
+describe('a visitor with an offer code', () => {
+  it('sees the offer on the plans, starts a free trial with the code through sign-up and checkout, and finds both on the billing page', async () => {
+    // An owner sets Bronze's trial and makes an offer in the Offers tab.
+    const owner = await browser.newPage();
+    await signInAsStaff(owner);
+    expect((await owner.request.put('/api/admin/trials', { data: { bronze: 14, silver: 0, gold: 0 } })).status()).toBe(200);
+    try {
+      const code = `TRY${Date.now().toString(36).toUpperCase()}`;
+      await gotoHydrated(owner, '/admin/dashboard/offers');
+      await owner.getByLabel('Code (what members type)').fill(code);
+      await owner.getByLabel('Name').fill('Podcast listeners');
+      await owner.getByLabel('How much').fill('50');
+      await owner.getByLabel('For', { exact: true }).selectOption('repeating');
+      await owner.getByLabel('Months (for some months)').fill('2');
+      await owner.getByLabel('Bronze monthly').check();
+      await owner.getByRole('button', { name: 'Make offer' }).click();
+      await owner.getByText(`${code} is ready: share /pricing?offer=${code}.`).waitFor();
+      await owner.locator(`li[data-offer-code="${code}"]`).getByText('50% off for 2 months').waitFor();
+
+      // A visitor follows the shared link.
+      const page = await browser.newPage({ mobile: true });
+      await gotoHydrated(page, `/pricing?offer=${code.toLowerCase()}`);
+      await page.getByText('Podcast listeners: 50% off for 2 months').waitFor();
+      await page.getByTestId('offer-bronze').getByText(`With ${code}: $14.50/month (50% off for 2 months)`).waitFor();
+      await page.getByTestId('offer-bronze').getByText('14 days free for new members').waitFor();
+      expect(await page.getByTestId('offer-silver').count()).toBe(0);
+      await page.getByRole('link', { name: 'Start Bronze', exact: true }).click();
+      await page.waitForURL((url) => url.pathname === '/signup' && url.searchParams.get('offer') === code);
+      await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+      const email = newEmail('trial');
+      await page.getByLabel('Full Name').fill('Tina Trial');
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill('trial-member-1');
+      await page.getByRole('checkbox').check();
+      await page.getByRole('button', { name: 'Create Free Account' }).click();
+
+      await page.waitForURL((url) => url.href.startsWith(`${inject('stripeUrl')}/checkout/`));
+      await page.getByText('14 days free').waitFor();
+      await page.getByText('Total due today: $0.00').waitFor();
+      await page.getByRole('button', { name: 'Pay and subscribe' }).click();
+      await page.waitForURL((url) => url.pathname === '/dashboard');
+      await page.getByText('Bronze Membership', { exact: true }).waitFor();
+
+      await gotoHydrated(page, '/account/billing');
+      await page
+        .getByTestId('plan-trial')
+        .getByText(/^Free trial until /)
+        .waitFor();
+      await page.getByTestId('plan-offer').getByText(`Offer ${code}: 50% off for 2 months.`).waitFor();
+      // One trial per account: the offer stays, the trial is spent.
+      await gotoHydrated(owner, '/admin/dashboard/offers');
+      await owner
+        .locator(`li[data-offer-code="${code}"]`)
+        .getByText(/^1 uses/)
+        .waitFor();
+    } finally {
+      await owner.request.put('/api/admin/trials', { data: { bronze: 0, silver: 0, gold: 0 } });
+    }
+  });
+});
+
 describe('a site that does not take payments yet', () => {
   let site: Awaited<ReturnType<typeof startSiteServer>>;
   beforeAll(async () => {

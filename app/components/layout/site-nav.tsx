@@ -38,7 +38,7 @@ function NotificationBell({ unread, onClick }: { unread: number; onClick: () => 
       to="/notifications"
       onClick={onClick}
       aria-label={unread > 0 ? `Notifications, ${count} unread` : 'Notifications'}
-      className="relative inline-flex min-h-11 min-w-11 items-center justify-center text-brand-800 hover:text-brand-600"
+      className="relative inline-flex min-h-11 min-w-10 shrink-0 items-center justify-center text-brand-800 hover:text-brand-600"
     >
       <svg width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
         <path d="M6 8a6 6 0 1 1 12 0c0 7 3 9 3 9H3s3-2 3-9M10.3 21a1.94 1.94 0 0 0 3.4 0" />
@@ -84,16 +84,21 @@ export function SiteNav({ viewer, unread = 0, editMode }: { viewer: PublicViewer
   const member = viewer.member;
   const actions = member ? (
     <>
-      <span className="max-w-40 truncate text-sm text-gray-700">Welcome, {member.name}</span>
+      {/* SPEC 2's welcome line, which also opens the account settings (room is short beside the bell). */}
+      <Link
+        to="/account"
+        onClick={() => setMenuOpen(false)}
+        aria-label={`Welcome, ${member.name}: Account`}
+        className="inline-flex min-h-11 min-w-0 max-w-40 items-center text-sm text-gray-700 hover:text-brand-800"
+      >
+        <span className="truncate">Welcome, {member.name}</span>
+      </Link>
       <NotificationBell unread={unread} onClick={() => setMenuOpen(false)} />
       <Link to="/dashboard" onClick={() => setMenuOpen(false)} className={ACTION_LINK}>
         Dashboard
       </Link>
       <Link to="/coaching" onClick={() => setMenuOpen(false)} className={ACTION_LINK}>
         Coaching
-      </Link>
-      <Link to="/account" onClick={() => setMenuOpen(false)} className={ACTION_LINK}>
-        Account
       </Link>
       <Form method="post" action="/logout" onSubmit={() => setMenuOpen(false)}>
         <button type="submit" className={buttonClass({ variant: 'outline', size: 'sm' })}>
@@ -136,7 +141,7 @@ export function SiteNav({ viewer, unread = 0, editMode }: { viewer: PublicViewer
             </li>
           ))}
         </ul>
-        <div className="hidden min-w-0 items-center justify-end gap-4 md:flex">
+        <div className="hidden min-w-0 items-center justify-end gap-3 md:flex">
           {editControl}
           {actions}
         </div>

@@ -44,10 +44,13 @@ export function PlanCards({
   period,
   buttonTarget = '/signup',
   planAction,
+  planNote,
 }: {
   period: BillingPeriod;
   buttonTarget?: string;
   planAction?: (plan: PricingPlan) => ReactNode;
+  /** Under the price: an offer's price, a free trial. */
+  planNote?: (plan: PricingPlan) => ReactNode;
 }) {
   return (
     <div className="grid gap-6 md:grid-cols-3">
@@ -73,6 +76,7 @@ export function PlanCards({
           {period === 'yearly' && (
             <p className="mt-1 text-sm font-semibold text-green-700">Save {formatPrice(yearlySavingDollars(plan))} a year</p>
           )}
+          {planNote?.(plan)}
           <ul className="mt-5 flex-1 space-y-2 text-sm text-gray-700">
             {plan.features.map((feature) => (
               <li key={feature.text} className="flex gap-2">

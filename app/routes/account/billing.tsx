@@ -91,7 +91,7 @@ const PLAN_OPTIONS = PRICING_PLANS.flatMap((plan) =>
   })),
 );
 
-function CurrentPlan({ subscription }: { subscription: SubscriptionView }) {
+function CurrentPlan({ subscription, offer }: { subscription: SubscriptionView; offer: { code: string; label: string } | null }) {
   const cancel = useBillingForm('billing-cancel');
   const resume = useBillingForm('billing-resume');
   const ends = formatDate(subscription.current_period_end, 'long');
@@ -105,6 +105,16 @@ function CurrentPlan({ subscription }: { subscription: SubscriptionView }) {
         {formatMoney(subscription.amount_cents, subscription.currency)} per {subscription.period === 'yearly' ? 'year' : 'month'} ·{' '}
         <span data-testid="subscription-status">{STATUS_LABEL[subscription.status]}</span>
       </p>
+      {subscription.trial_ends_at && (
+        <p className="mt-3 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900" data-testid="plan-trial">
+          Free trial until {formatDate(subscription.trial_ends_at, 'long')}: your first payment is then.
+        </p>
+      )}
+      {offer && (
+        <p className="mt-3 text-sm text-gray-900" data-testid="plan-offer">
+          Offer {offer.code}: {offer.label}.
+        </p>
+      )}
       {subscription.status === 'past_due' && (
         <p role="alert" className="mt-3 rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800">
           Your last payment did not go through. Update your payment method to keep your membership.
@@ -179,7 +189,7 @@ function ChangePlan({ subscription }: { subscription: SubscriptionView }) {
 }
 
 export default function BillingPage({ loaderData }: Route.ComponentProps) {
-  const { enabled, subscription, complimentary_tier: complimentary, invoices } = loaderData;
+  const { enabled, subscription, offer, complimentary_tier: complimentary, invoices } = loaderData;
   const portal = useBillingForm('billing-portal');
   return (
     <div className="mx-auto max-w-3xl space-y-6 px-4 py-10">
@@ -215,7 +225,7 @@ export default function BillingPage({ loaderData }: Route.ComponentProps) {
         </Card>
       )}
 
-      {subscription && <CurrentPlan subscription={subscription} />}
+      {subscription && <CurrentPlan subscription={subscription} offer={offer} />}
       {subscription?.gives_access && <ChangePlan subscription={subscription} />}
 
       {enabled && (subscription || invoices.length > 0) && (

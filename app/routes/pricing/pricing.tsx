@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Form, Link, redirect, useActionData, useNavigation } from 'react-router';
-import { CheckoutInput } from '../../../common/billing.contract.ts';
-import { PLAN_COMPARISON, PRICING_PLANS, type BillingPeriod, type PricingPlan } from '../../../common/pricing.ts';
+import { CheckoutRequest } from '../../../common/billing.contract.ts';
+import { OFFER_NOT_VALID, OfferCode, type PublicOffer } from '../../../common/offers.contract.ts';
+import { buttonClass } from '../../components/ui/button.tsx';
+import { formatCents, PLAN_COMPARISON, PRICING_PLANS, type BillingPeriod, type PricingPlan } from '../../../common/pricing.ts';
 import { BillingToggle, PlanCards, planButtonClass } from '../../components/pricing/plan-cards.tsx';
 import { Accordion } from '../../components/ui/accordion.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
@@ -50,19 +52,29 @@ const PRICING_FAQS = [
 /** SPEC 9: team pricing for 5 or more agents, on request, through the contact form. */
 const TEAM_PRICING_LINK = `/contact?${new URLSearchParams({ subject: 'Team pricing (5 or more agents)' })}`;
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = pageServices(context);
-  const subscription = viewer.member ? await orFallback(services.billing.subscription(viewer), null, 'the subscription') : null;
+  const asked = new URL(request.url).searchParams.get('offer');
+  const code = asked ? OfferCode.safeParse(asked) : null;
+  const [subscription, offer, trials] = await Promise.all([
+    viewer.member ? orFallback(services.billing.subscription(viewer), null, 'the subscription') : null,
+    code?.success ? orFallback(services.offers.find(code.data), null, 'the offer') : null,
+    services.billing.enabled ? orFallback(services.offers.trials(), null, 'the free trials') : null,
+  ]);
   return {
     signedIn: viewer.member !== null,
     billingEnabled: services.billing.enabled,
     currentPlan: subscription?.gives_access ? { tier: subscription.tier, period: subscription.period } : null,
+    offer,
+    // A code that leads nowhere is said so, beside the field to type another.
+    offerProblem: asked && !offer ? OFFER_NOT_VALID : null,
+    trials,
   };
 }
 
-// A member's 'Start ...' button: on to Stripe's checkout; a visitor signs up first.
+// A member's 'Start ...' button: on to Stripe's checkout (with the offer brought); a visitor signs up first.
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await parseForm(CheckoutInput, request);
+  const form = await parseForm(CheckoutRequest, request);
   if (!form.ok) return invalid(form);
   const { viewer } = pageServices(context);
   if (!viewer.member) throw redirect(signUpFor(form.data, true));
@@ -88,9 +100,13 @@ function PlanButton({
 }) {
   const navigation = useNavigation();
   const { signedIn, billingEnabled, currentPlan } = loaderData;
+  const offer = offerFor(loaderData.offer, plan, period);
   if (!signedIn) {
     return (
-      <Link to={signUpFor({ tier: plan.tier, period }, billingEnabled)} className={planButtonClass(plan)}>
+      <Link
+        to={signUpFor({ tier: plan.tier, period, ...(offer && { offer: offer.code }) }, billingEnabled)}
+        className={planButtonClass(plan)}
+      >
         Start {plan.name}
       </Link>
     );
@@ -107,9 +123,74 @@ function PlanButton({
     <Form method="post">
       <input type="hidden" name="tier" value={plan.tier} />
       <input type="hidden" name="period" value={period} />
+      {offer && <input type="hidden" name="offer" value={offer.code} />}
       <button type="submit" disabled={busy} className={planButtonClass(plan)}>
         {busy ? 'Opening checkout...' : `Start ${plan.name}`}
       </button>
+    </Form>
+  );
+}
+
+/** The offer's price for this plan and period, when the offer is for it. */
+function offerFor(offer: PublicOffer | null, plan: PricingPlan, period: BillingPeriod) {
+  const price = offer?.plans.find((each) => each.plan === `${plan.tier}_${period}`);
+  return offer && price ? { code: offer.code, label: offer.label, priceCents: price.offer_price_cents } : null;
+}
+
+/** Under a plan's price: its price with the offer brought, and its free trial. */
+function PlanNote({
+  plan,
+  period,
+  loaderData,
+}: {
+  plan: PricingPlan;
+  period: BillingPeriod;
+  loaderData: Route.ComponentProps['loaderData'];
+}) {
+  const offer = offerFor(loaderData.offer, plan, period);
+  const trialDays = loaderData.trials?.[plan.tier] ?? 0;
+  if (!offer && trialDays === 0) return null;
+  return (
+    <div className="mt-2 space-y-1 text-sm" data-testid={`offer-${plan.tier}`}>
+      {offer && (
+        <p className="font-semibold text-brand-800">
+          With {offer.code}: {formatCents(offer.priceCents)}
+          {period === 'monthly' ? '/month' : '/year'} ({offer.label})
+        </p>
+      )}
+      {trialDays > 0 && <p className="font-semibold text-green-700">{trialDays} days free for new members</p>}
+    </div>
+  );
+}
+
+/** Have an offer code? Typed here, it shows on the plans (a plain GET form: no JavaScript needed). */
+function OfferCodeForm({ offer, problem }: { offer: PublicOffer | null; problem: string | null }) {
+  return (
+    <Form method="get" className="mx-auto mb-8 flex max-w-md flex-wrap items-end justify-center gap-2">
+      <label className="flex min-w-0 flex-1 flex-col text-sm font-semibold text-gray-800">
+        Have an offer code?
+        <input
+          name="offer"
+          defaultValue={offer?.code ?? ''}
+          maxLength={30}
+          autoCapitalize="characters"
+          className="mt-1 min-h-11 rounded-lg border border-gray-300 px-3 text-base uppercase"
+          aria-describedby={problem ? 'offer-problem' : undefined}
+        />
+      </label>
+      <button type="submit" className={buttonClass({ variant: 'outline', className: 'min-h-11' })}>
+        Apply
+      </button>
+      {offer && (
+        <p className="w-full text-center text-sm font-semibold text-green-700" role="status">
+          {offer.name}: {offer.label}
+        </p>
+      )}
+      {problem && (
+        <p id="offer-problem" className="w-full text-center text-sm font-semibold text-red-700" role="alert">
+          {problem}
+        </p>
+      )}
     </Form>
   );
 }
@@ -142,7 +223,12 @@ export default function PricingPage({ loaderData }: Route.ComponentProps) {
         {refused && !refused.ok && refused.formError && <CheckoutRefusal message={refused.formError} />}
         {/* The cards' plan names are h3s: this keeps the outline in order for screen readers. */}
         <h2 className="sr-only">Membership plans</h2>
-        <PlanCards period={period} planAction={(plan) => <PlanButton plan={plan} period={period} loaderData={loaderData} />} />
+        {loaderData.billingEnabled && <OfferCodeForm offer={loaderData.offer} problem={loaderData.offerProblem} />}
+        <PlanCards
+          period={period}
+          planAction={(plan) => <PlanButton plan={plan} period={period} loaderData={loaderData} />}
+          planNote={(plan) => <PlanNote plan={plan} period={period} loaderData={loaderData} />}
+        />
         <p className="mt-8 text-center text-gray-700">
           A team of 5 or more agents?{' '}
           <Link to={TEAM_PRICING_LINK} className="font-semibold text-brand-800 underline hover:text-brand-600">
