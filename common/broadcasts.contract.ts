@@ -28,6 +28,8 @@ export const BroadcastInput = z.object({
     .refine((tiers) => new Set(tiers).size === tiers.length, 'Choose each tier once'),
   /** Only members enrolled in this course (null: any). */
   course_id: slugParam('Course').nullable().default(null),
+  /** Only the agents holding a seat in this team (null: any). */
+  team_id: z.uuid({ error: 'Choose a team from the list' }).nullable().default(null),
   /** Only members not seen on the site for this many days (null: any). */
   inactive_days: z.coerce
     .number({ error: 'Inactive days must be a number' })
@@ -51,6 +53,7 @@ export const StaffBroadcast = z.object({
   body: z.string(),
   audience: z.array(Tier),
   course_id: z.string().nullable(),
+  team_id: z.string().nullable(),
   inactive_days: z.number().int().nullable(),
   status: z.enum(BROADCAST_STATUSES),
   send_at: z.string().nullable(),
@@ -78,6 +81,8 @@ export interface BroadcastsService {
   // Staff
   list(viewer: Viewer, query?: BeforeQuery): Promise<Paged<StaffBroadcast>>;
   create(viewer: Viewer, input: BroadcastInput): Promise<StaffBroadcast>;
+  /** The teams a broadcast may go to (the latest few), to choose from. */
+  teamChoices(viewer: Viewer): Promise<{ id: string; name: string }[]>;
   update(viewer: Viewer, id: string, input: BroadcastInput): Promise<StaffBroadcast>;
   /** What a member of each tier would get: the mail's blocks per tier. */
   preview(viewer: Viewer, id: string): Promise<Record<Tier, Block[]>>;

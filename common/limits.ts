@@ -174,6 +174,8 @@ export const TEXT_MAX = {
 
 // Live coaching.
 export const BROADCASTS = {
+  /** Teams offered as a broadcast's audience (the latest). */
+  teamsListed: 100,
   /** 'Members not seen for N days' reaches back at most ten years. */
   maxInactiveDays: 3650,
 };
@@ -382,4 +384,21 @@ export const OFFERS = {
   maxUses: 100_000,
   /** A free trial is three months at most. */
   maxTrialDays: 90,
+} as const;
+
+// Team plans (server/teams/).
+export const TEAMS = {
+  /** SPEC 9: team pricing is for 5 or more agents. */
+  minSeats: 5,
+  /** Larger brokerages are set up with the owners (contact). */
+  maxSeats: 500,
+  nameMax: 80,
+  /** Addresses one invitation form takes. */
+  invitesAtOnce: 20,
+  /** An invitation link works this long after it is mailed. */
+  invitationTtlMs: 14 * 24 * 60 * 60 * 1000,
+  /** Agents on a page of the broker's team page. */
+  agentsPerPage: 20,
+  /** Invitations still waiting, shown on the broker's page (the latest). */
+  invitationsShown: 50,
 } as const;

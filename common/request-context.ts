@@ -5,6 +5,7 @@ import type { AuthService, LoginInput, RegisterInput, StaffLoginInput } from './
 import type { BillingAdminService, BillingService } from './billing.contract.ts';
 import type { BroadcastsService } from './broadcasts.contract.ts';
 import type { OffersAdminService, OffersService } from './offers.contract.ts';
+import type { TeamsAdminService, TeamsService } from './teams.contract.ts';
 import type { CoachingAdminService, CoachingService } from './coaching.contract.ts';
 import type { OneOnOneCoachService, OneOnOneService } from './one-on-one.contract.ts';
 import type { GoalsService } from './goals.contract.ts';
@@ -34,6 +35,8 @@ export interface Services {
   billingAdmin: BillingAdminService;
   offers: OffersService;
   offersAdmin: OffersAdminService;
+  teams: TeamsService;
+  teamsAdmin: TeamsAdminService;
   coaching: CoachingService;
   coachingAdmin: CoachingAdminService;
   broadcasts: BroadcastsService;

@@ -12,6 +12,7 @@ import { BILLING_PERIODS, PAID_TIERS } from '../common/pricing.ts';
 import { TIERS } from '../common/tiers.ts';
 import { STAFF_ROLES } from '../common/staff-roles.ts';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -660,7 +661,8 @@ export type OutboxLinkGrant =
       newEmail?: string;
     }
   | { kind: 'unsubscribe'; memberId: string }
-  | { kind: 'password-reset'; account: 'member' | 'staff' };
+  | { kind: 'password-reset'; account: 'member' | 'staff' }
+  | { kind: 'team-invitation'; invitationId: string; ttlMs: number };
 
 // Every message the site sends, written in the same transaction as the change it reports, then
 // delivered by the mail worker (server/mail/mail-worker.ts), with retries, once.
@@ -1162,6 +1164,8 @@ export const broadcasts = pgTable(
     audience: text({ enum: TIERS }).array().notNull(),
     /** Narrows the audience: members enrolled in this course, members not seen for this many days. */
     audienceCourseId: text().references(() => courses.id, { onDelete: 'set null' }),
+    /** Only the agents holding a seat in this team (null: any). */
+    audienceTeamId: uuid().references((): AnyPgColumn => teams.id, { onDelete: 'set null' }),
     inactiveDays: integer(),
     status: text({ enum: BROADCAST_STATUSES }).notNull().default('draft'),
     sendAt: timestamp({ withTimezone: true }),
@@ -1353,4 +1357,81 @@ export const notificationFanouts = pgTable(
       .where(sql`done_at is null`),
     check('notification_fanouts_kind_check', oneOf('kind', NOTIFICATION_KINDS)),
   ],
+);
+
+// Team plans (server/teams/): a broker buys seats at a tier and period (a Stripe subscription with a
+// quantity), invites agents by email, and each agent who holds a seat has the team's tier while the
+// team's subscription gives access. A member has the higher of their own tier and their team's.
+export const teams = pgTable(
+  'teams',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    /** The member who buys and manages the seats. */
+    brokerId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    tier: text({ enum: PAID_TIERS }).notNull(),
+    period: text({ enum: BILLING_PERIODS }).notNull(),
+    seats: integer().notNull(),
+    pricePerSeatCents: integer().notNull(),
+    /** Stripe's subscription, once checkout began; its status is mirrored below by webhooks. */
+    stripeSubscriptionId: text(),
+    status: text({ enum: SUBSCRIPTION_STATUSES }).notNull().default('incomplete'),
+    currentPeriodEnd: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('teams_subscription_idx').on(t.stripeSubscriptionId),
+    index('teams_broker_idx').on(t.brokerId, t.createdAt),
+    check('teams_tier_check', oneOf('tier', PAID_TIERS)),
+    check('teams_period_check', oneOf('period', BILLING_PERIODS)),
+    check('teams_status_check', oneOf('status', SUBSCRIPTION_STATUSES)),
+    check('teams_seats_check', sql`seats >= 1`),
+  ],
+);
+
+/** An agent holding one of a team's seats; a member holds a seat in one team at most. */
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    teamId: uuid()
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    joinedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.memberId] }), uniqueIndex('team_members_member_idx').on(t.memberId)],
+);
+
+/** An invitation to a team's seat, to an email address; its link's token is minted when mailed and kept as a hash. */
+export const teamInvitations = pgTable(
+  'team_invitations',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    teamId: uuid()
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    email: text().notNull(),
+    tokenHash: text(),
+    expiresAt: timestamp({ withTimezone: true }),
+    acceptedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('team_invitations_token_idx').on(t.tokenHash), index('team_invitations_team_idx').on(t.teamId, t.createdAt, t.id)],
+);
+
+/** What owners charge per seat of a team plan, by tier and period (the plan's own price until set). */
+export const teamPrices = pgTable(
+  'team_prices',
+  {
+    tier: text({ enum: PAID_TIERS }).notNull(),
+    period: text({ enum: BILLING_PERIODS }).notNull(),
+    priceCents: integer().notNull(),
+    updatedBy: text().notNull(),
+    updatedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tier, t.period] }), check('team_prices_price_check', sql`price_cents >= 100`)],
 );

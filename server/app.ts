@@ -57,6 +57,7 @@ import { coachingRoutes } from './coaching/coaching.routes.ts';
 import { oneOnOneRoutes } from './one-on-one/one-on-one.routes.ts';
 import { goalsRoutes } from './goals/goals.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
+import { teamsRoutes } from './teams/teams.routes.ts';
 import { createNotificationsRepository } from './notifications/notifications.repository.ts';
 import { createNotifier } from './notifications/notifier.ts';
 import { vapidKeys, type PushSettings } from './notifications/push-sender.ts';
@@ -272,6 +273,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     oneOnOneRoutes,
     goalsRoutes,
     notificationsRoutes,
+    teamsRoutes,
     staffRoutes,
     coursesRoutes,
     learningRoutes,

@@ -22,6 +22,7 @@ import { createGoalsRepository } from './goals/goals.repository.ts';
 import { createTipsRepository } from './tips/tips.repository.ts';
 import { createNotificationsRepository } from './notifications/notifications.repository.ts';
 import { createOffersRepository } from './billing/offers.repository.ts';
+import { createTeamsRepository } from './teams/teams.repository.ts';
 
 /** Every feature's repository, bound to the database or to one transaction. */
 function createRepositories(db: DatabaseOrTransaction) {
@@ -43,6 +44,7 @@ function createRepositories(db: DatabaseOrTransaction) {
     members: createMembersRepository(db),
     notifications: createNotificationsRepository(db),
     offers: createOffersRepository(db),
+    teams: createTeamsRepository(db),
     outbox: createOutboxRepository(db),
     podcast: createPodcastRepository(db),
     resources: createResourcesRepository(db),

@@ -34,6 +34,8 @@ import { CACHE_BOUNDS } from '../common/limits.ts';
 import { createBillingAdminService } from './billing/billing-admin.service.ts';
 import { createOffersAdminService } from './billing/offers-admin.service.ts';
 import { createOffersService } from './billing/offers.service.ts';
+import { createTeamsService } from './teams/teams.service.ts';
+import { createTeamsAdminService } from './teams/teams-admin.service.ts';
 import { createResourceAuthoringService } from './resources/resource-authoring.service.ts';
 import { createPodcastAuthoringService } from './podcast/podcast-authoring.service.ts';
 import { createCoachingService } from './coaching/coaching.service.ts';
@@ -98,6 +100,8 @@ export function createServices(deps: {
     billingAdmin,
     offers: createOffersService(data),
     offersAdmin: createOffersAdminService({ data, gateway: deps.stripe, mailer, log: deps.log }),
+    teams: createTeamsService({ data, gateway: deps.stripe, mailer, log: deps.log, learning }),
+    teamsAdmin: createTeamsAdminService(data),
     coaching: createCoachingService({ data, mailer }),
     coachingAdmin: createCoachingAdminService({ data, mailer }),
     broadcasts: createBroadcastsService({ data, mailer }),

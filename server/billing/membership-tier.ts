@@ -5,7 +5,7 @@ import type { Repositories } from '../repositories.ts';
 
 /**
  * The tier a member has: the higher of the tier staff gave them and the tier of any subscription
- * that gives access. So a payment event never takes away a complimentary tier, and a staff change
+ * that gives access (their own, or their team's while they hold one of its seats). So a payment event never takes away a complimentary tier, and a staff change
  * never takes away what a member pays for.
  */
 export function effectiveTier(
@@ -22,12 +22,14 @@ export function effectiveTier(
  * that changed either. Returns the change, or null when the tier stays (or the member is gone).
  */
 export async function applyMembershipTier(
-  tx: Pick<Repositories, 'members' | 'billing'>,
+  tx: Pick<Repositories, 'members' | 'billing' | 'teams'>,
   memberId: string,
 ): Promise<{ from: Tier; to: Tier } | null> {
   const member = await tx.members.lock(memberId);
   if (!member) return null;
-  const to = effectiveTier(member.complimentaryTier, await tx.billing.accessOf(memberId));
+  // Their own subscriptions and their team's seat weigh alike: the member has the higher tier.
+  const [own, team] = await Promise.all([tx.billing.accessOf(memberId), tx.teams.accessOf(memberId)]);
+  const to = effectiveTier(member.complimentaryTier, [...own, ...team]);
   if (to === member.tier) return null;
   await tx.members.setTier(memberId, to);
   return { from: member.tier, to };

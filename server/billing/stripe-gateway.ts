@@ -129,6 +129,36 @@ export class StripeGateway {
     return price;
   }
 
+  /**
+   * The price of one seat of a team plan at this amount: found by its lookup key, or made (processes
+   * asking at once make one, through the idempotency key). A new amount takes the key over.
+   */
+  async teamSeatPrice(plan: Plan, amountCents: number): Promise<Stripe.Price> {
+    const key = `realtypocket_team_${plan.tier}_${plan.period}`;
+    const listed = await this.stripe.prices.list({ lookup_keys: [key], limit: 10 });
+    const same = listed.data.find(
+      (price) =>
+        price.active &&
+        price.unit_amount === amountCents &&
+        price.currency === 'usd' &&
+        price.recurring?.interval === INTERVAL[plan.period],
+    );
+    if (same) return same;
+    await this.catalogue();
+    return this.stripe.prices.create(
+      {
+        product: productIdOf(plan.tier),
+        currency: 'usd',
+        unit_amount: amountCents,
+        recurring: { interval: INTERVAL[plan.period], interval_count: 1 },
+        lookup_key: key,
+        transfer_lookup_key: true,
+        metadata: { tier: plan.tier, period: plan.period, team: 'seat' },
+      },
+      { idempotencyKey: `realtypocket-team-price-${key}-${amountCents}` },
+    );
+  }
+
   /** One product per tier, with a fixed id so that creating it twice is harmless; an archived one is restored. */
   private async ensureProduct(tier: Plan['tier']): Promise<string> {
     const id = productIdOf(tier);

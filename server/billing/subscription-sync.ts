@@ -1,20 +1,13 @@
 import type Stripe from 'stripe';
-import {
-  hasEnded,
-  planName,
-  planOfLookupKey,
-  SUBSCRIPTION_STATUSES,
-  type BillingPeriod,
-  type PaidTier,
-  type Plan,
-  type SubscriptionStatus,
-} from '../../common/billing.contract.ts';
+import { hasEnded, planName, planOfLookupKey, type BillingPeriod, type PaidTier, type Plan } from '../../common/billing.contract.ts';
 import { BILLING_PERIODS, PAID_TIERS } from '../../common/pricing.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { Repositories } from '../repositories.ts';
 import type { SubscriptionRow } from './billing.repository.ts';
 import { applyMembershipTier } from './membership-tier.ts';
+import { fromUnix, knownStatus } from './stripe-values.ts';
+import { syncTeamSubscription } from '../teams/team-sync.ts';
 import { isStripeError, type StripeGateway } from './stripe-gateway.ts';
 
 /** Who the audit log names for changes that come from Stripe's events. */
@@ -23,7 +16,6 @@ export const STRIPE_ACTOR = 'Stripe';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const stripeId = (value: string | { id: string }) => (typeof value === 'string' ? value : value.id);
-const fromUnix = (seconds: number) => new Date(seconds * 1000);
 
 /** The plan of a price: its lookup key, else the metadata the site puts on the prices it creates. */
 function planOfPrice(price: Stripe.Price): Plan | null {
@@ -42,10 +34,6 @@ async function offerOf(tx: Repositories, named: string | undefined, kept: string
   if (!named || !UUID.test(named)) return null;
   return (await tx.offers.find(named))?.id ?? null;
 }
-
-/** A status newer than this code gives nothing until the code knows it. */
-const knownStatus = (status: string): SubscriptionStatus =>
-  (SUBSCRIPTION_STATUSES as readonly string[]).includes(status) ? (status as SubscriptionStatus) : 'incomplete';
 
 export interface SyncDependencies {
   gateway: StripeGateway;
@@ -97,6 +85,11 @@ export async function syncSubscription(
   } catch (error) {
     if (!isStripeError(error, 'resource_missing')) throw error;
     deps.log.warn({ subscription: subscriptionId }, 'a Stripe event names a subscription Stripe does not know');
+    return null;
+  }
+  // A team's seats: kept with the team, never as the broker's own membership.
+  if (subscription.metadata?.team_id) {
+    await syncTeamSubscription(tx, subscription, context.actor);
     return null;
   }
   const previous = await tx.billing.findSubscription(subscriptionId);

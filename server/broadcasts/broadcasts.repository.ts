@@ -1,7 +1,7 @@
 import { and, arrayOverlaps, asc, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { broadcastDeliveries, broadcasts, enrolments, members, sessions } from '../../db/schema.ts';
+import { broadcastDeliveries, broadcasts, enrolments, members, sessions, teamMembers } from '../../db/schema.ts';
 
 // Broadcasts' tables. Lists are a page at a time, latest first; the audience is read a batch at a
 // time in member id order, from where the sending last reached.
@@ -74,7 +74,7 @@ export function createBroadcastsRepository(db: DatabaseOrTransaction) {
      * its days; never one who unsubscribed), in id order after `after`.
      */
     async audienceAfter(
-      broadcast: Pick<BroadcastRow, 'audience' | 'audienceCourseId' | 'inactiveDays'>,
+      broadcast: Pick<BroadcastRow, 'audience' | 'audienceCourseId' | 'audienceTeamId' | 'inactiveDays'>,
       after: string | null,
       limit: number,
       now: Date,
@@ -91,6 +91,9 @@ export function createBroadcastsRepository(db: DatabaseOrTransaction) {
             after ? gt(members.id, after) : undefined,
             courseId
               ? sql`exists (select 1 from ${enrolments} where ${enrolments.memberId} = ${members.id} and ${enrolments.courseId} = ${courseId})`
+              : undefined,
+            broadcast.audienceTeamId
+              ? sql`exists (select 1 from ${teamMembers} where ${teamMembers.memberId} = ${members.id} and ${teamMembers.teamId} = ${broadcast.audienceTeamId})`
               : undefined,
             seenSince
               ? sql`not exists (select 1 from ${sessions} where ${sessions.memberId} = ${members.id} and ${sessions.lastSeenAt} > ${seenSince.toISOString()}::timestamptz)`

@@ -26,6 +26,7 @@ const input = (audience: Tier[], extra: Partial<BroadcastInput> = {}): Broadcast
   body: BODY,
   audience,
   course_id: null,
+  team_id: null,
   inactive_days: null,
   ...extra,
 });

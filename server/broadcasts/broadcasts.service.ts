@@ -8,7 +8,7 @@ import {
   type StaffBroadcast,
 } from '../../common/broadcasts.contract.ts';
 import { badRequest, conflict, notFound } from '../../common/errors.ts';
-import { PAGE_SIZE } from '../../common/limits.ts';
+import { BROADCASTS, PAGE_SIZE } from '../../common/limits.ts';
 import { broadcastAudiencesOf, mayReadBroadcast, requireMember, requireStaffArea } from '../../common/policies.ts';
 import { TIERS, type Tier } from '../../common/tiers.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
@@ -29,6 +29,7 @@ const staffView = (row: BroadcastRow): StaffBroadcast => ({
   body: row.body,
   audience: row.audience,
   course_id: row.audienceCourseId,
+  team_id: row.audienceTeamId,
   inactive_days: row.inactiveDays,
   status: row.status,
   send_at: row.sendAt?.toISOString() ?? null,
@@ -58,11 +59,13 @@ export function createBroadcastsService(deps: { data: DataAccess; mailer: Mailer
   async function written(input: BroadcastInput) {
     if (input.course_id && !(await data.courses.findById(input.course_id)))
       throw badRequest('Choose a course from the catalogue.', 'course_id');
+    if (input.team_id && !(await data.teams.find(input.team_id))) throw badRequest('Choose a team from the list.', 'team_id');
     return {
       subject: input.subject,
       body: input.body,
       audience: input.audience,
       audienceCourseId: input.course_id,
+      audienceTeamId: input.team_id,
       inactiveDays: input.inactive_days,
     };
   }
@@ -74,6 +77,11 @@ export function createBroadcastsService(deps: { data: DataAccess; mailer: Mailer
   }
 
   return {
+    async teamChoices(viewer) {
+      requireStaffArea(viewer, 'broadcasts');
+      return data.teams.latest(BROADCASTS.teamsListed);
+    },
+
     async list(viewer, query = {}) {
       requireStaffArea(viewer, 'broadcasts');
       const before = query.before ? decodeCursor(query.before, Cursor) : undefined;

@@ -42,6 +42,11 @@ export function createLinkMinting(deps: { data: DataAccess; tokenLink: (path: st
       await data.members.addUnsubscribeLink(grant.memberId, tokenHash);
       return token;
     }
+    if (grant.kind === 'team-invitation') {
+      // A team's invitation: its link works from now, once, until it expires or is accepted.
+      const live = await data.teams.armInvitation(grant.invitationId, tokenHash, new Date(Date.now() + grant.ttlMs));
+      return live ? token : null;
+    }
     const owner = grant.memberId ? { memberId: grant.memberId } : grant.staffId ? { staffId: grant.staffId } : null;
     const exists = grant.memberId
       ? await data.members.findById(grant.memberId)

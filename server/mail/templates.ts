@@ -194,6 +194,15 @@ export const mailTemplates = {
       paragraph('The link works once, for 7 days. If you did not expect this, ignore this message.'),
     ]),
 
+  teamInvitation: ({ team, broker, tier, joinUrl }: { team: string; broker: string; tier: string; joinUrl: string }) =>
+    compose(`${broker} invites you to ${team} on ${BRAND_NAME}`, `A ${tier} membership, from your brokerage.`, [
+      title(`Join ${team} on ${BRAND_NAME}`),
+      paragraph(`${broker} holds a seat for you in ${team}: a ${tier} membership, paid by your brokerage, for as long as you have it.`),
+      paragraph(`Already a member? Your account and progress stay yours. New here? Create your free account first, with this address.`),
+      action(joinUrl, 'Join the team'),
+      paragraph('The link works once, for 14 days. If you did not expect this, ignore this message.'),
+    ]),
+
   passwordChanged: ({ name }: { name: string }) =>
     compose('Your password was changed', 'Your password was changed.', [
       title('Your password was changed'),

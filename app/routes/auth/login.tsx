@@ -8,6 +8,7 @@ import { Input } from '../../components/ui/field.tsx';
 import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
 import { chosenPlan, continueToCheckout } from '../../lib/checkout.ts';
+import { teamJoinPageOf } from '../../lib/team-join.ts';
 import { pageServices, pageSession, redirectSignedInMember } from '../../lib/page-context.ts';
 import { useErrorToast, useSubmitting } from '../../lib/use-form-feedback.ts';
 import type { Route } from './+types/login';
@@ -27,7 +28,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const plan = chosenPlan(request);
   if (plan) await continueToCheckout(context, { ...pageServices(context).viewer, member: signedIn.value }, plan);
   session.flash({ type: 'success', message: 'Welcome back!' });
-  return redirect('/dashboard');
+  // Back to the team invitation they were about to accept.
+  return redirect(teamJoinPageOf(request) ?? '/dashboard');
 }
 
 export default function LoginPage() {

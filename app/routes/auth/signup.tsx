@@ -10,6 +10,7 @@ import { Input } from '../../components/ui/field.tsx';
 import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
 import { chosenPlan, continueToCheckout } from '../../lib/checkout.ts';
+import { teamJoinPageOf } from '../../lib/team-join.ts';
 import { pageServices, pageSession, redirectSignedInMember } from '../../lib/page-context.ts';
 import { useErrorToast, useSubmitting } from '../../lib/use-form-feedback.ts';
 import type { Route } from './+types/signup';
@@ -29,7 +30,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (plan && pageServices(context).services.billing.enabled) {
     await continueToCheckout(context, { ...pageServices(context).viewer, member: created.value }, plan);
   }
-  return redirect('/dashboard');
+  // Back to the team invitation they were about to accept.
+  return redirect(teamJoinPageOf(request) ?? '/dashboard');
 }
 
 export async function loader({ context, request }: Route.LoaderArgs) {

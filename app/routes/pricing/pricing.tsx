@@ -234,6 +234,15 @@ export default function PricingPage({ loaderData }: Route.ComponentProps) {
           <Link to={TEAM_PRICING_LINK} className="font-semibold text-brand-800 underline hover:text-brand-600">
             Contact us for team pricing
           </Link>
+          {loaderData.billingEnabled && (
+            <>
+              {' '}
+              or{' '}
+              <Link to="/team/new" className="font-semibold text-brand-800 underline hover:text-brand-600">
+                buy seats for your team online
+              </Link>
+            </>
+          )}
         </p>
       </section>
 

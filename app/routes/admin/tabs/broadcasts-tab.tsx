@@ -21,8 +21,17 @@ import type { Route } from './+types/broadcasts-tab';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  const [page, courses] = await Promise.all([services.broadcasts.list(viewer, listPageOf(request)), services.courses.list()]);
-  return { broadcasts: page.items, next: page.next_cursor, courses: courses.map((course) => ({ value: course.id, label: course.title })) };
+  const [page, courses, teams] = await Promise.all([
+    services.broadcasts.list(viewer, listPageOf(request)),
+    services.courses.list(),
+    services.broadcasts.teamChoices(viewer),
+  ]);
+  return {
+    broadcasts: page.items,
+    next: page.next_cursor,
+    courses: courses.map((course) => ({ value: course.id, label: course.title })),
+    teams: teams.map((team) => ({ value: team.id, label: team.name })),
+  };
 }
 
 const Target = z.object({ broadcastId: z.uuid('Choose a broadcast') });
@@ -39,6 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       body: form.get('body'),
       audience: form.getAll('audience'),
       course_id: form.get('course_id') || null,
+      team_id: form.get('team_id') || null,
       inactive_days: form.get('inactive_days') || null,
     });
     if (!input.success) return refusedBy(input.error);
@@ -143,7 +153,7 @@ function BroadcastItem({ broadcast }: { broadcast: StaffBroadcast }) {
 }
 
 export default function BroadcastsTab({ loaderData }: Route.ComponentProps) {
-  const { broadcasts, next, courses } = loaderData;
+  const { broadcasts, next, courses, teams } = loaderData;
   const writing = useFetcher<typeof action>();
   const errors = writing.data && !writing.data.ok ? writing.data.fieldErrors : {};
   return (
@@ -177,6 +187,16 @@ export default function BroadcastsTab({ loaderData }: Route.ComponentProps) {
               options={[{ value: '', label: 'Any course, or none' }, ...courses]}
               error={errors.course_id}
             />
+            {teams.length > 0 && (
+              <Select
+                compact
+                label="Only the agents of a team"
+                name="team_id"
+                defaultValue=""
+                options={[{ value: '', label: 'Any member' }, ...teams]}
+                error={errors.team_id}
+              />
+            )}
             <Input
               compact
               label="Only members not seen for (days)"

@@ -1,0 +1,2 @@
+ALTER TABLE "broadcasts" ADD COLUMN "audience_team_id" uuid;--> statement-breakpoint
+ALTER TABLE "broadcasts" ADD CONSTRAINT "broadcasts_audience_team_id_teams_id_fk" FOREIGN KEY ("audience_team_id") REFERENCES "public"."teams"("id") ON DELETE set null ON UPDATE no action;

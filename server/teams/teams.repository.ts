@@ -1,0 +1,204 @@
+import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { SubscriptionStatus } from '../../common/billing.contract.ts';
+import type { BillingPeriod, PaidTier } from '../../common/pricing.ts';
+import type { DatabaseOrTransaction } from '../../db/client.ts';
+import { members, teamInvitations, teamMembers, teamPrices, teams } from '../../db/schema.ts';
+
+// Teams, their seats' holders, their invitations and what owners charge per seat.
+
+export type TeamRow = typeof teams.$inferSelect;
+export type InvitationRow = typeof teamInvitations.$inferSelect;
+
+export function createTeamsRepository(db: DatabaseOrTransaction) {
+  return {
+    async create(values: typeof teams.$inferInsert): Promise<TeamRow> {
+      const [row] = await db.insert(teams).values(values).returning();
+      return row!;
+    },
+
+    /** The latest teams, by name and id (a broadcast's choice of team). */
+    async latest(limit: number): Promise<{ id: string; name: string }[]> {
+      return db.select({ id: teams.id, name: teams.name }).from(teams).orderBy(desc(teams.createdAt), desc(teams.id)).limit(limit);
+    },
+
+    async find(id: string): Promise<TeamRow | null> {
+      const [row] = await db.select().from(teams).where(eq(teams.id, id));
+      return row ?? null;
+    },
+
+    /** Holds the team's row until the transaction ends: seats are counted and taken one at a time. */
+    async lock(id: string): Promise<TeamRow | null> {
+      const [row] = await db.select().from(teams).where(eq(teams.id, id)).for('update');
+      return row ?? null;
+    },
+
+    /** The team a broker manages (their latest). */
+    async managedBy(brokerId: string): Promise<TeamRow | null> {
+      const [row] = await db.select().from(teams).where(eq(teams.brokerId, brokerId)).orderBy(desc(teams.createdAt)).limit(1);
+      return row ?? null;
+    },
+
+    /** The team whose seat the member holds, if any. */
+    async seatOf(memberId: string): Promise<TeamRow | null> {
+      const [row] = await db
+        .select({ team: teams })
+        .from(teamMembers)
+        .innerJoin(teams, eq(teams.id, teamMembers.teamId))
+        .where(eq(teamMembers.memberId, memberId));
+      return row?.team ?? null;
+    },
+
+    async seatsTaken(teamId: string): Promise<number> {
+      const [row] = await db
+        .select({ value: sql<number>`count(*)::int` })
+        .from(teamMembers)
+        .where(eq(teamMembers.teamId, teamId));
+      return row?.value ?? 0;
+    },
+
+    /** Gives the member a seat; false when they hold one in a team already. */
+    async addMember(teamId: string, memberId: string): Promise<boolean> {
+      const added = await db
+        .insert(teamMembers)
+        .values({ teamId, memberId })
+        .onConflictDoNothing()
+        .returning({ memberId: teamMembers.memberId });
+      return added.length > 0;
+    },
+
+    async removeMember(teamId: string, memberId: string): Promise<boolean> {
+      const removed = await db
+        .delete(teamMembers)
+        .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.memberId, memberId)))
+        .returning({ memberId: teamMembers.memberId });
+      return removed.length > 0;
+    },
+
+    /** The team's agents, by when they joined (then id), a page after `after`. */
+    async agents(teamId: string, limit: number, after?: { joinedAt: string; memberId: string }) {
+      return db
+        .select({
+          id: members.id,
+          name: members.name,
+          email: members.email,
+          joinedAt: teamMembers.joinedAt,
+          joinedKey: sql<string>`${teamMembers.joinedAt}::text`,
+        })
+        .from(teamMembers)
+        .innerJoin(members, eq(members.id, teamMembers.memberId))
+        .where(
+          and(
+            eq(teamMembers.teamId, teamId),
+            after
+              ? sql`(${teamMembers.joinedAt}, ${teamMembers.memberId}) > (${after.joinedAt}::timestamptz, ${after.memberId}::uuid)`
+              : undefined,
+          ),
+        )
+        .orderBy(asc(teamMembers.joinedAt), asc(teamMembers.memberId))
+        .limit(limit);
+    },
+
+    /** Every agent's id, a batch after `afterId` (to set each one's tier when the team's status moves). */
+    async agentIds(teamId: string, limit: number, afterId?: string): Promise<string[]> {
+      const rows = await db
+        .select({ id: teamMembers.memberId })
+        .from(teamMembers)
+        .where(and(eq(teamMembers.teamId, teamId), afterId ? gt(teamMembers.memberId, afterId) : undefined))
+        .orderBy(asc(teamMembers.memberId))
+        .limit(limit);
+      return rows.map((row) => row.id);
+    },
+
+    /** The tier the member's team gives, with the status of its subscription (what effectiveTier weighs). */
+    async accessOf(memberId: string): Promise<{ status: SubscriptionStatus; tier: PaidTier }[]> {
+      return db
+        .select({ status: teams.status, tier: teams.tier })
+        .from(teamMembers)
+        .innerJoin(teams, eq(teams.id, teamMembers.teamId))
+        .where(eq(teamMembers.memberId, memberId));
+    },
+
+    async saveSubscription(
+      teamId: string,
+      values: { stripeSubscriptionId?: string; status: SubscriptionStatus; seats: number; currentPeriodEnd: Date | null },
+    ): Promise<void> {
+      await db.update(teams).set(values).where(eq(teams.id, teamId));
+    },
+
+    async findBySubscription(subscriptionId: string): Promise<TeamRow | null> {
+      const [row] = await db.select().from(teams).where(eq(teams.stripeSubscriptionId, subscriptionId));
+      return row ?? null;
+    },
+
+    // ---- Invitations ------------------------------------------------------------------------------
+
+    async invite(teamId: string, email: string): Promise<string> {
+      const [row] = await db.insert(teamInvitations).values({ teamId, email }).returning({ id: teamInvitations.id });
+      return row!.id;
+    },
+
+    /** Gives a waiting invitation its link's token (as a hash) as it is mailed; false when it was taken back or accepted. */
+    async armInvitation(id: string, tokenHash: string, expiresAt: Date): Promise<boolean> {
+      const armed = await db
+        .update(teamInvitations)
+        .set({ tokenHash, expiresAt })
+        .where(and(eq(teamInvitations.id, id), isNull(teamInvitations.acceptedAt)))
+        .returning({ id: teamInvitations.id });
+      return armed.length > 0;
+    },
+
+    /** The invitation a link's token opens, while it works. */
+    async usableInvitation(tokenHash: string): Promise<InvitationRow | null> {
+      const [row] = await db
+        .select()
+        .from(teamInvitations)
+        .where(
+          and(eq(teamInvitations.tokenHash, tokenHash), isNull(teamInvitations.acceptedAt), gt(teamInvitations.expiresAt, sql`now()`)),
+        );
+      return row ?? null;
+    },
+
+    async markAccepted(id: string): Promise<void> {
+      await db
+        .update(teamInvitations)
+        .set({ acceptedAt: sql`now()` })
+        .where(eq(teamInvitations.id, id));
+    },
+
+    async withdraw(teamId: string, id: string): Promise<boolean> {
+      const gone = await db
+        .delete(teamInvitations)
+        .where(and(eq(teamInvitations.teamId, teamId), eq(teamInvitations.id, id), isNull(teamInvitations.acceptedAt)))
+        .returning({ id: teamInvitations.id });
+      return gone.length > 0;
+    },
+
+    /** Invitations not accepted yet, newest first (a page). */
+    async waitingInvitations(teamId: string, limit: number) {
+      return db
+        .select({
+          id: teamInvitations.id,
+          email: teamInvitations.email,
+          createdAt: teamInvitations.createdAt,
+          expiresAt: teamInvitations.expiresAt,
+        })
+        .from(teamInvitations)
+        .where(and(eq(teamInvitations.teamId, teamId), isNull(teamInvitations.acceptedAt)))
+        .orderBy(desc(teamInvitations.createdAt), desc(teamInvitations.id))
+        .limit(limit);
+    },
+
+    // ---- Prices ------------------------------------------------------------------------------------
+
+    async prices(): Promise<{ tier: PaidTier; period: BillingPeriod; priceCents: number }[]> {
+      return db.select({ tier: teamPrices.tier, period: teamPrices.period, priceCents: teamPrices.priceCents }).from(teamPrices);
+    },
+
+    async setPrice(tier: PaidTier, period: BillingPeriod, priceCents: number, updatedBy: string): Promise<void> {
+      await db
+        .insert(teamPrices)
+        .values({ tier, period, priceCents, updatedBy })
+        .onConflictDoUpdate({ target: [teamPrices.tier, teamPrices.period], set: { priceCents, updatedBy, updatedAt: sql`now()` } });
+    },
+  };
+}

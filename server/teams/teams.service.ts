@@ -1,0 +1,275 @@
+import { z } from 'zod';
+import { givesAccess, planName, priceCents } from '../../common/billing.contract.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../common/errors.ts';
+import { TEAMS } from '../../common/limits.ts';
+import { requireMember } from '../../common/policies.ts';
+import { BILLING_PERIODS, PAID_TIERS, type BillingPeriod, type PaidTier } from '../../common/pricing.ts';
+import {
+  INVITATION_NOT_VALID,
+  NO_TEAM,
+  SEATS_TAKEN,
+  TEAM_NOT_ACTIVE,
+  type AgentView,
+  type TeamPrices,
+  type TeamsService,
+  type TeamView,
+} from '../../common/teams.contract.ts';
+import { TIER_LABEL } from '../../common/tiers.ts';
+import type { SignedInMember } from '../../common/viewer.ts';
+import { stripeFor } from '../billing/billing-views.ts';
+import { applyMembershipTier } from '../billing/membership-tier.ts';
+import type { StripeGateway } from '../billing/stripe-gateway.ts';
+import type { SyncDependencies } from '../billing/subscription-sync.ts';
+import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { mailTemplates } from '../mail/templates.ts';
+import type { DataAccess, Repositories } from '../repositories.ts';
+import { hashSessionToken } from '../sessions/tokens.ts';
+import type { TeamRow } from './teams.repository.ts';
+import { syncTeamSubscription } from './team-sync.ts';
+import type { ServerLearningService } from '../learning/learning.service.ts';
+
+// Team plans, the broker's side and the agent's: buy seats (a Stripe subscription with a quantity,
+// at the seat price owners set), invite agents by email, see each agent's courses, progress and
+// certificates (nothing else of theirs), remove an agent (the seat is free again), add or remove
+// seats (Stripe prorates); an invited agent joins with the link's button, if a seat is free, under
+// the team's lock.
+
+const AgentCursor = z.tuple([TimestampKey, z.uuid()]);
+
+/** What a seat costs at each tier and period: what owners set, else the plan's own price. */
+export async function teamPricesOf(data: Pick<DataAccess, 'teams'>): Promise<TeamPrices> {
+  const set = await data.teams.prices();
+  return Object.fromEntries(
+    PAID_TIERS.flatMap((tier) =>
+      BILLING_PERIODS.map((period) => [
+        `${tier}_${period}`,
+        set.find((row) => row.tier === tier && row.period === period)?.priceCents ?? priceCents({ tier, period }),
+      ]),
+    ),
+  ) as TeamPrices;
+}
+
+export function createTeamsService(deps: {
+  data: DataAccess;
+  gateway: StripeGateway | undefined;
+  mailer: Mailer;
+  log: SyncDependencies['log'];
+  learning: Pick<ServerLearningService, 'recordOf'>;
+}): TeamsService {
+  const { data, mailer } = deps;
+
+  /** The team the broker manages; a 404 that says what to do when there is none. */
+  async function brokersTeam(member: SignedInMember): Promise<TeamRow> {
+    const team = await data.teams.managedBy(member.id);
+    if (!team) throw notFound(NO_TEAM);
+    return team;
+  }
+
+  /** Each agent as their broker sees them: their courses with progress, and their certificates, nothing else. */
+  async function agentView(agent: { id: string; name: string; email: string; joinedAt: Date }): Promise<AgentView> {
+    const record = await deps.learning.recordOf(agent.id);
+    return {
+      id: agent.id,
+      name: agent.name,
+      email: agent.email,
+      joined_at: agent.joinedAt.toISOString(),
+      courses: record.enrolments.items.map((course) => ({ id: course.id, title: course.title, progress_percent: course.progress_percent })),
+      certificates: record.certificates.items.map(({ code, course_title, issued_at }) => ({ code, course_title, issued_at })),
+    };
+  }
+
+  async function teamView(team: TeamRow, after?: string): Promise<TeamView> {
+    const from = after ? decodeCursor(after, AgentCursor) : undefined;
+    const [rows, taken, invitations] = await Promise.all([
+      data.teams.agents(team.id, TEAMS.agentsPerPage + 1, from && { joinedAt: from[0], memberId: from[1] }),
+      data.teams.seatsTaken(team.id),
+      data.teams.waitingInvitations(team.id, TEAMS.invitationsShown),
+    ]);
+    const page = pageOf(
+      rows,
+      TEAMS.agentsPerPage,
+      (row) => [row.joinedKey, row.id],
+      (row) => row,
+    );
+    return {
+      id: team.id,
+      name: team.name,
+      tier: team.tier,
+      period: team.period,
+      seats: team.seats,
+      seats_taken: taken,
+      price_per_seat_cents: team.pricePerSeatCents,
+      status: team.status,
+      active: givesAccess(team.status),
+      current_period_end: team.currentPeriodEnd?.toISOString() ?? null,
+      agents: await Promise.all(page.items.map(agentView)),
+      next_cursor: page.next_cursor,
+      invitations: invitations.map((row) => ({ id: row.id, email: row.email, created_at: row.createdAt.toISOString() })),
+    };
+  }
+
+  return {
+    prices: () => teamPricesOf(data),
+
+    async checkout(viewer, input) {
+      const member = requireMember(viewer);
+      const { gateway, stripe } = stripeFor(deps);
+      const managed = await data.teams.managedBy(member.id);
+      if (managed && givesAccess(managed.status))
+        throw conflict('You already manage a team: add seats on your team page instead of buying another.');
+      const plan: { tier: PaidTier; period: BillingPeriod } = { tier: input.tier, period: input.period };
+      const perSeat = (await teamPricesOf(data))[`${plan.tier}_${plan.period}`];
+      const price = await gateway.teamSeatPrice(plan, perSeat);
+      const account = await data.members.findAccount({ id: member.id });
+      if (!account) throw notFound('Member not found');
+      // The broker's customer, as for their own membership (made once).
+      const customer =
+        account.stripeCustomerId ??
+        (await data.members.linkStripeCustomer(
+          member.id,
+          (
+            await stripe.customers.create(
+              { email: account.email, name: account.name, metadata: { member_id: member.id } },
+              { idempotencyKey: `realtypocket-customer-${member.id}` },
+            )
+          ).id,
+        )) ??
+        '';
+      const team =
+        managed && !managed.stripeSubscriptionId
+          ? managed
+          : await data.teams.create({
+              name: input.name,
+              brokerId: member.id,
+              tier: plan.tier,
+              period: plan.period,
+              seats: input.seats,
+              pricePerSeatCents: perSeat,
+            });
+      const session = await stripe.checkout.sessions.create({
+        mode: 'subscription',
+        customer,
+        client_reference_id: member.id,
+        line_items: [{ price: price.id, quantity: input.seats }],
+        subscription_data: { metadata: { team_id: team.id, member_id: member.id } },
+        metadata: { team_id: team.id, member_id: member.id },
+        success_url: mailer.link('/team', { checkout: 'success' }),
+        cancel_url: mailer.link('/team/new'),
+      });
+      if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
+      return { url: session.url };
+    },
+
+    async myTeam(viewer, query = {}) {
+      const member = requireMember(viewer);
+      const team = await data.teams.managedBy(member.id);
+      return team ? teamView(team, query.after) : null;
+    },
+
+    async invite(viewer, emails) {
+      const member = requireMember(viewer);
+      const team = await brokersTeam(member);
+      if (!givesAccess(team.status)) throw conflict(TEAM_NOT_ACTIVE);
+      const broker = await data.members.findAccount({ id: member.id });
+      await data.transaction(async (tx) => {
+        for (const email of emails) {
+          const invitationId = await tx.teams.invite(team.id, email);
+          const mail = await mailTemplates.teamInvitation({
+            team: team.name,
+            broker: broker?.name ?? member.name,
+            tier: TIER_LABEL[team.tier],
+            joinUrl: mailer.tokenLink('/team/join'),
+          });
+          await mailer.queue(tx, 'team-invitation', email, mail, {
+            grant: { kind: 'team-invitation', invitationId, ttlMs: TEAMS.invitationTtlMs },
+          });
+        }
+        await tx.audit.record({ actorEmail: member.email, action: 'team.invite', target: team.name, oldValue: null, newValue: emails });
+      });
+      mailer.nudge();
+      return { invited: emails.length };
+    },
+
+    async withdraw(viewer, invitationId) {
+      const team = await brokersTeam(requireMember(viewer));
+      if (!(await data.teams.withdraw(team.id, invitationId))) throw notFound('Invitation not found');
+    },
+
+    async removeAgent(viewer, agentId) {
+      const member = requireMember(viewer);
+      const team = await brokersTeam(member);
+      await data.transaction(async (tx) => {
+        await tx.teams.lock(team.id);
+        if (!(await tx.teams.removeMember(team.id, agentId))) throw notFound('This agent does not hold a seat in your team.');
+        const change = await applyMembershipTier(tx, agentId);
+        await tx.audit.record({
+          actorEmail: member.email,
+          action: 'team.remove',
+          target: team.name,
+          oldValue: { agent: agentId, tier: change?.from ?? null },
+          newValue: { tier: change?.to ?? null },
+        });
+      });
+    },
+
+    async setSeats(viewer, seats) {
+      const member = requireMember(viewer);
+      const team = await brokersTeam(member);
+      const { stripe, sync } = stripeFor(deps);
+      if (!team.stripeSubscriptionId || !givesAccess(team.status)) throw conflict(TEAM_NOT_ACTIVE);
+      const taken = await data.teams.seatsTaken(team.id);
+      if (seats < taken) throw badRequest(`${taken} agents hold seats: remove agents before going below ${taken} seats.`, 'seats');
+      const item = (await stripe.subscriptions.retrieve(team.stripeSubscriptionId)).items.data[0];
+      if (!item) throw new Error(`Stripe subscription ${team.stripeSubscriptionId} has no items`);
+      // Added seats are charged for what is left of the period now; removed ones credit the next invoice.
+      await stripe.subscriptions.update(team.stripeSubscriptionId, {
+        items: [{ id: item.id, quantity: seats }],
+        proration_behavior: seats > team.seats ? 'always_invoice' : 'create_prorations',
+      });
+      await data.transaction(async (tx) => {
+        await tx.billing.lockSubscription(team.stripeSubscriptionId!);
+        const fresh = await sync.gateway.stripe.subscriptions.retrieve(team.stripeSubscriptionId!);
+        await syncTeamSubscription(tx, fresh, member.email);
+        await tx.audit.record({ actorEmail: member.email, action: 'team.seats', target: team.name, oldValue: team.seats, newValue: seats });
+      });
+      return teamView((await data.teams.find(team.id))!);
+    },
+
+    async invitation(token) {
+      const invitation = await data.teams.usableInvitation(hashSessionToken(token));
+      if (!invitation) return null;
+      const team = await data.teams.find(invitation.teamId);
+      const broker = team && (await data.members.findAccount({ id: team.brokerId }));
+      return team ? { team_name: team.name, broker_name: broker?.name ?? '', tier: team.tier, email: invitation.email } : null;
+    },
+
+    async join(viewer, token) {
+      const member = requireMember(viewer);
+      const tokenHash = hashSessionToken(token);
+      const invitation = await data.teams.usableInvitation(tokenHash);
+      if (!invitation) throw badRequest(INVITATION_NOT_VALID);
+      // The seat is for the address invited: a forwarded link does not give it to someone else.
+      if (invitation.email.toLowerCase() !== member.email.toLowerCase())
+        throw forbidden(`This invitation is for ${invitation.email}: sign in with that address to join.`);
+      return data.transaction(async (tx: Repositories) => {
+        const team = await tx.teams.lock(invitation.teamId);
+        if (!team) throw badRequest(INVITATION_NOT_VALID);
+        if (!givesAccess(team.status)) throw conflict(TEAM_NOT_ACTIVE);
+        // Counted under the team's lock: two agents joining at once never take one seat twice.
+        if ((await tx.teams.seatsTaken(team.id)) >= team.seats) throw conflict(SEATS_TAKEN);
+        if (!(await tx.teams.addMember(team.id, member.id))) throw conflict('You already hold a seat in a team.');
+        await tx.teams.markAccepted(invitation.id);
+        const change = await applyMembershipTier(tx, member.id);
+        await tx.audit.record({
+          actorEmail: member.email,
+          action: 'team.join',
+          target: team.name,
+          oldValue: change?.from ?? null,
+          newValue: `${planName({ tier: team.tier, period: team.period })}, ${change?.to ?? 'no change'}`,
+        });
+        return { team_name: team.name, tier: team.tier };
+      });
+    },
+  };
+}

@@ -1,0 +1,220 @@
+import type { AddressInfo } from 'node:net';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INVITATION_NOT_VALID, NO_TEAM, SEATS_TAKEN, type TeamView } from '../../common/teams.contract.ts';
+import { members, outboxMessages, subscriptions } from '../../db/schema.ts';
+import { sendDueBroadcasts } from '../../server/broadcasts/broadcast-sender.ts';
+import { createMailer } from '../../server/mail/mailer.ts';
+import { createDataAccess } from '../../server/repositories.ts';
+import { linkIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server.ts';
+import { startFakeStripe, type FakeStripe } from '../helpers/stripe-server.ts';
+import { createTestApp, uniqueEmail, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
+
+// Team plans against the Stripe-compatible server: a broker buys seats, invites agents by email,
+// agents join with the mailed link and have the team's tier while they hold a seat; seats are counted
+// under the team's lock; removing an agent or the team ending leaves each agent their own tier.
+
+const PUBLIC_URL = 'https://learn.realtypocket.test';
+let fake: FakeStripe;
+let smtp: TestSmtpServer;
+let t: TestApp;
+let broker: MemberLogin;
+let team: TeamView;
+
+async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+const request = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: object = {}, payload?: object) =>
+  t.app.inject({ method, url, headers: { ...headers }, payload });
+const tierOf = async (memberId: string) =>
+  (await t.db.select({ tier: members.membershipTier }).from(members).where(eq(members.id, memberId)))[0]!.tier;
+
+/** Invites the address and answers the token of the link the agent was mailed. */
+async function invitationFor(email: string): Promise<string> {
+  expect((await request('POST', '/api/teams/mine/invitations', broker.headers, { emails: email })).statusCode).toBe(201);
+  const [mail] = await smtp.waitFor(email);
+  return new URL(linkIn(mail!, `${PUBLIC_URL}/team/join?token=`)).searchParams.get('token')!;
+}
+
+beforeAll(async () => {
+  fake = await startFakeStripe();
+  smtp = await startSmtpServer();
+  t = await createTestApp({
+    env: {
+      STRIPE_SECRET_KEY: fake.secretKey,
+      STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
+      STRIPE_API_BASE: fake.url,
+      SMTP_URL: smtp.url,
+      PUBLIC_URL,
+    },
+    mailTiming: { pollMs: 200, retryBaseMs: 200 },
+  });
+  fake.setWebhookTarget(`${await listen(t.app)}/api/billing/webhook`);
+  broker = await t.loginAs('free', { name: 'Brenda Broker' });
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+  await fake.close();
+});
+
+describe('a broker', () => {
+  it('buys 5 or more seats at a tier and period, and the seats are theirs to give, not their own tier', async () => {
+    expect(
+      (await request('POST', '/api/teams/checkout', broker.headers, { name: 'Lone Star', tier: 'silver', period: 'monthly', seats: 4 }))
+        .statusCode,
+    ).toBe(400);
+    const started = await request('POST', '/api/teams/checkout', broker.headers, {
+      name: 'Lone Star Realty',
+      tier: 'silver',
+      period: 'monthly',
+      seats: 5,
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const call = fake.calls.findLast((each) => each.path === '/v1/checkout/sessions' && each.method === 'POST')!;
+    expect((call.params.line_items as { quantity: string }[])[0]!.quantity).toBe('5');
+    await fake.completeCheckout(new URL(started.json<{ url: string }>().url).pathname.split('/').pop()!);
+
+    team = (await request('GET', '/api/teams/mine', broker.headers)).json<TeamView>();
+    expect(team).toMatchObject({
+      name: 'Lone Star Realty',
+      tier: 'silver',
+      seats: 5,
+      seats_taken: 0,
+      active: true,
+      price_per_seat_cents: 7900,
+    });
+    // The team's subscription is not the broker's membership.
+    expect(await tierOf(broker.memberId)).toBe('free');
+    expect(await t.db.select().from(subscriptions).where(eq(subscriptions.memberId, broker.memberId))).toEqual([]);
+  });
+
+  it('invites an agent by email, who joins with the mailed link and has the team’s tier, keeping their account', async () => {
+    const agent = await t.loginAs('bronze', { name: 'Andy Agent' });
+    const token = await invitationFor(agent.email);
+    const view = await request('POST', '/api/teams/invitation', {}, { token });
+    expect(view.json()).toMatchObject({ team_name: 'Lone Star Realty', broker_name: 'Brenda Broker', tier: 'silver' });
+
+    expect((await request('POST', '/api/teams/join', {}, { token })).statusCode).toBe(401);
+    const stranger = await t.loginAs('free');
+    const forwarded = await request('POST', '/api/teams/join', stranger.headers, { token });
+    expect(forwarded.statusCode).toBe(403);
+    expect(forwarded.json().detail).toContain(`This invitation is for ${agent.email}`);
+
+    const joined = await request('POST', '/api/teams/join', agent.headers, { token });
+    expect(joined.statusCode, joined.body).toBe(200);
+    expect(await tierOf(agent.memberId)).toBe('silver');
+    // The link works once.
+    expect((await request('POST', '/api/teams/join', agent.headers, { token })).json().detail).toBe(INVITATION_NOT_VALID);
+
+    const mine = (await request('GET', '/api/teams/mine', broker.headers)).json<TeamView>();
+    expect(mine.seats_taken).toBe(1);
+    expect(mine.agents).toEqual([expect.objectContaining({ name: 'Andy Agent', email: agent.email, courses: [], certificates: [] })]);
+    // The agent's own progress shows to the broker, and nothing else of theirs.
+    await request('POST', '/api/courses/first-90-days/enrol', agent.headers);
+    await request('POST', '/api/lessons/first-90-days-l1/complete', agent.headers);
+    const withProgress = (await request('GET', '/api/teams/mine', broker.headers)).json<TeamView>();
+    expect(withProgress.agents[0]!.courses).toEqual([
+      expect.objectContaining({ id: 'first-90-days', progress_percent: expect.any(Number) }),
+    ]);
+    expect(Object.keys(withProgress.agents[0]!).sort()).toEqual(['certificates', 'courses', 'email', 'id', 'joined_at', 'name']);
+  });
+
+  it('gives the last seat to one of two agents who join at the same moment; the other is told every seat is taken', async () => {
+    const agents = await Promise.all([1, 2, 3, 4, 5].map((n) => t.loginAs('free', { email: uniqueEmail(`seat${n}`) })));
+    const tokens: string[] = [];
+    for (const agent of agents) tokens.push(await invitationFor(agent.email));
+    // Three more seats after Andy: three join one by one, then two race for the fifth.
+    for (const index of [0, 1, 2])
+      expect((await request('POST', '/api/teams/join', agents[index]!.headers, { token: tokens[index] })).statusCode).toBe(200);
+    const raced = await Promise.all(
+      [3, 4].map((index) => request('POST', '/api/teams/join', agents[index]!.headers, { token: tokens[index] })),
+    );
+    expect(raced.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    expect(raced.find((answer) => answer.statusCode === 409)!.json().detail).toBe(SEATS_TAKEN);
+    expect((await request('GET', '/api/teams/mine', broker.headers)).json<TeamView>().seats_taken).toBe(5);
+  });
+
+  it('adds seats (charged for what is left of the period) and never goes below the seats held', async () => {
+    const below = await request('PUT', '/api/teams/mine/seats', broker.headers, { seats: 4 });
+    expect(below.statusCode).toBe(400);
+    const more = await request('PUT', '/api/teams/mine/seats', broker.headers, { seats: 7 });
+    expect(more.statusCode, more.body).toBe(200);
+    expect(more.json<TeamView>()).toMatchObject({ seats: 7, seats_taken: 5 });
+    const subscription = [...fake.state.subscriptions.values()].find((each) => each.metadata?.team_id === team.id);
+    expect(subscription.items.data[0].quantity).toBe(7);
+  });
+
+  it('removes an agent, whose seat is free again and who keeps only their own tier', async () => {
+    const andy = (await request('GET', '/api/teams/mine', broker.headers))
+      .json<TeamView>()
+      .agents.find((each) => each.name === 'Andy Agent')!;
+    expect((await request('DELETE', `/api/teams/mine/agents/${andy.id}`, broker.headers)).statusCode).toBe(200);
+    expect(await tierOf(andy.id)).toBe('bronze');
+    expect((await request('GET', '/api/teams/mine', broker.headers)).json<TeamView>().seats_taken).toBe(4);
+    expect((await request('DELETE', `/api/teams/mine/agents/${andy.id}`, broker.headers)).statusCode).toBe(404);
+  });
+
+  it('can be written to by staff: a broadcast to the team reaches its agents and no one else', async () => {
+    const owner = { authorization: `Bearer ${(await t.loginAsStaff()).token}` };
+    const outsider = await t.loginAs('silver');
+    const holders = (await request('GET', '/api/teams/mine', broker.headers)).json<TeamView>().agents;
+    const made = await request('POST', '/api/admin/broadcasts', owner, {
+      subject: 'For Lone Star agents',
+      body: 'Welcome to the team.',
+      audience: ['free', 'bronze', 'silver', 'gold'],
+      team_id: team.id,
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    expect((await request('POST', `/api/admin/broadcasts/${made.json().id}/send`, owner, {})).statusCode).toBe(200);
+    await sendDueBroadcasts(createDataAccess(t.db), createMailer({ publicUrl: PUBLIC_URL, nudge: () => {} }));
+    const reached = await t.db
+      .select({ to: outboxMessages.toAddress })
+      .from(outboxMessages)
+      .where(and(eq(outboxMessages.kind, 'broadcast'), eq(outboxMessages.subject, 'For Lone Star agents')));
+    expect(reached.map((row) => row.to).sort()).toEqual(holders.map((holder) => holder.email).sort());
+    expect(reached.map((row) => row.to)).not.toContain(outsider.email);
+  });
+
+  it('leaves every agent their own tier when the team’s plan ends', async () => {
+    const holders = (await request('GET', '/api/teams/mine', broker.headers)).json<TeamView>().agents;
+    expect(holders.length).toBeGreaterThan(0);
+    for (const holder of holders) expect(await tierOf(holder.id)).toBe('silver');
+    const subscription = [...fake.state.subscriptions.values()].find((each) => each.metadata?.team_id === team.id);
+    const ended = fake.updateSubscriptionState(subscription.id, { status: 'canceled' });
+    await fake.sendEvent('customer.subscription.deleted', ended);
+    for (const holder of holders) expect(await tierOf(holder.id)).toBe('free');
+    expect((await request('GET', '/api/teams/mine', broker.headers)).json<TeamView>()).toMatchObject({ active: false, status: 'canceled' });
+    expect((await request('POST', '/api/teams/mine/invitations', broker.headers, { emails: 'late@example.com' })).statusCode).toBe(409);
+  });
+});
+
+describe('who may', () => {
+  it('refuses visitors, says a member without a team has none, and lets only owners set seat prices', async () => {
+    expect((await request('GET', '/api/teams/mine')).statusCode).toBe(401);
+    const nobody = await t.loginAs('silver');
+    const none = await request('GET', '/api/teams/mine', nobody.headers);
+    expect(none.statusCode).toBe(404);
+    expect(none.json().detail).toBe(NO_TEAM);
+    expect((await request('POST', '/api/teams/mine/invitations', nobody.headers, { emails: 'x@example.com' })).statusCode).toBe(404);
+    const badEmails = await request('POST', '/api/teams/mine/invitations', broker.headers, { emails: 'not-an-address' });
+    expect(badEmails.statusCode).toBe(400);
+
+    const prices = {
+      bronze_monthly: 2500,
+      bronze_yearly: 25000,
+      silver_monthly: 6900,
+      silver_yearly: 69000,
+      gold_monthly: 12900,
+      gold_yearly: 129000,
+    };
+    const editor = { authorization: `Bearer ${(await t.loginAsStaff({ role: 'editor' })).token}` };
+    expect((await request('PUT', '/api/admin/team-prices', editor, prices)).statusCode).toBe(403);
+    const owner = { authorization: `Bearer ${(await t.loginAsStaff()).token}` };
+    expect((await request('PUT', '/api/admin/team-prices', owner, prices)).json()).toEqual(prices);
+    expect((await request('GET', '/api/teams/prices')).json()).toEqual(prices);
+  });
+});
