@@ -397,6 +397,9 @@ export const TEAMS = {
   invitesAtOnce: 20,
   /** An invitation link works this long after it is mailed. */
   invitationTtlMs: 14 * 24 * 60 * 60 * 1000,
+  /** An owner's offer to one brokerage stands this many days at most (30 by default). */
+  quoteMaxDays: 90,
+  quoteDefaultDays: 30,
   /** Agents on a page of the broker's team page. */
   agentsPerPage: 20,
   /** Invitations still waiting, shown on the broker's page (the latest). */

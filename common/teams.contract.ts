@@ -20,6 +20,8 @@ export const TeamCheckoutInput = z.object({
   tier: PaidTier,
   period: BillingPeriod,
   seats: seats('Seats'),
+  /** The owner's offer to this brokerage, whose plan and price it takes. */
+  quote_id: z.uuid({ error: 'This team offer link is not complete.' }).optional(),
 });
 export type TeamCheckoutInput = z.infer<typeof TeamCheckoutInput>;
 
@@ -86,8 +88,8 @@ export const TeamPrices = z.object(
       BILLING_PERIODS.map((period) => [
         `${tier}_${period}`,
         z.coerce
-          .number({ error: 'A price must be a number of cents' })
-          .int('A price must be whole cents')
+          .number({ error: 'A seat’s price must be a number' })
+          .int('A seat’s price must be whole cents')
           .min(100, 'A seat costs $1 or more'),
       ]),
     ),
@@ -98,6 +100,40 @@ export type TeamPrices = z.infer<typeof TeamPrices>;
 /** What the join page shows of an invitation, before the agent accepts it. */
 export const InvitationView = z.object({ team_name: z.string(), broker_name: z.string(), tier: PaidTier, email: z.string() });
 export type InvitationView = z.infer<typeof InvitationView>;
+
+/** An owner's offer to one brokerage, made from its contact message. */
+export const TeamQuoteInput = z.object({
+  message_id: z.uuid({ error: 'Choose the message to answer.' }),
+  tier: PaidTier,
+  period: BillingPeriod,
+  price_per_seat_cents: z.coerce
+    .number({ error: 'The price per seat must be a number' })
+    .int('The price per seat must be whole cents')
+    .min(100, 'A seat costs $1 or more'),
+  valid_days: z.coerce
+    .number({ error: 'Give the number of days the offer stands' })
+    .int('Give a whole number of days')
+    .min(1, 'An offer stands 1 day or more')
+    .max(TEAMS.quoteMaxDays, `An offer stands ${TEAMS.quoteMaxDays} days at most`),
+});
+export type TeamQuoteInput = z.infer<typeof TeamQuoteInput>;
+
+export const TeamQuoteView = z.object({
+  id: z.string(),
+  email: z.string(),
+  tier: PaidTier,
+  period: BillingPeriod,
+  price_per_seat_cents: z.number().int(),
+  expires_at: z.string(),
+  /** A team was bought with it. */
+  used: z.boolean(),
+  contact_message_id: z.string().nullable(),
+});
+export type TeamQuoteView = z.infer<typeof TeamQuoteView>;
+
+export const QuoteParams = z.object({ id: z.uuid({ error: 'This team offer link is not complete.' }) });
+
+export const QUOTE_NOT_VALID = 'This team offer has ended or was used: contact us for a new one.';
 
 export const INVITATION_NOT_VALID = 'This invitation link is not valid: it may have expired, been used, or been withdrawn.';
 export const SEATS_TAKEN = 'Every seat of this team is taken: ask your broker to add seats.';
@@ -116,9 +152,15 @@ export interface TeamsService {
   /** What an invitation link opens, without using it; null when it does not work. */
   invitation(token: string): Promise<InvitationView | null>;
   join(viewer: Viewer, token: string): Promise<{ team_name: string; tier: (typeof PAID_TIERS)[number] }>;
+  /** An owner's offer to this member's brokerage, while it stands; refused for another address. */
+  quote(viewer: Viewer, id: string): Promise<TeamQuoteView>;
 }
 
 export interface TeamsAdminService {
   prices(viewer: Viewer): Promise<TeamPrices>;
   setPrices(viewer: Viewer, input: TeamPrices): Promise<TeamPrices>;
+  /** Makes an offer to the brokerage that wrote the message, and mails it to them. */
+  makeQuote(viewer: Viewer, input: TeamQuoteInput): Promise<TeamQuoteView>;
+  /** The offers made in answer to these messages, latest first. */
+  quotesFor(viewer: Viewer, messageIds: string[]): Promise<TeamQuoteView[]>;
 }

@@ -1379,15 +1379,43 @@ export const teams = pgTable(
     stripeSubscriptionId: text(),
     status: text({ enum: SUBSCRIPTION_STATUSES }).notNull().default('incomplete'),
     currentPeriodEnd: timestamp({ withTimezone: true }),
+    /** The owner's offer this team was bought with (one team per offer). */
+    quoteId: uuid().references((): AnyPgColumn => teamQuotes.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('teams_subscription_idx').on(t.stripeSubscriptionId),
+    uniqueIndex('teams_quote_idx').on(t.quoteId),
     index('teams_broker_idx').on(t.brokerId, t.createdAt),
     check('teams_tier_check', oneOf('tier', PAID_TIERS)),
     check('teams_period_check', oneOf('period', BILLING_PERIODS)),
     check('teams_status_check', oneOf('status', SUBSCRIPTION_STATUSES)),
     check('teams_seats_check', sql`seats >= 1`),
+  ],
+);
+
+/**
+ * A team offer an owner made to one brokerage, answering its contact message: a tier and period at a
+ * price per seat, for the address that wrote, until a date. Bought once (a team holds its id).
+ */
+export const teamQuotes = pgTable(
+  'team_quotes',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    email: text().notNull(),
+    tier: text({ enum: PAID_TIERS }).notNull(),
+    period: text({ enum: BILLING_PERIODS }).notNull(),
+    pricePerSeatCents: integer().notNull(),
+    contactMessageId: uuid().references(() => contactMessages.id, { onDelete: 'set null' }),
+    createdBy: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('team_quotes_message_idx').on(t.contactMessageId),
+    check('team_quotes_tier_check', oneOf('tier', PAID_TIERS)),
+    check('team_quotes_period_check', oneOf('period', BILLING_PERIODS)),
+    check('team_quotes_price_check', sql`price_per_seat_cents >= 100`),
   ],
 );
 

@@ -101,7 +101,7 @@ export function createServices(deps: {
     offers: createOffersService(data),
     offersAdmin: createOffersAdminService({ data, gateway: deps.stripe, mailer, log: deps.log }),
     teams: createTeamsService({ data, gateway: deps.stripe, mailer, log: deps.log, learning }),
-    teamsAdmin: createTeamsAdminService(data),
+    teamsAdmin: createTeamsAdminService({ data, mailer }),
     coaching: createCoachingService({ data, mailer }),
     coachingAdmin: createCoachingAdminService({ data, mailer }),
     broadcasts: createBroadcastsService({ data, mailer }),

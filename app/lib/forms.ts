@@ -115,3 +115,9 @@ export function unlessRequestFailed({
   const failed = typeof actionResult === 'object' && actionResult !== null && 'requestFailed' in actionResult;
   return failed ? false : defaultShouldRevalidate;
 }
+
+/** Dollars typed in a form as cents (what the contracts hold); what is not a number stays as typed, for the contract to refuse. */
+export function centsFromDollars(typed: FormDataEntryValue | null): unknown {
+  const dollars = typeof typed === 'string' && typed.trim() !== '' ? Number(typed) : NaN;
+  return Number.isFinite(dollars) ? Math.round(dollars * 100) : typed;
+}

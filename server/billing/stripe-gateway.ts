@@ -131,10 +131,11 @@ export class StripeGateway {
 
   /**
    * The price of one seat of a team plan at this amount: found by its lookup key, or made (processes
-   * asking at once make one, through the idempotency key). A new amount takes the key over.
+   * asking at once make one, through the idempotency key). A new amount takes the key over. An owner's
+   * offer to one brokerage (`quoteId`) has a key of its own, so the listed price keeps its key.
    */
-  async teamSeatPrice(plan: Plan, amountCents: number): Promise<Stripe.Price> {
-    const key = `realtypocket_team_${plan.tier}_${plan.period}`;
+  async teamSeatPrice(plan: Plan, amountCents: number, quoteId?: string): Promise<Stripe.Price> {
+    const key = quoteId ? `realtypocket_team_offer_${quoteId}` : `realtypocket_team_${plan.tier}_${plan.period}`;
     const listed = await this.stripe.prices.list({ lookup_keys: [key], limit: 10 });
     const same = listed.data.find(
       (price) =>

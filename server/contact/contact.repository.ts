@@ -53,6 +53,14 @@ export function createContactRepository(db: DatabaseOrTransaction) {
     },
 
     /** Marks a message handled; null when there is no such message. */
+    async find(id: string): Promise<{ id: string; name: string; email: string; subject: string } | null> {
+      const [row] = await db
+        .select({ id: contactMessages.id, name: contactMessages.name, email: contactMessages.email, subject: contactMessages.subject })
+        .from(contactMessages)
+        .where(eq(contactMessages.id, id));
+      return row ?? null;
+    },
+
     async markHandled(id: string): Promise<{ id: string; subject: string } | null> {
       const [updated] = await db
         .update(contactMessages)

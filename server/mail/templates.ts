@@ -203,6 +203,20 @@ export const mailTemplates = {
       paragraph('The link works once, for 14 days. If you did not expect this, ignore this message.'),
     ]),
 
+  teamOffer: (offer: { name: string; plan: string; pricePerSeat: string; minSeats: number; until: Date; offerUrl: string }) =>
+    compose(`Your team offer from ${BRAND_NAME}`, `${offer.plan} for your agents at ${offer.pricePerSeat}.`, [
+      title('Your team offer'),
+      greeting(offer.name),
+      paragraph(
+        `Thank you for writing to us about your team. Here is our offer: ${offer.plan} memberships for your agents at ${offer.pricePerSeat}, for ${offer.minSeats} seats or more.`,
+      ),
+      paragraph(
+        `Open it, sign in or create your free account with this address, choose the number of seats and pay online. Then invite your agents from your team page.`,
+      ),
+      action(offer.offerUrl, 'See your team offer'),
+      paragraph(`The offer stands until ${formatDate(offer.until, 'long')}, for one team. Reply to this message with any question.`),
+    ]),
+
   passwordChanged: ({ name }: { name: string }) =>
     compose('Your password was changed', 'Your password was changed.', [
       title('Your password was changed'),

@@ -1,13 +1,14 @@
-import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { SubscriptionStatus } from '../../common/billing.contract.ts';
 import type { BillingPeriod, PaidTier } from '../../common/pricing.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { members, teamInvitations, teamMembers, teamPrices, teams } from '../../db/schema.ts';
+import { members, teamInvitations, teamMembers, teamPrices, teamQuotes, teams } from '../../db/schema.ts';
 
 // Teams, their seats' holders, their invitations and what owners charge per seat.
 
 export type TeamRow = typeof teams.$inferSelect;
 export type InvitationRow = typeof teamInvitations.$inferSelect;
+export type QuoteRow = typeof teamQuotes.$inferSelect;
 
 export function createTeamsRepository(db: DatabaseOrTransaction) {
   return {
@@ -19,6 +20,15 @@ export function createTeamsRepository(db: DatabaseOrTransaction) {
     /** The latest teams, by name and id (a broadcast's choice of team). */
     async latest(limit: number): Promise<{ id: string; name: string }[]> {
       return db.select({ id: teams.id, name: teams.name }).from(teams).orderBy(desc(teams.createdAt), desc(teams.id)).limit(limit);
+    },
+
+    /** A team not paid for yet takes what the broker chose this time (they may come back to checkout with another plan). */
+    async choose(
+      id: string,
+      values: Pick<TeamRow, 'name' | 'tier' | 'period' | 'seats' | 'pricePerSeatCents' | 'quoteId'>,
+    ): Promise<TeamRow> {
+      const [row] = await db.update(teams).set(values).where(eq(teams.id, id)).returning();
+      return row!;
     },
 
     async find(id: string): Promise<TeamRow | null> {
@@ -186,6 +196,29 @@ export function createTeamsRepository(db: DatabaseOrTransaction) {
         .where(and(eq(teamInvitations.teamId, teamId), isNull(teamInvitations.acceptedAt)))
         .orderBy(desc(teamInvitations.createdAt), desc(teamInvitations.id))
         .limit(limit);
+    },
+
+    // ---- Owners' offers to one brokerage -------------------------------------------------------------
+
+    async createQuote(values: typeof teamQuotes.$inferInsert): Promise<QuoteRow> {
+      const [row] = await db.insert(teamQuotes).values(values).returning();
+      return row!;
+    },
+
+    /** The offer, with the team bought with it (if one was paid for). */
+    async quote(id: string): Promise<(QuoteRow & { paidTeamId: string | null }) | null> {
+      const [row] = await db
+        .select({ quote: teamQuotes, paidTeamId: teams.id })
+        .from(teamQuotes)
+        .leftJoin(teams, and(eq(teams.quoteId, teamQuotes.id), sql`${teams.stripeSubscriptionId} is not null`))
+        .where(eq(teamQuotes.id, id));
+      return row ? { ...row.quote, paidTeamId: row.paidTeamId } : null;
+    },
+
+    /** The offers made in answer to these contact messages (what the Messages tab shows under each). */
+    async quotesFor(messageIds: string[]): Promise<QuoteRow[]> {
+      if (messageIds.length === 0) return [];
+      return db.select().from(teamQuotes).where(inArray(teamQuotes.contactMessageId, messageIds)).orderBy(desc(teamQuotes.createdAt));
     },
 
     // ---- Prices ------------------------------------------------------------------------------------

@@ -9,10 +9,13 @@ import {
   InviteInput,
   JoinInput,
   NO_TEAM,
+  QuoteParams,
   SeatsInput,
   TeamCheckoutInput,
   TeamPrices,
   TeamQuery,
+  TeamQuoteInput,
+  TeamQuoteView,
   TeamView,
 } from '../../common/teams.contract.ts';
 import { z } from 'zod';
@@ -82,6 +85,18 @@ export async function teamsRoutes(app: ZodApp) {
     '/api/teams/join',
     { config: member, schema: { body: JoinInput, response: withErrors({ 200: z.object({ team_name: z.string(), tier: z.string() }) }) } },
     async (request) => teams.join(await request.viewer(), request.body.token),
+  );
+
+  app.get(
+    '/api/teams/quotes/:id',
+    { config: member, schema: { params: QuoteParams, response: withErrors({ 200: TeamQuoteView }) } },
+    async (request) => teams.quote(await request.viewer(), request.params.id),
+  );
+
+  app.post(
+    '/api/admin/team-quotes',
+    { config: staff, schema: { body: TeamQuoteInput, response: withErrors({ 200: TeamQuoteView }) } },
+    async (request) => teamsAdmin.makeQuote(await request.viewer(), request.body),
   );
 
   app.get('/api/admin/team-prices', { config: staff, schema: { response: withErrors({ 200: TeamPrices }) } }, async (request) =>

@@ -7,10 +7,12 @@ import { BILLING_PERIODS, PAID_TIERS, type BillingPeriod, type PaidTier } from '
 import {
   INVITATION_NOT_VALID,
   NO_TEAM,
+  QUOTE_NOT_VALID,
   SEATS_TAKEN,
   TEAM_NOT_ACTIVE,
   type AgentView,
   type TeamPrices,
+  type TeamQuoteView,
   type TeamsService,
   type TeamView,
 } from '../../common/teams.contract.ts';
@@ -25,7 +27,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
 import { hashSessionToken } from '../sessions/tokens.ts';
-import type { TeamRow } from './teams.repository.ts';
+import type { QuoteRow, TeamRow } from './teams.repository.ts';
 import { syncTeamSubscription } from './team-sync.ts';
 import type { ServerLearningService } from '../learning/learning.service.ts';
 
@@ -48,6 +50,19 @@ export async function teamPricesOf(data: Pick<DataAccess, 'teams'>): Promise<Tea
       ]),
     ),
   ) as TeamPrices;
+}
+
+export function quoteView(row: QuoteRow & { paidTeamId?: string | null }): TeamQuoteView {
+  return {
+    id: row.id,
+    email: row.email,
+    tier: row.tier,
+    period: row.period,
+    price_per_seat_cents: row.pricePerSeatCents,
+    expires_at: row.expiresAt.toISOString(),
+    used: Boolean(row.paidTeamId),
+    contact_message_id: row.contactMessageId,
+  };
 }
 
 export function createTeamsService(deps: {
@@ -109,8 +124,22 @@ export function createTeamsService(deps: {
     };
   }
 
+  /** The owner's offer, for the address it was made to, while it stands and no team was paid with it. */
+  async function usableQuote(member: SignedInMember, id: string) {
+    const quote = await data.teams.quote(id);
+    if (!quote) throw notFound(QUOTE_NOT_VALID);
+    if (quote.email !== member.email.toLowerCase())
+      throw forbidden(`This team offer was made to ${quote.email}: sign in with that address to use it.`);
+    if (quote.paidTeamId || quote.expiresAt.getTime() <= Date.now()) throw conflict(QUOTE_NOT_VALID);
+    return quote;
+  }
+
   return {
     prices: () => teamPricesOf(data),
+
+    async quote(viewer, id) {
+      return quoteView(await usableQuote(requireMember(viewer), id));
+    },
 
     async checkout(viewer, input) {
       const member = requireMember(viewer);
@@ -118,9 +147,11 @@ export function createTeamsService(deps: {
       const managed = await data.teams.managedBy(member.id);
       if (managed && givesAccess(managed.status))
         throw conflict('You already manage a team: add seats on your team page instead of buying another.');
-      const plan: { tier: PaidTier; period: BillingPeriod } = { tier: input.tier, period: input.period };
-      const perSeat = (await teamPricesOf(data))[`${plan.tier}_${plan.period}`];
-      const price = await gateway.teamSeatPrice(plan, perSeat);
+      // An owner's offer sets the plan and the price; otherwise the broker's choice at the listed price.
+      const quote = input.quote_id ? await usableQuote(member, input.quote_id) : null;
+      const plan: { tier: PaidTier; period: BillingPeriod } = quote ?? { tier: input.tier, period: input.period };
+      const perSeat = quote?.pricePerSeatCents ?? (await teamPricesOf(data))[`${plan.tier}_${plan.period}`];
+      const price = await gateway.teamSeatPrice(plan, perSeat, quote?.id);
       const account = await data.members.findAccount({ id: member.id });
       if (!account) throw notFound('Member not found');
       // The broker's customer, as for their own membership (made once).
@@ -136,17 +167,12 @@ export function createTeamsService(deps: {
           ).id,
         )) ??
         '';
+      const chosen = { name: input.name, tier: plan.tier, period: plan.period, seats: input.seats, pricePerSeatCents: perSeat };
+      // A team whose checkout was left takes this choice; another offer's team is never reused.
       const team =
         managed && !managed.stripeSubscriptionId
-          ? managed
-          : await data.teams.create({
-              name: input.name,
-              brokerId: member.id,
-              tier: plan.tier,
-              period: plan.period,
-              seats: input.seats,
-              pricePerSeatCents: perSeat,
-            });
+          ? await data.teams.choose(managed.id, { ...chosen, quoteId: quote?.id ?? null })
+          : await data.teams.create({ ...chosen, brokerId: member.id, quoteId: quote?.id ?? null });
       const session = await stripe.checkout.sessions.create({
         mode: 'subscription',
         customer,

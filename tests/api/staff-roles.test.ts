@@ -185,8 +185,8 @@ describe('every admin route, by role', () => {
   const filled = (url: string) => url.replace(/:([A-Za-z]+)/g, (_match, name: string) => (name === 'section' ? 'homepage_hero' : someId));
 
   // What an owner alone may do, written out here rather than read from the policy under test: the
-  // members (their list, details, tiers, the CSV export and the overview), billing (revenue, refunds)
-  // and the staff (accounts, roles, requiring two-factor). Editors author content, coach, moderate,
+  // members (their list, details, tiers, the CSV export and the overview), billing (revenue, refunds,
+  // offers, trials, team seat prices and team offers) and the staff (accounts, roles, requiring two-factor). Editors author content, coach, moderate,
   // answer messages, write broadcasts and read the content part of the activity log.
   const OWNER_AREAS = ['members', 'billing', 'staff'];
   const EDITOR_AREAS = ['content', 'coaching', 'community', 'messages', 'broadcasts', 'activity'];
@@ -203,6 +203,14 @@ describe('every admin route, by role', () => {
     'POST /api/admin/staff/:id/role',
     'DELETE /api/admin/staff/:id',
     'POST /api/admin/two-factor/required',
+    'GET /api/admin/offers',
+    'POST /api/admin/offers',
+    'POST /api/admin/offers/:id/end',
+    'GET /api/admin/trials',
+    'PUT /api/admin/trials',
+    'GET /api/admin/team-prices',
+    'PUT /api/admin/team-prices',
+    'POST /api/admin/team-quotes',
   ]);
 
   it('has the policy agree with the areas written out here', () => {

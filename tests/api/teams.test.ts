@@ -2,8 +2,15 @@ import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVITATION_NOT_VALID, NO_TEAM, SEATS_TAKEN, type TeamView } from '../../common/teams.contract.ts';
-import { members, outboxMessages, subscriptions } from '../../db/schema.ts';
+import {
+  INVITATION_NOT_VALID,
+  NO_TEAM,
+  QUOTE_NOT_VALID,
+  SEATS_TAKEN,
+  type TeamQuoteView,
+  type TeamView,
+} from '../../common/teams.contract.ts';
+import { contactMessages, members, outboxMessages, subscriptions, teamQuotes } from '../../db/schema.ts';
 import { sendDueBroadcasts } from '../../server/broadcasts/broadcast-sender.ts';
 import { createMailer } from '../../server/mail/mailer.ts';
 import { createDataAccess } from '../../server/repositories.ts';
@@ -192,6 +199,126 @@ describe('a broker', () => {
   });
 });
 
+describe('a brokerage that wrote to us', () => {
+  it('gets an owner’s team offer by email, for its address only, bought once at its price', async () => {
+    const email = uniqueEmail('brokerage');
+    expect(
+      (
+        await request(
+          'POST',
+          '/api/contact',
+          {},
+          {
+            name: 'Rita Realty',
+            email,
+            subject: 'Team pricing',
+            message: 'We are 12 agents in Austin. What would Gold cost us?',
+          },
+        )
+      ).statusCode,
+    ).toBe(201);
+    const [message] = await t.db.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.email, email));
+    const offer = { message_id: message!.id, tier: 'gold', period: 'yearly', price_per_seat_cents: 150000, valid_days: 30 };
+
+    const editor = { authorization: `Bearer ${(await t.loginAsStaff({ role: 'editor' })).token}` };
+    expect((await request('POST', '/api/admin/team-quotes', editor, offer)).statusCode).toBe(403);
+    const owner = { authorization: `Bearer ${(await t.loginAsStaff()).token}` };
+    const tooCheap = await request('POST', '/api/admin/team-quotes', owner, { ...offer, price_per_seat_cents: 50 });
+    expect(tooCheap.statusCode).toBe(400);
+    expect(tooCheap.body).toContain('A seat costs $1 or more');
+    expect((await request('POST', '/api/admin/team-quotes', owner, { ...offer, valid_days: 0 })).statusCode).toBe(400);
+    const made = await request('POST', '/api/admin/team-quotes', owner, offer);
+    expect(made.statusCode, made.body).toBe(200);
+    const quote = made.json<TeamQuoteView>();
+    expect(quote).toMatchObject({ email, tier: 'gold', period: 'yearly', price_per_seat_cents: 150000, used: false });
+
+    // After the acknowledgement of their message, the offer.
+    const mail = (await smtp.waitFor(email, 2)).find((each) => each.subject === 'Your team offer from RealtyPocket');
+    expect(mail!.text).toContain('Gold yearly memberships for your agents at $1,500 per seat a year, for 5 seats or more');
+    expect(linkIn(mail!, `${PUBLIC_URL}/team/new?quote=`)).toBe(`${PUBLIC_URL}/team/new?quote=${quote.id}`);
+
+    // Another member cannot use it, even with the link.
+    const other = await t.loginAs('free');
+    const refused = await request('GET', `/api/teams/quotes/${quote.id}`, other.headers);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().detail).toBe(`This team offer was made to ${email}: sign in with that address to use it.`);
+    expect(
+      (
+        await request('POST', '/api/teams/checkout', other.headers, {
+          name: 'Copycat',
+          tier: 'gold',
+          period: 'yearly',
+          seats: 5,
+          quote_id: quote.id,
+        })
+      ).statusCode,
+    ).toBe(403);
+
+    // The brokerage signs up with the address it wrote from, and buys at the offer's plan and price.
+    const rita = await t.loginAs('free', { email, name: 'Rita Realty' });
+    expect((await request('GET', `/api/teams/quotes/${quote.id}`, rita.headers)).json()).toMatchObject({ tier: 'gold', used: false });
+    const started = await request('POST', '/api/teams/checkout', rita.headers, {
+      name: 'Austin Realty Group',
+      tier: 'bronze',
+      period: 'monthly',
+      seats: 12,
+      quote_id: quote.id,
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const priceCall = fake.calls.findLast((each) => each.path === '/v1/prices' && each.method === 'POST')!;
+    expect(priceCall.params).toMatchObject({ unit_amount: '150000', lookup_key: `realtypocket_team_offer_${quote.id}` });
+    await fake.completeCheckout(new URL(started.json<{ url: string }>().url).pathname.split('/').pop()!);
+    expect((await request('GET', '/api/teams/mine', rita.headers)).json()).toMatchObject({
+      name: 'Austin Realty Group',
+      tier: 'gold',
+      period: 'yearly',
+      seats: 12,
+      price_per_seat_cents: 150000,
+      active: true,
+    });
+    // The listed seat price kept its own key.
+    expect((await request('GET', '/api/teams/prices')).json().gold_yearly).not.toBe(150000);
+
+    // Bought once: the link now says so.
+    const used = await request('GET', `/api/teams/quotes/${quote.id}`, rita.headers);
+    expect(used.statusCode).toBe(409);
+    expect(used.json().detail).toBe(QUOTE_NOT_VALID);
+  });
+
+  it('refuses an offer past its date', async () => {
+    const email = uniqueEmail('late');
+    await t.db
+      .insert(contactMessages)
+      .values({ name: 'Late Larry', email, subject: 'Team pricing', message: 'Still on?', ipAddress: '10.0.0.9' });
+    const [message] = await t.db.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.email, email));
+    const owner = { authorization: `Bearer ${(await t.loginAsStaff()).token}` };
+    const quote = (
+      await request('POST', '/api/admin/team-quotes', owner, {
+        message_id: message!.id,
+        tier: 'silver',
+        period: 'monthly',
+        price_per_seat_cents: 5900,
+        valid_days: 1,
+      })
+    ).json<TeamQuoteView>();
+    await t.db
+      .update(teamQuotes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(teamQuotes.id, quote.id));
+    const larry = await t.loginAs('free', { email });
+    const late = await request('POST', '/api/teams/checkout', larry.headers, {
+      name: 'Larry & Co',
+      tier: 'silver',
+      period: 'monthly',
+      seats: 5,
+      quote_id: quote.id,
+    });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().detail).toBe(QUOTE_NOT_VALID);
+    expect((await request('GET', `/api/teams/quotes/not-an-id`, larry.headers)).statusCode).toBe(400);
+  });
+});
+
 describe('who may', () => {
   it('refuses visitors, says a member without a team has none, and lets only owners set seat prices', async () => {
     expect((await request('GET', '/api/teams/mine')).statusCode).toBe(401);
@@ -214,6 +341,9 @@ describe('who may', () => {
     const editor = { authorization: `Bearer ${(await t.loginAsStaff({ role: 'editor' })).token}` };
     expect((await request('PUT', '/api/admin/team-prices', editor, prices)).statusCode).toBe(403);
     const owner = { authorization: `Bearer ${(await t.loginAsStaff()).token}` };
+    const tooLow = await request('PUT', '/api/admin/team-prices', owner, { ...prices, gold_monthly: 50 });
+    expect(tooLow.statusCode).toBe(400);
+    expect(tooLow.body).toContain('A seat costs $1 or more');
     expect((await request('PUT', '/api/admin/team-prices', owner, prices)).json()).toEqual(prices);
     expect((await request('GET', '/api/teams/prices')).json()).toEqual(prices);
   });

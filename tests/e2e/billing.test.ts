@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { BILLING_OFF } from '../../common/billing.contract.ts';
-import { gotoHydrated, mailTo, newEmail, signInAsNewMember, signInAsStaff, useBrowser } from './browser.ts';
+import { gotoHydrated, mailTo, newEmail, signInAsNewMember, signInAsStaff, signInAtTier, useBrowser } from './browser.ts';
 import { startSiteServer } from './global-setup.ts';
 
 const browser = useBrowser();
@@ -124,7 +124,7 @@ describe('a visitor with an offer code', () => {
       await owner.getByLabel('How much').fill('50');
       await owner.getByLabel('For', { exact: true }).selectOption('repeating');
       await owner.getByLabel('Months (for some months)').fill('2');
-      await owner.getByLabel('Bronze monthly').check();
+      await owner.getByLabel('Bronze monthly', { exact: true }).check();
       await owner.getByRole('button', { name: 'Make offer' }).click();
       await owner.getByText(`${code} is ready: share /pricing?offer=${code}.`).waitFor();
       await owner.locator(`li[data-offer-code="${code}"]`).getByText('50% off for 2 months').waitFor();
@@ -167,6 +167,28 @@ describe('a visitor with an offer code', () => {
         .waitFor();
     } finally {
       await owner.request.put('/api/admin/trials', { data: { bronze: 0, silver: 0, gold: 0 } });
+    }
+  });
+});
+
+describe('an owner pricing team seats', () => {
+  it('sets a seat price in the Offers tab, which brokers see on the team plan form', async () => {
+    const owner = await browser.newPage();
+    await signInAsStaff(owner);
+    const before = await (await owner.request.get('/api/admin/team-prices')).json();
+    try {
+      await gotoHydrated(owner, '/admin/dashboard/offers');
+      const form = owner.getByRole('region', { name: 'Team plans: price of a seat' });
+      await form.getByLabel('Gold yearly seat').fill('1234.50');
+      await form.getByLabel('Gold monthly seat').fill('129');
+      await form.getByRole('button', { name: 'Save seat prices' }).click();
+      await form.getByText('Seat prices saved: new teams and new seats are charged at them.').waitFor();
+
+      const broker = await signInAtTier(browser, 'free', 'Seth Seats');
+      await gotoHydrated(broker.page, '/team/new');
+      await broker.page.getByText('Gold: $129/month or $1,234.50/year').waitFor();
+    } finally {
+      await owner.request.put('/api/admin/team-prices', { data: before });
     }
   });
 });

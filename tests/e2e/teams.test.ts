@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { gotoHydrated, mailTo, newEmail, pageProblems, signInAtTier, useBrowser } from './browser.ts';
+import { gotoHydrated, mailTo, newEmail, pageProblems, signInAsStaff, signInAtTier, useBrowser } from './browser.ts';
 
 const browser = useBrowser();
 
@@ -59,5 +59,50 @@ describe('a team plan', () => {
     await row.getByText(/^Advanced Negotiation Strategies: \d+%$/).waitFor();
     await broker.page.getByTestId('team-plan').getByText('Silver for your agents · 1 of 5 seats taken').waitFor();
     expect([...pageProblems(broker.page), ...pageProblems(agent)]).toEqual([]);
+  });
+
+  it('has an owner answer a brokerage’s message with a team offer, which the brokerage opens from the email', async () => {
+    const email = newEmail('brokerage');
+    const visitor = await browser.newPage({ mobile: true });
+    expect(
+      (
+        await visitor.request.post('/api/contact', {
+          data: { name: 'Rita Realty', email, subject: 'Team pricing', message: 'We are 12 agents. What would Gold yearly cost us?' },
+        })
+      ).status(),
+    ).toBe(201);
+
+    const owner = await browser.newPage();
+    await signInAsStaff(owner);
+    await gotoHydrated(owner, '/admin/dashboard/messages');
+    const message = owner.locator('li', { hasText: 'We are 12 agents. What would Gold yearly cost us?' });
+    await message.getByText('Make a team offer').click();
+    await message.getByLabel('Plan').selectOption('gold');
+    await message.getByLabel('Billing').selectOption('yearly');
+    await message.getByLabel('Price per seat (dollars)').fill('1500');
+    await message.getByRole('button', { name: `Mail the offer to ${email}` }).click();
+    await message.getByText(`The team offer is mailed to ${email}.`).waitFor();
+
+    await expect.poll(async () => (await mailTo(email)).some((mail) => mail.subject === 'Your team offer from RealtyPocket')).toBe(true);
+    const offer = (await mailTo(email)).find((mail) => mail.subject === 'Your team offer from RealtyPocket')!;
+    const link = new URL(/https?:\/\/\S+\/team\/new\?quote=[0-9a-f-]{36}/.exec(offer.text ?? '')![0]);
+    // Not signed in yet: the link leads through sign-up and back to the offer.
+    await gotoHydrated(visitor, link.pathname + link.search);
+    await visitor.waitForURL((url) => url.pathname === '/login');
+    await visitor.getByRole('link', { name: 'Sign up' }).click();
+    await visitor.waitForURL((url) => url.pathname === '/signup');
+    await visitor.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+    await visitor.getByLabel('Full Name').fill('Rita Realty');
+    await visitor.getByLabel('Email').fill(email);
+    await visitor.getByLabel('Password').fill('brokerage-password-1');
+    await visitor.getByRole('checkbox').check();
+    await visitor.getByRole('button', { name: 'Create Free Account' }).click();
+    await visitor.waitForURL((url) => url.pathname === '/team/new' && url.search === link.search);
+    await visitor
+      .getByTestId('team-offer')
+      .getByText(/^Gold yearly: \$1,500 per seat a year, until /)
+      .waitFor();
+    expect(await visitor.getByLabel('Plan').count()).toBe(0);
+    expect([...pageProblems(owner), ...pageProblems(visitor)]).toEqual([]);
   });
 });

@@ -213,6 +213,14 @@ export default function AccountPage({ loaderData }: Route.ComponentProps) {
           </Button>
         </tips.Form>
         <p className="mt-3 text-sm text-gray-700">
+          Replies, mentions, news of courses and sessions, reminders and broadcasts: choose which you get by email, by push or on the site
+          only in{' '}
+          <Link to="/notifications/settings" className="font-semibold text-brand-800 underline">
+            notification settings
+          </Link>
+          .
+        </p>
+        <p className="mt-3 text-sm text-gray-700">
           The news we send members is on the site too:{' '}
           <Link to="/broadcasts" className="font-semibold text-brand-800 underline">
             read past news

@@ -2,31 +2,37 @@ import { useFetcher } from 'react-router';
 import { formatDate } from '../../../../common/format.ts';
 import { OFFERS } from '../../../../common/limits.ts';
 import { OFFER_PLANS, OfferInput, OfferParams, TrialSettings, type OfferView } from '../../../../common/offers.contract.ts';
-import { formatCents, PAID_TIERS } from '../../../../common/pricing.ts';
+import { BILLING_PERIODS, formatCents, PAID_TIERS } from '../../../../common/pricing.ts';
+import { TeamPrices } from '../../../../common/teams.contract.ts';
 import { TIER_LABEL } from '../../../../common/tiers.ts';
 import { Outcome } from '../../../components/admin/outcome.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmedForm } from '../../../components/ui/confirmed-form.tsx';
 import { Input, Select } from '../../../components/ui/field.tsx';
 import { Pager } from '../../../components/ui/pager.tsx';
-import { attempt, formErrors, readForm, refusedBy, unreadableForm } from '../../../lib/forms.ts';
+import { attempt, centsFromDollars, formErrors, readForm, refusedBy, unreadableForm } from '../../../lib/forms.ts';
 import { listPageOf, staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/offers-tab';
 
 // Owners' offers and free trials: make an offer code (a discount for some plans, for the first
 // payment, some months or for good, until a date or a number of uses), see each one's uses and what it
-// brought, end one; set each tier's free trial. Editors are refused by the service, and told so here.
+// brought, end one; set each tier's free trial and what a team plan's seat costs. Editors are refused
+// by the service, and told so here.
+
+const TEAM_PLANS = PAID_TIERS.flatMap((tier) => BILLING_PERIODS.map((period) => ({ tier, period, key: `${tier}_${period}` as const })));
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  const [offers, trials] = await Promise.all([
+  const [offers, trials, seatPrices] = await Promise.all([
     attempt(() => services.offersAdmin.list(viewer, listPageOf(request))),
     attempt(() => services.offersAdmin.trials(viewer)),
+    attempt(() => services.teamsAdmin.prices(viewer)),
   ]);
   return {
     offers: offers.ok ? offers.value.items : [],
     next: offers.ok ? offers.value.next_cursor : null,
     trials: trials.ok ? trials.value : null,
+    seatPrices: seatPrices.ok ? seatPrices.value : null,
     refusal: offers.ok ? null : offers.message,
     billingEnabled: services.billing.enabled,
   };
@@ -43,6 +49,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     const saved = await attempt(() => services.offersAdmin.setTrials(viewer, input.data));
     return saved.ok ? { ok: true as const, message: 'Free trials saved.' } : saved.refusal;
   }
+  if (intent === 'team-prices') {
+    const input = TeamPrices.safeParse(Object.fromEntries(TEAM_PLANS.map(({ key }) => [key, centsFromDollars(form.get(key))])));
+    if (!input.success) return refusedBy(input.error);
+    const saved = await attempt(() => services.teamsAdmin.setPrices(viewer, input.data));
+    return saved.ok ? { ok: true as const, message: 'Seat prices saved: new teams and new seats are charged at them.' } : saved.refusal;
+  }
   if (intent === 'end') {
     const target = OfferParams.safeParse({ id: form.get('offerId') });
     if (!target.success) return formErrors('Choose an offer.');
@@ -55,7 +67,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     code: form.get('code'),
     name: form.get('name'),
     percent_off: kind === 'percent' ? amount : null,
-    amount_off_cents: kind === 'amount' && typeof amount === 'string' && amount !== '' ? Math.round(Number(amount) * 100) : null,
+    amount_off_cents: kind === 'amount' && typeof amount === 'string' && amount !== '' ? centsFromDollars(amount) : null,
     duration: form.get('duration'),
     duration_months: form.get('duration_months'),
     plans: form.getAll('plans'),
@@ -112,9 +124,11 @@ function OfferRow({ offer }: { offer: OfferView }) {
 }
 
 export default function OffersTab({ loaderData }: Route.ComponentProps) {
-  const { offers, next, trials, refusal, billingEnabled } = loaderData;
+  const { offers, next, trials, seatPrices, refusal, billingEnabled } = loaderData;
   const create = useFetcher<typeof action>();
   const trialForm = useFetcher<typeof action>();
+  const seatForm = useFetcher<typeof action>();
+  const seatErrors = seatForm.data && !seatForm.data.ok ? seatForm.data.fieldErrors : {};
   if (refusal) return <p className="rounded-xl bg-white p-6 text-gray-700">{refusal}</p>;
   const errors = create.data && !create.data.ok ? create.data.fieldErrors : {};
   return (
@@ -147,6 +161,38 @@ export default function OffersTab({ loaderData }: Route.ComponentProps) {
           </Button>
         </trialForm.Form>
         <Outcome answer={trialForm.data} />
+      </section>
+
+      <section aria-labelledby="seat-prices-title" className="space-y-3">
+        <h2 id="seat-prices-title" className="text-lg font-bold text-gray-900">
+          Team plans: price of a seat
+        </h2>
+        <p className="text-sm text-gray-700">
+          In dollars, per seat and period. New teams and seats added are charged at these; a team keeps the price it bought at.
+        </p>
+        <seatForm.Form method="post" className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+          <input type="hidden" name="intent" value="team-prices" />
+          {TEAM_PLANS.map(({ tier, period, key }) => (
+            <Input
+              key={key}
+              compact
+              label={`${TIER_LABEL[tier]} ${period} seat`}
+              name={key}
+              type="number"
+              min={1}
+              step="0.01"
+              required
+              defaultValue={seatPrices ? (seatPrices[key] / 100).toFixed(2) : ''}
+              error={seatErrors[key]}
+            />
+          ))}
+          <div className="col-span-2 sm:col-span-3">
+            <Button type="submit" size="sm" disabled={seatForm.state !== 'idle'}>
+              Save seat prices
+            </Button>
+          </div>
+        </seatForm.Form>
+        <Outcome answer={seatForm.data} />
       </section>
 
       <section aria-labelledby="new-offer-title" className="space-y-3">
