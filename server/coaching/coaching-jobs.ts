@@ -87,24 +87,31 @@ export async function sendCoachingReminders(
 }
 
 /**
- * Runs the planning, the coaching and goal reminders, the weekly tips, the end of Gold's early
- * access and the broadcasts due every minute (and shortly after start); a failure is logged and tried again next minute.
+ * The work of one minute: the planning, the coaching and goal reminders, the weekly tips, the end of
+ * Gold's early access, the broadcasts, news and digests due. A minute with nothing due writes
+ * nothing: a statement on a table the data versions watch would make every kept page stale in
+ * every process, even when it changed no row.
  */
+export async function runMinuteJobs(data: DataAccess, mailer: Mailer, notifier: Notifier): Promise<void> {
+  await planWeeklySessions(data);
+  await sendCoachingReminders(data, mailer, new Date(), notifier);
+  await sendGoalReminders(data, mailer, notifier);
+  await sendWeeklyTips(data, mailer);
+  await endEarlyAccess(data);
+  await sendDueBroadcasts(data, mailer);
+  await handOutNews(data, mailer);
+  await sendDigests(data, mailer);
+  notifier.nudge();
+}
+
+/** Runs the minute's work every minute (and shortly after start); a failure is logged and tried again next minute. */
 export function scheduleCoachingJobs(app: FastifyInstance, data: DataAccess, mailer: Mailer, notifier: Notifier): void {
   let running = false;
   const run = async () => {
     if (running) return;
     running = true;
     try {
-      await planWeeklySessions(data);
-      await sendCoachingReminders(data, mailer, new Date(), notifier);
-      await sendGoalReminders(data, mailer, notifier);
-      await sendWeeklyTips(data, mailer);
-      await endEarlyAccess(data);
-      await sendDueBroadcasts(data, mailer);
-      await handOutNews(data, mailer);
-      await sendDigests(data, mailer);
-      notifier.nudge();
+      await runMinuteJobs(data, mailer, notifier);
     } catch (error) {
       app.log.warn(
         { err: loggableError(error) },

@@ -134,6 +134,10 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
 
     /** Opens the courses whose Gold early access has ended to their own tier; returns them. */
     async endEarlyAccess(now: Date): Promise<{ id: string; title: string; tier: Tier; status: string }[]> {
+      // Looked for first: an update that finds nothing still counts as a change to the catalogue,
+      // and this runs every minute in every process.
+      const [due] = await db.select({ id: courses.id }).from(courses).where(lte(courses.earlyAccessUntil, now)).limit(1);
+      if (!due) return [];
       return db
         .update(courses)
         .set({ tier: sql`${courses.earlyAccessTier}`, earlyAccessTier: null, earlyAccessUntil: null })

@@ -3,6 +3,9 @@ import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { members, sessions, siteSettings, staffAccounts } from '../../db/schema.ts';
 import { STAFF_TWO_FACTOR_SETTING } from '../staff/site-settings.repository.ts';
 
+/** Unusable sessions removed per statement: a backlog goes in short steps. */
+const SESSION_PURGE_BATCH = 5000;
+
 export type SessionOwner = { kind: 'member'; memberId: string } | { kind: 'staff'; staffId: string };
 
 export function createSessionsRepository(db: DatabaseOrTransaction) {
@@ -140,14 +143,34 @@ export function createSessionsRepository(db: DatabaseOrTransaction) {
     },
 
     /** Removes sessions that can no longer be used; returns how many. */
+    /**
+     * Removes sessions that can no longer be used, a batch at a time. Looked for first: a delete that
+     * finds nothing still counts as a change to sessions, and would make every process read every
+     * session again.
+     */
     async deleteUnusable(idleCutoff: Date): Promise<number> {
-      const removed = await db
-        .delete(sessions)
-        .where(
-          sql`${sessions.expiresAt} < now() or ${sessions.lastSeenAt} < ${idleCutoff} or ${sessions.revokedAt} < now() - interval '1 day'`,
-        )
-        .returning({ id: sessions.id });
-      return removed.length;
+      let removed = 0;
+      for (;;) {
+        const unusable = await db
+          .select({ id: sessions.id })
+          .from(sessions)
+          .where(
+            sql`${sessions.expiresAt} < now() or ${sessions.lastSeenAt} < ${idleCutoff} or ${sessions.revokedAt} < now() - interval '1 day'`,
+          )
+          .limit(SESSION_PURGE_BATCH);
+        if (unusable.length === 0) return removed;
+        const gone = await db
+          .delete(sessions)
+          .where(
+            inArray(
+              sessions.id,
+              unusable.map((row) => row.id),
+            ),
+          )
+          .returning({ id: sessions.id });
+        removed += gone.length;
+        if (unusable.length < SESSION_PURGE_BATCH) return removed;
+      }
     },
   };
 }
