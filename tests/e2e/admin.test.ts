@@ -83,6 +83,7 @@ describe('staff sign-in', () => {
       'Community',
       'Messages',
       'Broadcasts',
+      'Offers',
       'Activity',
       'Security',
     ]);
@@ -329,6 +330,7 @@ describe('staff accounts', () => {
     expect(tabs).toContain('Courses');
     expect(tabs).not.toContain('Staff');
     expect(tabs).not.toContain('Members');
+    expect(tabs).not.toContain('Offers');
     await openTab(editor, 'Courses', '/admin/dashboard/courses');
     await editor.getByRole('heading', { name: 'New course' }).waitFor();
     await gotoHydrated(editor, '/admin/dashboard/staff');

@@ -1,10 +1,12 @@
 import { describe, expect, inject, it } from 'vitest';
-import { gotoHydrated, mailTo, signInAsStaff, useBrowser } from './browser.ts';
+import { gotoHydrated, mailTo, signInAsStaff, signInAtTier, useBrowser } from './browser.ts';
 
 const browser = useBrowser();
 
 describe('broadcasts', () => {
-  it('lets staff write one with a Gold section, preview it as each tier gets it, and mail themselves a test', async () => {
+  it('lets staff write one with a Gold section, preview it, mail themselves a test and send it: a Gold and a Bronze member get it each as their tier reaches', async () => {
+    const gold = await signInAtTier(browser, 'gold', 'Gold Reader');
+    const bronze = await signInAtTier(browser, 'bronze', 'Bronze Reader');
     const page = await browser.newPage();
     await signInAsStaff(page);
     await gotoHydrated(page, '/admin/dashboard/broadcasts');
@@ -31,5 +33,19 @@ describe('broadcasts', () => {
     await expect
       .poll(async () => (await mailTo(inject('adminEmail'))).map((mail) => mail.subject), { timeout: 15_000 })
       .toContain(`[Test] ${subject}`);
-  });
+
+    // Sent by the minute job of the server: within a minute or so.
+    await item.getByRole('button', { name: 'Send', exact: true }).click();
+    await item.getByText('Sending: it goes out within a minute.').waitFor();
+    const copyFor = async (email: string) => (await mailTo(email)).find((mail) => mail.subject === subject);
+    await expect.poll(async () => Boolean((await copyFor(gold.email)) && (await copyFor(bronze.email))), { timeout: 90_000 }).toBe(true);
+    const [toGold, toBronze] = [(await copyFor(gold.email))!, (await copyFor(bronze.email))!];
+    for (const copy of [toGold, toBronze]) expect(copy.text).toContain('Rates held steady.');
+    expect(toGold.text).toContain('Gold only: the lender panel recording.');
+    expect(toGold.html || '').toContain('Gold only: the lender panel recording.');
+    expect(toBronze.text).not.toContain('lender panel');
+    expect(toBronze.html || '').not.toContain('lender panel');
+    await gold.page.close();
+    await bronze.page.close();
+  }, 150_000);
 });
