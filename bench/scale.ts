@@ -110,6 +110,8 @@ interface RowResult {
   path: string;
   single: Single;
   load: Awaited<ReturnType<typeof load>>;
+  /** The server's resident memory right after this row's load, MB: where a peak came from. */
+  rss_mb: number;
 }
 
 interface WriteRound {
@@ -377,11 +379,12 @@ async function measureSite(phase: Phase, site: Site, db: pg.Client): Promise<Omi
     await settle(db);
     const single = await fetchOnce(urlOf(row), headers);
     const loaded = await load(urlOf(row), headers);
-    memory.max = Math.max(memory.max, rssBytes(pid));
-    rows.push({ row: rowName(row), path: row.path, single, load: loaded });
+    const rss = rssBytes(pid);
+    memory.max = Math.max(memory.max, rss);
+    rows.push({ row: rowName(row), path: row.path, single, load: loaded, rss_mb: round1(rss / MB) });
     console.log(
       `  ${rowName(row)}: ${single.status}, ${single.ms} ms, ${kb(single.bytes)} KB (${kb(single.bytes_sent)} KB sent); ` +
-        `${loaded.requests_per_second} req/s, p99 ${loaded.latency_p99_ms} ms, ${failures(loaded)}`,
+        `${loaded.requests_per_second} req/s, p99 ${loaded.latency_p99_ms} ms, ${failures(loaded)}; RSS ${round1(rss / MB)} MB`,
     );
   }
 
