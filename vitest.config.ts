@@ -84,6 +84,9 @@ export default defineConfig({
           // Two files at a time against the one server, each with its own Chromium and its own accounts.
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // A page's answer to a click can take a few seconds on a loaded 2-core machine: a poll waits
+          // up to 10 s (not vitest's 1 s) before it fails.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

@@ -90,6 +90,23 @@ export async function signInAsNewMember(page: Page, name = 'Test Member'): Promi
   return { email, password };
 }
 
+/** How many members the site counts now (the public figures the pages show). */
+export async function countedMembers(): Promise<number> {
+  return ((await (await fetch(`${baseUrl()}/api/admin/analytics/content`)).json()) as { total_users: number }).total_users;
+}
+
+/**
+ * The member count a page shows in `text` (the number before `+` in `pattern`'s first group), checked
+ * against the counts read before and after the page was made: other test files sign members up
+ * meanwhile, so the exact number is not known, only its bounds.
+ */
+export function expectMemberCountIn(text: string | null, pattern: RegExp, counted: { before: number; after: number }, where = '') {
+  const shown = Number(pattern.exec(text ?? '')?.[1]);
+  expect(shown, `the member count shown ${where}`).toBeGreaterThanOrEqual(Math.max(1, counted.before));
+  expect(shown, `the member count shown ${where}`).toBeLessThanOrEqual(counted.after);
+  return shown;
+}
+
 /** Signs a page in as the staff account the test server was started with, by cookie. */
 export async function signInAsStaff(page: Page): Promise<void> {
   const response = await page.request.post('/api/admin/login', {

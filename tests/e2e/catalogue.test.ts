@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseUrl, gotoHydrated, pageProblems, toast, useBrowser } from './browser.ts';
+import { baseUrl, countedMembers, expectMemberCountIn, gotoHydrated, pageProblems, toast, useBrowser } from './browser.ts';
 
 const browser = useBrowser();
 
@@ -152,10 +152,7 @@ describe('resources (/resources)', () => {
 describe('community (/community)', () => {
   it('shows the first two discussions and blurs the rest for a visitor, with the live count', async () => {
     const page = await browser.newPage();
-    const memberCount = async () =>
-      ((await (await fetch(`${baseUrl()}/api/admin/analytics/content`)).json()) as { total_users: number }).total_users;
-    // Other test files sign members up meanwhile: the page's count lies between the counts read before and after it.
-    const membersBefore = await memberCount();
+    const membersBefore = await countedMembers();
     await gotoHydrated(page, '/community');
     expect(await page.locator('h1').textContent()).toBe('RealtyPocket Community');
     await page.getByText('Join our membership to participate').waitFor();
@@ -164,13 +161,14 @@ describe('community (/community)', () => {
     for (const text of ['50+ Daily Posts', 'Recent Discussions']) {
       await page.getByText(text).first().waitFor();
     }
-    const membersAfter = await memberCount();
+    const membersAfter = await countedMembers();
     // The real member count, and none at all rather than '0+'.
-    if (membersAfter > 0) {
-      const shown = Number(/(\d+)\+ Active Members/.exec((await page.locator('main').textContent()) ?? '')?.[1]);
-      expect(shown).toBeGreaterThanOrEqual(Math.max(1, membersBefore));
-      expect(shown).toBeLessThanOrEqual(membersAfter);
-    } else expect(await page.getByText('Active Members').count()).toBe(0);
+    if (membersAfter > 0)
+      expectMemberCountIn(await page.locator('main').textContent(), /(\d+)\+ Active Members/, {
+        before: membersBefore,
+        after: membersAfter,
+      });
+    else expect(await page.getByText('Active Members').count()).toBe(0);
     expect(await page.locator('article[data-locked="false"]').count()).toBe(2);
     expect(await page.locator('article[data-locked="true"]').count()).toBe(posts.length - 2);
     expect(await page.getByText('Join to see full discussion').count()).toBe(posts.length - 2);
