@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EPISODES_PER_PAGE, PAGE_SIZE, SEARCH_WINDOW } from '../../common/limits.ts';
+import { EPISODES_PER_PAGE, NOTIFICATIONS, PAGE_SIZE, SEARCH_WINDOW } from '../../common/limits.ts';
 import { analyzeScaleTables, SCALE_EMAIL_DOMAIN, SCALE_PASSWORD, seedScaleData, type ScaleVolume } from '../../db/seed/scale.ts';
 import { INVALID_CURSOR } from '../../server/lists/keyset.ts';
 import { hashPassword } from '../../server/sessions/passwords.ts';
@@ -53,6 +53,7 @@ const BIG_TABLES = new Set([
   'sessions',
   'uploaded_files',
   'contact_messages',
+  'notifications',
 ]);
 
 /**
@@ -90,6 +91,8 @@ const RARE_POSTS = PAGE_SIZE.communityFeed + 7;
 /** The guard member's discussions, and the replies they got. */
 const MY_DISCUSSIONS = 40;
 const REPLIES_TO_ME = 950;
+/** The guard member's notifications: several pages of the bell's list. */
+const MY_NOTIFICATIONS = 400;
 
 /** The member's own lists, made long enough to page, with several rows on the same moment (the id breaks the tie). */
 async function giveLongLists({ memberId, email, name }: MemberLogin) {
@@ -123,6 +126,16 @@ async function giveLongLists({ memberId, email, name }: MemberLogin) {
            now() - interval '1 hour' * (g / 3), case when g % 10 = 0 then now() end
     from generate_series(1, ${REPLIES_TO_ME}) as g
     join members as author on author.email = case when g % 15 = 0 then ${email} else 'member' || g || ${`@${SCALE_EMAIL_DOMAIN}`} end`);
+  // The bell: a few notifications for every member, and many for this one (some hidden by the
+  // member's choice, some on the same moment), so the member's page must be read on its index.
+  await t.db.execute(sql`
+    insert into notifications (member_id, kind, group_key, title, url, shown, updated_at)
+    select m.id, 'reply', 'guard:' || m.id || ':' || g, 'Guard notice ' || g, '/community', true, now() - interval '1 hour' * g
+    from members as m cross join generate_series(1, 3) as g`);
+  await t.db.execute(sql`
+    insert into notifications (member_id, kind, group_key, title, url, shown, updated_at)
+    select ${memberId}, 'like', 'guard-mine:' || g, 'Guard like ' || g, '/community', g % 9 <> 0, now() - interval '1 minute' * (g / 3)
+    from generate_series(1, ${MY_NOTIFICATIONS}) as g`);
   // What staff did to the member (the member page's activity), more than a page, a few at the same moment.
   await t.db.execute(sql`
     insert into audit_log (actor_email, action, target, old_value, new_value, created_at)
@@ -191,7 +204,7 @@ beforeAll(async () => {
   busiestPost = busiest!.id;
   // Plans are chosen on statistics, as in production after the scale seed: every filled table analysed.
   await analyzeScaleTables(t.db);
-  await t.db.execute(sql`vacuum (analyze) courses, resources, staff_accounts, podcast_episodes`);
+  await t.db.execute(sql`vacuum (analyze) courses, resources, staff_accounts, podcast_episodes, notifications`);
   indexTables = await tablesOfIndexes(t.database);
 }, 120_000);
 afterAll(() => t?.close());
@@ -404,6 +417,16 @@ const LISTS: List[] = [
     key: 'reply_id',
     table: 'community_replies',
     expected: repliesToMe,
+  },
+  {
+    name: 'my notifications',
+    url: () => '/api/notifications',
+    who: 'member',
+    size: NOTIFICATIONS.pageSize,
+    items: 'items',
+    table: 'notifications',
+    expected: (limit) => sql`
+      select id from notifications where member_id = ${member.memberId} and shown order by updated_at desc, id desc limit ${limit}`,
   },
   {
     name: 'my enrolments',

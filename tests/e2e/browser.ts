@@ -152,6 +152,25 @@ export async function signInAtTier(
   return { page, email };
 }
 
+/** The staff account takes 1-on-1s every day from 08:00 to 20:00 UTC, two days' notice ahead. */
+export async function openTheCoachesWeek(browser: ReturnType<typeof useBrowser>) {
+  const staff = await browser.newPage();
+  await signInAsStaff(staff);
+  const answer = await staff.request.put('/api/admin/one-on-one/availability', {
+    data: {
+      time_zone: 'UTC',
+      accepting: true,
+      meeting_url: 'https://meet.example.com/one-on-one',
+      slot_minutes: 60,
+      min_notice_hours: 48,
+      windows: [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, starts: '08:00', ends: '20:00', kind: 'open' })),
+      days_off: [],
+    },
+  });
+  expect(answer.status()).toBe(200);
+  await staff.close();
+}
+
 /** Plays the lesson player's video from this second (muted, so no gesture is needed). */
 export async function playVideo(player: Locator, seconds: number | 'near-end') {
   const video = player.locator('video');

@@ -1,34 +1,15 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { gotoHydrated, signInAsStaff, signInAtTier, toast, useBrowser } from './browser.ts';
+import { gotoHydrated, openTheCoachesWeek, signInAtTier, toast, useBrowser } from './browser.ts';
 
 const browser = useBrowser();
 const TAP_TARGET_PX = 44;
-
-/** The staff account takes 1-on-1s every day from 08:00 to 20:00 UTC, two days' notice ahead. */
-async function openTheCoachesWeek() {
-  const staff = await browser.newPage();
-  await signInAsStaff(staff);
-  const answer = await staff.request.put('/api/admin/one-on-one/availability', {
-    data: {
-      time_zone: 'UTC',
-      accepting: true,
-      meeting_url: 'https://meet.example.com/one-on-one',
-      slot_minutes: 60,
-      min_notice_hours: 48,
-      windows: [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, starts: '08:00', ends: '20:00', kind: 'open' })),
-      days_off: [],
-    },
-  });
-  expect(answer.status()).toBe(200);
-  await staff.close();
-}
 
 const firstFreeTime = (page: Page) => page.locator('label:has(input[name="starts_at"])').first();
 
 describe('1-on-1 coaching on a phone', () => {
   it('lets a Gold member book a 1-on-1, move it and cancel it', async () => {
-    await openTheCoachesWeek();
+    await openTheCoachesWeek(browser);
     const { page } = await signInAtTier(browser, 'gold', 'Gia Gold', { mobile: true });
     await gotoHydrated(page, '/coaching');
     await page.getByRole('link', { name: '1-on-1 (Gold)' }).click();

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { gotoHydrated, signInAsStaff, signInAtTier, useBrowser } from './browser.ts';
+import { gotoHydrated, openTheCoachesWeek, signInAsStaff, signInAtTier, useBrowser } from './browser.ts';
 
 // Issue 26, item 8: on a phone (360 px), every button and link of the coaching pages, the goals page
 // and the dashboard's new panels, and the dashboard's 'Upgrade Plan', is at least 44 px tall.
@@ -68,25 +68,6 @@ async function scheduleWeekly(title: string, minTier: 'silver' | 'gold', daysAhe
   return ((await answer.json()) as { id: string }).id;
 }
 
-/** The staff account takes 1-on-1s every day (the same week as one-on-one.test.ts sets). */
-async function openTheCoachesWeek() {
-  const staff = await browser.newPage();
-  await signInAsStaff(staff);
-  const answer = await staff.request.put('/api/admin/one-on-one/availability', {
-    data: {
-      time_zone: 'UTC',
-      accepting: true,
-      meeting_url: 'https://meet.example.com/one-on-one',
-      slot_minutes: 60,
-      min_notice_hours: 48,
-      windows: [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, starts: '08:00', ends: '20:00', kind: 'open' })),
-      days_off: [],
-    },
-  });
-  expect(answer.status()).toBe(200);
-  await staff.close();
-}
-
 describe('tap targets on a phone', () => {
   it('makes every link, button and drop-down of the coaching pages, the goals page and the dashboard panels at least 44 px tall', async () => {
     const found: Record<string, Measured[]> = {};
@@ -128,7 +109,7 @@ describe('tap targets on a phone', () => {
     found['/coaching/one-on-one (Silver)'] = await measure(silver);
 
     // A Gold member with a 1-on-1 booked (the last free time of the fortnight, away from one-on-one.test.ts's first).
-    await openTheCoachesWeek();
+    await openTheCoachesWeek(browser);
     const { page: gold } = await signInAtTier(browser, 'gold', 'Gwen Taps', { mobile: true });
     const [coach] = (await (await gold.request.get('/api/one-on-one/coaches')).json()) as { id: string }[];
     const slots = (await (await gold.request.get(`/api/one-on-one/slots?coach=${coach!.id}`)).json()) as {

@@ -11,7 +11,7 @@ import {
 } from '../../../../common/coaching.contract.ts';
 import { COACHING, TEXT_MAX } from '../../../../common/limits.ts';
 import { DEFAULT_TIME_ZONE, formatInZone, localDateOf, localTimeOf } from '../../../../common/time-zones.ts';
-import { TIER_LABEL, TIERS } from '../../../../common/tiers.ts';
+import { TIER_LABEL, TIERS, type Tier } from '../../../../common/tiers.ts';
 import { formValues, libraryChoices, type FieldErrors } from '../../../components/admin/course-forms.tsx';
 import { EditDetails } from '../../../components/admin/edit-details.tsx';
 import { Outcome } from '../../../components/admin/outcome.tsx';
@@ -108,6 +108,58 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 type Loaded = Route.ComponentProps['loaderData'];
 
+/** The title, text, host and plan of a session: as staff schedule one, and as they edit its series. */
+function SessionBasics({
+  hosts,
+  errors,
+  values,
+}: {
+  hosts: Loaded['hosts'];
+  errors: FieldErrors;
+  values: { title?: string; description?: string; host: string; minTier: Tier };
+}) {
+  return (
+    <>
+      <Input
+        compact
+        label="Title"
+        name="title"
+        required
+        defaultValue={values.title}
+        maxLength={TEXT_MAX.sessionTitle}
+        error={errors.title}
+        className="sm:col-span-2"
+      />
+      <Textarea
+        compact
+        label="Description"
+        name="description"
+        rows={3}
+        defaultValue={values.description}
+        maxLength={TEXT_MAX.sessionDescription}
+        error={errors.description}
+        className="sm:col-span-2"
+      />
+      <Select
+        compact
+        label="Host"
+        name="host_staff_id"
+        defaultValue={values.host}
+        options={hosts.map((host) => ({ value: host.id, label: `${host.name} (${host.email})` }))}
+        error={errors.host_staff_id}
+      />
+      <Select
+        compact
+        label="Lowest tier that may join"
+        name="min_tier"
+        defaultValue={values.minTier}
+        options={TIERS.map((value) => ({ value, label: TIER_LABEL[value] }))}
+        error={errors.min_tier}
+      />
+    </>
+  );
+}
+
 function ScheduleFields({ hosts, me, errors }: { hosts: Loaded['hosts']; me: string; errors: FieldErrors }) {
   return (
     <div className="grid gap-3 sm:grid-cols-2">
@@ -123,32 +175,7 @@ function ScheduleFields({ hosts, me, errors }: { hosts: Loaded['hosts']; me: str
         error={errors.kind}
         className="sm:col-span-2"
       />
-      <Input compact label="Title" name="title" required maxLength={TEXT_MAX.sessionTitle} error={errors.title} className="sm:col-span-2" />
-      <Textarea
-        compact
-        label="Description"
-        name="description"
-        rows={3}
-        maxLength={TEXT_MAX.sessionDescription}
-        error={errors.description}
-        className="sm:col-span-2"
-      />
-      <Select
-        compact
-        label="Host"
-        name="host_staff_id"
-        defaultValue={me}
-        options={hosts.map((host) => ({ value: host.id, label: `${host.name} (${host.email})` }))}
-        error={errors.host_staff_id}
-      />
-      <Select
-        compact
-        label="Lowest tier that may join"
-        name="min_tier"
-        defaultValue="silver"
-        options={TIERS.map((value) => ({ value, label: TIER_LABEL[value] }))}
-        error={errors.min_tier}
-      />
+      <SessionBasics hosts={hosts} errors={errors} values={{ host: me, minTier: 'silver' }} />
       <Input compact label="Date" name="date" type="date" required error={errors.date} />
       <Input compact label="Start time" name="time" type="time" required error={errors.time} />
       <Input compact label="Time zone" name="time_zone" defaultValue={DEFAULT_TIME_ZONE} required error={errors.time_zone} />
@@ -187,41 +214,10 @@ function ScheduleFields({ hosts, me, errors }: { hosts: Loaded['hosts']; me: str
 function SeriesFieldsEditor({ session, hosts, errors }: { session: StaffSessionView; hosts: Loaded['hosts']; errors: FieldErrors }) {
   return (
     <div className="grid gap-3 sm:grid-cols-2">
-      <Input
-        compact
-        label="Title"
-        name="title"
-        required
-        defaultValue={session.title}
-        maxLength={TEXT_MAX.sessionTitle}
-        error={errors.title}
-        className="sm:col-span-2"
-      />
-      <Textarea
-        compact
-        label="Description"
-        name="description"
-        rows={3}
-        defaultValue={session.description}
-        maxLength={TEXT_MAX.sessionDescription}
-        error={errors.description}
-        className="sm:col-span-2"
-      />
-      <Select
-        compact
-        label="Host"
-        name="host_staff_id"
-        defaultValue={session.host_staff_id ?? ''}
-        options={hosts.map((host) => ({ value: host.id, label: `${host.name} (${host.email})` }))}
-        error={errors.host_staff_id}
-      />
-      <Select
-        compact
-        label="Lowest tier that may join"
-        name="min_tier"
-        defaultValue={session.min_tier}
-        options={TIERS.map((value) => ({ value, label: TIER_LABEL[value] }))}
-        error={errors.min_tier}
+      <SessionBasics
+        hosts={hosts}
+        errors={errors}
+        values={{ title: session.title, description: session.description, host: session.host_staff_id ?? '', minTier: session.min_tier }}
       />
       <Input
         compact
