@@ -85,3 +85,37 @@ describe('live coaching on a phone', () => {
     await card.getByText("✓ You RSVP'd").waitFor();
   });
 });
+
+describe('the Coaching tab', () => {
+  it('has staff schedule a session from its form and edit its details, the form showing what is stored', async () => {
+    const page = await browser.newPage();
+    await signInAsStaff(page);
+    await gotoHydrated(page, '/admin/dashboard/coaching');
+    const title = `Pricing clinic ${Date.now()}`;
+    const scheduling = page.locator('form', { has: page.getByRole('button', { name: 'Schedule', exact: true }) });
+    await scheduling.getByLabel('Title').fill(title);
+    await scheduling.getByLabel('Description').fill('Bring a listing you are pricing this week.');
+    await scheduling.getByLabel('Lowest tier that may join').selectOption('gold');
+    const day = new Date(Date.now() + 2 * 24 * 3600_000).toISOString().slice(0, 10);
+    await scheduling.getByLabel('Date').fill(day);
+    await scheduling.getByLabel('Start time').fill('06:00');
+    await scheduling.getByLabel('Join link (https://)').fill('https://meet.example.com/pricing-clinic');
+    await scheduling.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await page.getByText(`“${title}” is scheduled.`).waitFor();
+
+    const item = page.getByRole('listitem').filter({ hasText: title });
+    await item.getByText('Edit this session’s details').click();
+    expect(await item.getByLabel('Title').inputValue()).toBe(title);
+    expect(await item.getByLabel('Description').inputValue()).toBe('Bring a listing you are pricing this week.');
+    expect(await item.getByLabel('Lowest tier that may join').inputValue()).toBe('gold');
+    expect(await item.getByLabel('Host').inputValue()).not.toBe('');
+    await item.getByLabel('Description').fill('Bring two listings you are pricing this week.');
+    await item.getByRole('button', { name: 'Save', exact: true }).click();
+    await item.getByText('Saved for every coming session; those who RSVP’d are told of what changed.').waitFor();
+    await gotoHydrated(page, '/admin/dashboard/coaching');
+    await page.getByRole('listitem').filter({ hasText: title }).getByText('Edit this session’s details').click();
+    expect(await page.getByRole('listitem').filter({ hasText: title }).getByLabel('Description').inputValue()).toBe(
+      'Bring two listings you are pricing this week.',
+    );
+  });
+});

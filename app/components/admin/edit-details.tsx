@@ -5,13 +5,15 @@ import { Outcome, type Answer } from './outcome.tsx';
 
 /**
  * An item's edit form, folded away under `summary` until staff open it, posted through the item's
- * own fetcher (with its hidden fields); its answer shows below it.
+ * own fetcher (with its hidden fields); its answer shows below it, unless the item shows its
+ * fetcher's answer once for several such forms (`answerBelow={false}`).
  */
 export function EditDetails({
   fetcher,
   summary,
   fields,
   submitLabel,
+  answerBelow = true,
   children,
 }: {
   /** The item's `useFetcher<typeof action>()`: any action whose answers are an `Answer`. */
@@ -19,6 +21,7 @@ export function EditDetails({
   summary: string;
   fields: Record<string, string>;
   submitLabel: string;
+  answerBelow?: boolean;
   children: ReactNode;
 }) {
   return (
@@ -35,9 +38,11 @@ export function EditDetails({
           </Button>
         </fetcher.Form>
       </details>
-      <div className="mt-2">
-        <Outcome answer={fetcher.data} />
-      </div>
+      {answerBelow && (
+        <div className="mt-2">
+          <Outcome answer={fetcher.data} />
+        </div>
+      )}
     </>
   );
 }

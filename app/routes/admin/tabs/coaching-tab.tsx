@@ -302,7 +302,13 @@ function SessionItem({
         )}
       </div>
       {upcoming && !session.cancelled && (
-        <EditDetails fetcher={fetcher} summary="Move this session" fields={{ intent: 'move', sessionId: session.id }} submitLabel="Move">
+        <EditDetails
+          answerBelow={false}
+          fetcher={fetcher}
+          summary="Move this session"
+          fields={{ intent: 'move', sessionId: session.id }}
+          submitLabel="Move"
+        >
           <div className="grid gap-3 sm:grid-cols-3">
             <Input
               compact
@@ -328,6 +334,7 @@ function SessionItem({
       )}
       {upcoming && !session.cancelled && !session.series_ended && (
         <EditDetails
+          answerBelow={false}
           fetcher={fetcher}
           summary={session.weekly ? 'Edit the series (every coming session)' : 'Edit this session’s details'}
           fields={{ intent: 'series', sessionId: session.id, seriesId: session.series_id }}
@@ -338,6 +345,7 @@ function SessionItem({
       )}
       {!upcoming && (
         <EditDetails
+          answerBelow={false}
           fetcher={fetcher}
           summary={session.recording_file_id || session.recording_url ? 'Edit recording and notes' : 'Add the recording and notes'}
           fields={{ intent: 'recording', sessionId: session.id }}
@@ -382,6 +390,10 @@ function SessionItem({
           </button>
         </ConfirmedForm>
       )}
+      {/* One answer for the item's forms (move, edit, recording, cancel), shown once. */}
+      <div className="mt-2">
+        <Outcome answer={fetcher.data} />
+      </div>
     </li>
   );
 }
