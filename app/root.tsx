@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router';
 import { toast, Toaster } from './lib/toast.tsx';
 import { publicViewer } from '../common/viewer.ts';
+import { mayEditPageTexts } from '../common/policies.ts';
 import { buttonClass } from './components/ui/button.tsx';
 import { useNonce } from './lib/nonce.tsx';
 import { orFallback, pageContent, pageServices, pageSession } from './lib/page-context.ts';
@@ -28,6 +29,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     footerText,
     mobileApp,
     unreadNotifications,
+    // Whether the pages' edit mode is theirs: decided here, so the rule's code stays on the server.
+    editsTexts: mayEditPageTexts(viewer),
     // A toast an action left for the page it redirected to (after sign-in, sign-up, ...).
     flash: pageSession(context).takeFlash(),
   };

@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useState, useSyncExternalStore, type ComponentType } from 'react';
 import { Outlet, useNavigation } from 'react-router';
 import { EditModeContext, loadTextEditor, type EditableTextProps } from '../editable/editable-text.tsx';
-import { mayEditPageTexts } from '../../../common/policies.ts';
 import { useRootData } from '../../lib/root-data.ts';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNav } from './site-nav.tsx';
@@ -58,7 +57,8 @@ export default function SiteLayout() {
   const editing = useSyncExternalStore(editModeStore.subscribe, editModeStore.get, () => false);
   // Loaded as soon as staff open a page, so it is there when they switch edit mode on.
   const [Editor, setEditor] = useState<ComponentType<EditableTextProps>>();
-  const editsTexts = mayEditPageTexts(viewer);
+  // Decided by the root loader (common/policies.ts), on the server.
+  const editsTexts = root?.editsTexts ?? false;
   useEffect(() => {
     if (editsTexts) void loadTextEditor().then((loaded) => setEditor(() => loaded));
   }, [editsTexts]);
