@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import autocannon from 'autocannon';
+import { startServerProcess } from '../tests/helpers/server-process.ts';
 
 // What the sections of `npm run bench` share (run.ts, scale.ts): the site's production process,
 // answers exactly as sent, and load.
@@ -146,24 +147,25 @@ const START_FLAGS = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'),
   .split(/\s+/)
   .filter((word) => word.startsWith('--'));
 
-/** The production server (`node server/main.ts`, with npm start's flags) on a free port, up and answering; its log to ours, or to `logFile`. */
-export async function startSite(env: Record<string, string>, logFile?: string): Promise<Site> {
-  const port = await freePort();
-  const log = logFile === undefined ? 'inherit' : fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...START_FLAGS, 'server/main.ts'], {
-    cwd: root,
-    env: productionEnvironment({ HOST: '127.0.0.1', PORT: String(port), ...env }),
-    stdio: ['ignore', log, log],
+/**
+ * The production server (`node server/main.ts`, with npm start's flags) on a port of its choosing,
+ * once it says it is ready (tests/helpers/server-process.ts); its log to ours, or to `logFile`.
+ * `startMs` is how long the start took as the bench saw it, from the spawn to the ready message.
+ */
+export async function startSite(
+  env: Record<string, string>,
+  logFile?: string,
+): Promise<Site & { startMs: number; steps: Record<string, number> }> {
+  const spawnedAt = performance.now();
+  const server = await startServerProcess({
+    args: [...START_FLAGS, 'server/main.ts'],
+    env: productionEnvironment({ HOST: '127.0.0.1', PORT: '0', ...env }),
   });
-  if (typeof log === 'number') fs.closeSync(log);
-  const site = { url: `http://127.0.0.1:${port}`, process: child };
-  try {
-    await waitUntil(`${site.url}/healthz`, child);
-  } catch (error) {
-    await stopProcess(child);
-    throw error;
-  }
-  return site;
+  const sink = logFile === undefined ? process.stdout : fs.createWriteStream(logFile, { flags: 'a' });
+  if (logFile !== undefined) sink.write(server.output());
+  server.child.stdout?.pipe(sink, { end: false });
+  server.child.stderr?.pipe(sink, { end: false });
+  return { url: server.url, process: server.child, startMs: Math.round(performance.now() - spawnedAt), steps: server.startMs };
 }
 
 /** SIGTERM, then wait for the exit (the server drains its requests and closes the database first). */

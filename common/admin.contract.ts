@@ -133,7 +133,15 @@ export interface AuditService {
   list(viewer: Viewer, query?: BeforeQuery): Promise<Paged<AuditEntry>>;
 }
 
-export const StaffAccount = z.object({ id: z.string(), email: z.string(), role: StaffRole, created_at: z.string(), you: z.boolean() });
+export const StaffAccount = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: StaffRole,
+  created_at: z.string(),
+  you: z.boolean(),
+  /** Until when wrong two-factor codes keep the account's codes refused (an owner may lift it); null when they do not. */
+  two_factor_locked_until: z.string().nullable(),
+});
 export type StaffAccount = z.infer<typeof StaffAccount>;
 export const StaffAccountList = z.array(StaffAccount);
 export const StaffInvitation = z.object({ email: emailField(), role: StaffRole });
@@ -153,4 +161,11 @@ export interface StaffService {
   setRole(viewer: Viewer, staffId: string, role: StaffRole): Promise<StaffAccount>;
   /** Removes the account and ends its sessions; never the last owner. */
   remove(viewer: Viewer, staffId: string): Promise<void>;
+  /** Lifts the lock wrong two-factor codes put on an account, before it passes (audited). */
+  liftTwoFactorLock(viewer: Viewer, staffId: string): Promise<StaffAccount>;
+  // Each staff member's own, with their password again (a stolen session alone changes nothing).
+  /** Their email, at once; the old address is told. */
+  changeEmail(viewer: Viewer, input: { email: string; password: string }): Promise<{ success: true; message: string }>;
+  /** Their password; every session of the account ends, this one too, and the account is told. */
+  changePassword(viewer: Viewer, input: { current_password: string; new_password: string }): Promise<void>;
 }

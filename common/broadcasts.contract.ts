@@ -15,7 +15,7 @@ export const BROADCAST_STATUSES = ['draft', 'scheduled', 'sending', 'sent'] as c
 
 export const BroadcastInput = z.object({
   subject: requiredText('Subject', TEXT_MAX.broadcastSubject),
-  body: requiredText('Text', TEXT_MAX.broadcastBody).superRefine((body, context) => {
+  body: requiredText('Text', TEXT_MAX.broadcastBody, { multiline: true }).superRefine((body, context) => {
     try {
       parseBroadcast(body);
     } catch (error) {

@@ -19,6 +19,9 @@ export const SESSION_OVER = 'This session has already started or ended.';
 export const SESSION_CANCELLED = 'This session was cancelled.';
 export const NOT_FULL = 'There are places left: RSVP instead of waiting.';
 export const JOIN_NOT_OPEN = `The join link opens ${COACHING.joinOpensMinutesBefore} minutes before the session starts.`;
+/** The join link is for members holding a place: waiting for one, or never asking, is not a place. */
+export const JOIN_NEEDS_PLACE = 'Only members with a place can join this session. RSVP first, while places are left.';
+export const JOIN_WHILE_WAITING = "You are on the waiting list, so you have no place yet: we'll email you if one opens.";
 
 /** A session as a member sees it. Times are UTC (ISO 8601); pages show them in the member's zone. */
 export const SessionView = z.object({
@@ -44,7 +47,7 @@ export const SessionView = z.object({
   /** On the waiting list: a place given back goes to the first waiting, who is told by email. */
   waitlisted: z.boolean(),
   join_opens_at: z.string(),
-  /** Only to a member who may join, from join_opens_at until the end; null otherwise. */
+  /** Only to a member who may join and holds a place (RSVP'd, not waiting), from join_opens_at until the end; null otherwise. */
   join_url: z.string().nullable(),
 });
 export type SessionView = z.infer<typeof SessionView>;
@@ -87,7 +90,7 @@ const joinUrl = optionalText('Join link', TEXT_MAX.link).refine(
   (value) => value === '' || /^https:\/\/[^\s]+$/.test(value),
   'Join link must start with https:// (the video meeting address)',
 );
-const description = optionalText('Description', TEXT_MAX.sessionDescription);
+const description = optionalText('Description', TEXT_MAX.sessionDescription, { multiline: true });
 const address = optionalText('Address', TEXT_MAX.eventAddress);
 
 /** A new session, or a weekly series of them: the first start is a date and time in the given zone. */
@@ -141,7 +144,7 @@ export const RecordingInput = z
     recording_url: optionalText('Recording link', TEXT_MAX.link)
       .refine((value) => value === '' || /^https:\/\/[^\s]+$/.test(value), 'Recording link must start with https://')
       .default(''),
-    notes: optionalText('Notes', TEXT_MAX.sessionNotes).default(''),
+    notes: optionalText('Notes', TEXT_MAX.sessionNotes, { multiline: true }).default(''),
   })
   .refine((input) => !(input.recording_file_id && input.recording_url), {
     message: 'Choose an uploaded video or a link, not both',
@@ -197,7 +200,7 @@ export interface CoachingService {
   /** Waits for a place in a full session (409 while places are left: RSVP then). */
   joinWaitlist(viewer: Viewer, sessionId: string): Promise<SessionView>;
   leaveWaitlist(viewer: Viewer, sessionId: string): Promise<SessionView>;
-  /** Records the member's attendance and gives the meeting's address, while the link is open. */
+  /** Records the member's attendance and gives the meeting's address, while the link is open, to a member holding a place. */
   join(viewer: Viewer, sessionId: string): Promise<{ url: string }>;
   /** The session as an .ics file, for the member's calendar. */
   calendarFile(viewer: Viewer, sessionId: string): Promise<{ filename: string; body: string }>;

@@ -118,13 +118,13 @@ export const ReplyParams = z.object({ id: uuidParam('Reply id') });
 
 export const NewPostInput = z.object({
   title: requiredText('Title', TEXT_MAX.postTitle),
-  body: requiredText('Message', TEXT_MAX.postBody),
+  body: requiredText('Message', TEXT_MAX.postBody, { multiline: true }),
   space: CommunitySpace.default('general'),
 });
 export type NewPostInput = z.infer<typeof NewPostInput>;
 export const EditPostInput = NewPostInput.pick({ title: true, body: true });
 export type EditPostInput = z.infer<typeof EditPostInput>;
-export const ReplyInput = z.object({ body: requiredText('Reply', TEXT_MAX.reply) });
+export const ReplyInput = z.object({ body: requiredText('Reply', TEXT_MAX.reply, { multiline: true }) });
 export type ReplyInput = z.infer<typeof ReplyInput>;
 export const LikeResponse = z.object({ liked: z.boolean(), likes_count: z.number().int() });
 export type LikeResponse = z.infer<typeof LikeResponse>;

@@ -9,7 +9,7 @@ export const ContactInput = z.object({
   name: requiredText('Your name', TEXT_MAX.name),
   email: emailField('Email address'),
   subject: requiredText('Subject', TEXT_MAX.contactSubject),
-  message: requiredText('Message', TEXT_MAX.contactMessage),
+  message: requiredText('Message', TEXT_MAX.contactMessage, { multiline: true }),
 });
 export type ContactInput = z.infer<typeof ContactInput>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { badRequest } from './errors.ts';
-import { CONTENT_SECTIONS, type ContentData, type ContentSectionKey } from './content-sections.ts';
+import { CONTENT_SECTIONS, isMultilineField, type ContentData, type ContentSectionKey } from './content-sections.ts';
+import { normaliseLineBreaks, textRefusal } from './fields.ts';
 import type { Viewer } from './viewer.ts';
 import { TEXT_MAX } from './limits.ts';
 
@@ -34,8 +35,12 @@ export function parseContentSection(section: ContentSectionKey, body: unknown): 
     if (typeof value !== 'string') throw badRequest(`The value of "${field}" must be text.`, field);
     if (value.length > TEXT_MAX.siteText)
       throw badRequest(`The value of "${field}" must be at most ${TEXT_MAX.siteText} characters.`, field);
-    if (value.includes('\u0000')) throw badRequest(`The value of "${field}" must not contain control characters.`, field);
-    data[field] = value;
+    // The one text rule of common/fields.ts: line breaks only in the multi-line fields.
+    const multiline = isMultilineField(field);
+    const text = multiline ? normaliseLineBreaks(value) : value;
+    const refusal = textRefusal(`The value of "${field}"`, text, { multiline });
+    if (refusal) throw badRequest(`${refusal}.`, field);
+    data[field] = text;
   }
   const missing = fields.filter((field) => !(field in data));
   if (missing.length > 0) {

@@ -79,7 +79,7 @@ const videoUrl = optionalText('Video URL', TEXT_MAX.link).refine(
 
 const courseFields = {
   title: requiredText('Title', TEXT_MAX.courseTitle),
-  description: requiredText('Description', TEXT_MAX.courseDescription),
+  description: requiredText('Description', TEXT_MAX.courseDescription, { multiline: true }),
   category: CourseCategory,
   tier: Tier,
   instructor: requiredText('Instructor', TEXT_MAX.instructor),
@@ -111,11 +111,7 @@ export const LessonInput = z
   .object({
     title: requiredText('Title', TEXT_MAX.courseTitle),
     duration: requiredText('Duration', TEXT_MAX.duration),
-    description: z
-      .string()
-      .trim()
-      .max(TEXT_MAX.lessonDescription, `Description must be at most ${TEXT_MAX.lessonDescription} characters`)
-      .default(''),
+    description: optionalText('Description', TEXT_MAX.lessonDescription, { multiline: true }).default(''),
     free_preview: z.boolean({ error: 'Free preview must be true or false' }).default(false),
     /** An outside video (YouTube, Vimeo...): the site cannot protect it. */
     video_url: videoUrl.default(''),

@@ -28,6 +28,17 @@ export const STAFF_LOGIN_LIMITS = {
   perAddress: { max: 20, windowMs: FIFTEEN_MINUTES, growing: true },
   perAccountAndAddress: { max: 5, windowMs: FIFTEEN_MINUTES, growing: true },
 } as const;
+/** Wrong current passwords at staff's sensitive changes (two-factor on or off, recovery codes, email, password): like staff sign-in. */
+export const STAFF_CURRENT_PASSWORD_LIMITS = {
+  perAccount: { max: 5, windowMs: FIFTEEN_MINUTES, growing: true },
+  perAddress: { max: 20, windowMs: FIFTEEN_MINUTES, growing: true },
+} as const;
+/**
+ * Wrong two-factor codes per staff account, from every address together: the tenth in a day locks its
+ * codes for a day (an owner may lift it sooner) and mails the account. Ten guesses a day at three
+ * good codes in a million: about one chance in a hundred a year for a thief who has the password.
+ */
+export const SECOND_FACTOR_LOCK = { maxFailures: 10, windowMs: DAY, lockMs: DAY } as const;
 /** Sign-ups per client address (creating accounts in bulk is the abuse there). */
 export const SIGNUP_LIMIT = { max: 30, windowMs: FIFTEEN_MINUTES } as const;
 /** A member's live sessions (devices); a new sign-in past this ends the oldest. */
@@ -237,6 +248,8 @@ export const ONE_ON_ONE = {
   /** The coaches a Gold member chooses from: a business has a handful, so this is a bound, not a page. */
   coachesListed: 50,
 } as const;
+/** A member's 1-on-1 bookings and moves in a day: each mails their coach, so a change of plan or two, never a flood of the coach's inbox. */
+export const ONE_ON_ONE_CHANGES = { max: 5, windowMs: DAY } as const;
 
 /** Attachments under one lesson: a lesson's handouts, not a file library. */
 export const LESSON_ATTACHMENTS_MAX = 10;
@@ -404,4 +417,21 @@ export const TEAMS = {
   agentsPerPage: 20,
   /** Invitations still waiting, shown on the broker's page (the latest). */
   invitationsShown: 50,
+} as const;
+
+// Mail to an address someone typed (docs/security.md, 'Mail to typed addresses'): limited per sender
+// and per recipient, so no one uses the site to mail strangers in bulk or to flood one inbox.
+export const TYPED_ADDRESS_MAIL = {
+  teamInvitations: {
+    /** A broker mails twice their team's seats a day (a seat filled again, an agent who lost the mail); more seats, more invitations. */
+    perBrokerPerSeat: { max: 2, windowMs: DAY },
+    /** Invitations one address receives a day, from every team together. */
+    perRecipient: { max: 3, windowMs: DAY },
+    /** The same team's invitation to the same address goes again only after this (its link still works meanwhile). */
+    sameAgainAfterMs: DAY,
+  },
+  /** Owners' team offers, answering brokerages' contact messages. */
+  teamOffers: { perStaff: { max: 20, windowMs: DAY }, perRecipient: { max: 2, windowMs: DAY } },
+  /** The contact form's acknowledgement to the address given, from every client address together (per sender: CONTACT_LIMIT). */
+  contactAnswers: { perRecipient: { max: 10, windowMs: DAY } },
 } as const;

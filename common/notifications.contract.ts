@@ -111,6 +111,9 @@ export const PushUnsubscribeInput = z.object({ endpoint: z.url({ error: 'Give th
 
 export const PUSH_ENDPOINT_REFUSED = 'This push service is not one the site sends to. Use a current browser’s own push service.';
 export const PUSH_UNAVAILABLE = 'Push notifications are not set up on this site yet.';
+/** A device takes one account's pushes: another member's endpoint is never moved to the one asking (409). */
+export const PUSH_DEVICE_TAKEN =
+  'This device already takes the push notifications of another account. Sign out of that account here (or turn its push off), then turn push on again.';
 
 export interface NotificationsService {
   page(viewer: Viewer, query?: NotificationsQuery): Promise<Paged<NotificationView> & { unread: number }>;

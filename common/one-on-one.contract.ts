@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { optionalText, uuidParam } from './fields.ts';
-import { ONE_ON_ONE, TEXT_MAX } from './limits.ts';
+import { ONE_ON_ONE, ONE_ON_ONE_CHANGES, TEXT_MAX } from './limits.ts';
 import type { AfterQuery, Paged } from './paging.ts';
 import { TimeZone } from './time-zones.ts';
 import { Tier } from './tiers.ts';
@@ -15,6 +15,10 @@ export const COACH_NOT_FOUND = 'Coach not found';
 export const SLOT_TAKEN = 'That time was just taken. Please choose another.';
 export const NOT_A_FREE_SLOT = 'Choose one of the free times shown for this coach.';
 export const TOO_LATE_TO_CHANGE = 'A 1-on-1 can be rescheduled or cancelled up to 24 hours before it starts. Please contact us instead.';
+/** Past the member's allowance of changes in a day (ONE_ON_ONE_CHANGES): 429. */
+export const tooManyChanges = (hours: number) =>
+  `Each change to your 1-on-1 is mailed to your coach, and you have made ${ONE_ON_ONE_CHANGES.max} in the last day. ` +
+  `Please try again in ${hours === 1 ? 'an hour' : `${hours} hours`}, or contact us.`;
 export const monthTaken = (month: string) =>
   `You already have your 1-on-1 for ${month}. Reschedule that one, or choose a day in another month.`;
 
@@ -82,7 +86,7 @@ export type FreeSlots = z.infer<typeof FreeSlots>;
 export const BookingInput = z.object({
   coach_id: uuidParam('Coach'),
   starts_at: instant,
-  topic: optionalText('What you want to work on', TEXT_MAX.bookingTopic).default(''),
+  topic: optionalText('What you want to work on', TEXT_MAX.bookingTopic, { multiline: true }).default(''),
 });
 export type BookingInput = z.infer<typeof BookingInput>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { slugParam, uuidParam } from './fields.ts';
+import { normaliseLineBreaks, slugParam, textRule, uuidParam, type TextLines } from './fields.ts';
 import { DEFAULT_EPISODE_DURATION, PAGE_SIZE, PODCAST_EPISODE, PODCAST_EPISODES_MAX, TEXT_MAX } from './limits.ts';
 import { BeforeQuery, type Paged } from './paging.ts';
 import { spotifyEpisodeId } from './spotify.ts';
@@ -39,11 +39,12 @@ export const AdminPodcastEpisode = z.object({
 export type AdminPodcastEpisode = z.infer<typeof AdminPodcastEpisode>;
 export const AdminPodcastEpisodeList = z.array(AdminPodcastEpisode);
 
-const text = (label: string, max: number) =>
+const text = (label: string, max: number, lines: TextLines = {}) =>
   z
     .string({ error: `${label} must be text` })
+    .overwrite((value) => (lines.multiline ? normaliseLineBreaks(value) : value))
     .max(max, `${label} must be at most ${max} characters`)
-    .refine((value) => !value.includes('\u0000'), `${label} must not contain control characters`);
+    .superRefine(textRule(label, lines));
 
 export const EPISODE_TITLE_REQUIRED = 'Every episode needs a title';
 export const SPOTIFY_EPISODE_URL_INVALID = 'Spotify Episode URL must be a Spotify episode link, like https://open.spotify.com/episode/…';
@@ -66,7 +67,7 @@ const AdminEpisodeInput = z.object({
     .default('')
     .refine((url) => url.trim() === '' || spotifyEpisodeId(url) !== null, SPOTIFY_EPISODE_URL_INVALID),
   audio_url: text('Audio URL', TEXT_MAX.link).optional(),
-  description: text('Description', TEXT_MAX.episodeDescription).default(''),
+  description: text('Description', TEXT_MAX.episodeDescription, { multiline: true }).default(''),
   duration: text('Duration', TEXT_MAX.episodeDuration).default(DEFAULT_EPISODE_DURATION),
   /** Left out for a new episode: the latest season, and the next number in it. */
   season: z

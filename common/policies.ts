@@ -226,8 +226,23 @@ export function joinLinkOpen(session: { startsAt: Date; durationMinutes: number;
 export const maySeeJoinLink = (asker: Asker, session: Parameters<typeof joinLinkOpen>[0] & { minTier: Tier }, now: Date) =>
   mayJoinSession(asker, session) && joinLinkOpen(session, now);
 
-/** Whether the asker may watch a session's recording: members whose tier reaches the session's, and staff. */
-export const mayWatchRecording = (asker: Asker, session: { minTier: Tier }) => mayJoinSession(asker, session) || isStaff(asker);
+/**
+ * Whether the member goes into the session now (its join link, and through the join redirect): the
+ * link is theirs to see, and they hold a place. Waiting for one is not a place: the capacity holds.
+ */
+export const mayEnterSession = (
+  asker: Asker,
+  session: Parameters<typeof maySeeJoinLink>[1],
+  place: { rsvped: boolean; waitlisted: boolean },
+  now: Date,
+) => place.rsvped && !place.waitlisted && maySeeJoinLink(asker, session, now);
+
+/**
+ * Whether the asker may watch a session's recording: members whose tier reaches the session's, and
+ * staff; an uploaded video also keeps its own file's rule (a Gold-only file on a Bronze session stays Gold's).
+ */
+export const mayWatchRecording = (asker: Asker, recording: { minTier: Tier; file?: { accessTier: Tier | null } | null }) =>
+  (mayJoinSession(asker, recording) || isStaff(asker)) && (!recording.file || mayOpenFile(asker, recording.file));
 
 /** Silver and Gold sell priority support: their messages head the staff inbox. */
 export const hasPrioritySupport = (asker: Asker) => reaches(asker, 'silver');

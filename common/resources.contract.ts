@@ -38,7 +38,7 @@ export const DAILY_TIP_IS_TEXT = 'A daily tip is text: it has no file or link.';
 export const ResourceInput = z
   .object({
     title: requiredText('Title', TEXT_MAX.resourceTitle),
-    description: requiredText('Description', TEXT_MAX.resourceDescription),
+    description: requiredText('Description', TEXT_MAX.resourceDescription, { multiline: true }),
     resource_type: ResourceType,
     tier_required: Tier,
     file_id: uuidParam('File').nullable().default(null),

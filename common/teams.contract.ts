@@ -134,6 +134,11 @@ export type TeamQuoteView = z.infer<typeof TeamQuoteView>;
 export const QuoteParams = z.object({ id: z.uuid({ error: 'This team offer link is not complete.' }) });
 
 export const QUOTE_NOT_VALID = 'This team offer has ended or was used: contact us for a new one.';
+/** Whoever holds an offer's link signed in with another address is not told the address it was made to. */
+export const QUOTE_FOR_ANOTHER = 'This team offer was made to another email address: sign in with the address it was mailed to.';
+/** A seat, or an offer, is for the owner of the address: an account not confirmed yet is told how to confirm it. */
+export const confirmFirst = (email: string, toDo: string) =>
+  `Confirm your email address first, to ${toDo}: open the link we mailed to ${email} (your dashboard sends a new one), then come back to this page.`;
 
 export const INVITATION_NOT_VALID = 'This invitation link is not valid: it may have expired, been used, or been withdrawn.';
 export const SEATS_TAKEN = 'Every seat of this team is taken: ask your broker to add seats.';

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -11,6 +12,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import * as tar from 'tar';
 import { isConnectionLost } from './database-errors.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './lock.ts';
 import * as schema from './schema.ts';
@@ -80,14 +82,34 @@ export function embeddedDataPath(dataDir: string): string {
   return path.join(dataDir, 'pglite');
 }
 
+/** The migrated empty database that `npm run build` makes (scripts/prepare-start.ts). */
+export const EMBEDDED_SNAPSHOT_FILE = new URL('../build/embedded-database.tar.gz', import.meta.url);
+
+/**
+ * A new data directory starts from the build's snapshot when there is one (the migrations after it
+ * still run); otherwise, or in a directory that already holds a database, it is opened as it is.
+ */
+function embeddedSnapshotFor(dataPath: string): Blob | undefined {
+  if (fs.existsSync(path.join(dataPath, 'PG_VERSION'))) return undefined;
+  try {
+    // Unpacked here (native zlib): PGlite would first try it as a plain tar, then inflate it slower.
+    return new Blob([zlib.gunzipSync(fs.readFileSync(EMBEDDED_SNAPSHOT_FILE))], { type: 'application/x-tar' });
+  } catch {
+    return undefined;
+  }
+}
+
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
   if (location.kind === 'postgres') return openPostgres(location.url, location.timeouts ?? DEFAULT_DATABASE_TIMEOUTS);
   let lock: DirectoryLock | undefined;
   let client: PGlite;
+  let dataPath: string | undefined;
   if (location.kind === 'embedded') {
     lock = acquireDirectoryLock(location.dataDir, location.purpose);
     try {
-      client = await PGlite.create(embeddedDataPath(location.dataDir), { extensions: EMBEDDED_EXTENSIONS });
+      dataPath = embeddedDataPath(location.dataDir);
+      const snapshot = embeddedSnapshotFor(dataPath);
+      client = await PGlite.create(dataPath, { extensions: EMBEDDED_EXTENSIONS, ...(snapshot && { loadDataDir: snapshot }) });
     } catch (error) {
       lock.release();
       throw error;
@@ -112,7 +134,7 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
       await work();
       return true;
     },
-    dumpDataDir: () => client.dumpDataDir('gzip') as Promise<Blob>,
+    dumpDataDir: () => (dataPath ? dumpFromDisk(client, dataPath) : (client.dumpDataDir('gzip') as Promise<Blob>)),
     listen: (channel, onNotify) => client.listen(channel, onNotify),
     close: async () => {
       if (closed) return;
@@ -124,6 +146,28 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
       }
     },
   };
+}
+
+/**
+ * The embedded database on disk as a gzip tarball that `loadDataDir` takes, made without stopping
+ * the site: PGlite's own dump reads every file and builds the archive on the main thread, so no
+ * request was answered for the whole dump (seconds). Here the files are copied with asynchronous
+ * I/O while no query runs (PGlite's query lock: a consistent copy, as of a stopped server), and
+ * the archive is made from the copy, a chunk at a time, while requests go on.
+ */
+async function dumpFromDisk(client: PGlite, dataPath: string): Promise<Blob> {
+  // Dirty pages written out first, so a restore replays little or no WAL.
+  await client.exec('CHECKPOINT');
+  const copy = await fs.promises.mkdtemp(path.join(path.dirname(dataPath), '.dump-'));
+  try {
+    await client.runExclusive(() => fs.promises.cp(dataPath, copy, { recursive: true }));
+    const chunks: Buffer[] = [];
+    const entries = await fs.promises.readdir(copy);
+    for await (const chunk of tar.create({ cwd: copy, gzip: true, portable: true }, entries)) chunks.push(chunk as Buffer);
+    return new Blob(chunks, { type: 'application/x-gzip' });
+  } finally {
+    await fs.promises.rm(copy, { recursive: true, force: true });
+  }
 }
 
 /** How long the database may take, per use (README, Configuration). */
@@ -162,6 +206,43 @@ function closeOnReadTimeout(client: pg.Client): void {
   };
 }
 
+type PoolConnect = (callback?: (error: Error | undefined, client?: pg.PoolClient, done?: (release?: unknown) => void) => void) => unknown;
+
+/**
+ * A connection taken from the pool goes back to it exactly once: when its holder releases it, or as
+ * soon as it ends under its holder (the server restarted, a read timed out), whichever comes first;
+ * a later release is then a no-op. Without this, one the holder never hands back stays counted
+ * against the pool for good: drizzle's `transaction()` sends BEGIN before its try/finally, so a
+ * restart that kills the connection under BEGIN leaked it, and each restart left the pool a little
+ * smaller until requests, waiting for a free connection, answered 503 with the database up.
+ */
+function releaseOnceAndOnEnd(pool: pg.Pool): void {
+  const connect = pool.connect.bind(pool) as PoolConnect;
+  const guard = (client: pg.PoolClient): pg.PoolClient => {
+    const release = client.release;
+    let released = false;
+    const giveBack = (error?: Error | boolean) => {
+      if (released) return;
+      released = true;
+      client.off('end', onEnd);
+      release(error);
+    };
+    const onEnd = () => giveBack(new Error('the connection ended while it was checked out'));
+    client.once('end', onEnd);
+    client.release = giveBack;
+    return client;
+  };
+  // pg-pool's own query() checks out with a callback; drizzle's transaction() with a promise.
+  (pool as unknown as { connect: PoolConnect }).connect = (callback) => {
+    if (!callback) return (connect() as Promise<pg.PoolClient>).then(guard);
+    return connect((error, client) => {
+      if (error || !client) return callback(error);
+      const guarded = guard(client);
+      callback(undefined, guarded, guarded.release);
+    });
+  };
+}
+
 async function openPostgres(url: string, timeouts: DatabaseTimeouts): Promise<DatabaseHandle> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -178,6 +259,7 @@ async function openPostgres(url: string, timeouts: DatabaseTimeouts): Promise<Da
   // A connection that drops (a restart, a failover) must never crash the process: idle ones are
   // replaced by the pool, and one in use fails its query, which the request answers with a 503.
   pool.on('error', () => {});
+  releaseOnceAndOnEnd(pool);
   pool.on('connect', (client) => {
     client.on('error', () => {});
     closeOnReadTimeout(client);

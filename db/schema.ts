@@ -103,6 +103,11 @@ export const staffAccounts = pgTable(
     totpEnabledAt: timestamp({ withTimezone: true }),
     /** The last 30-second step whose code was used: a code works once. */
     totpLastStep: bigint({ mode: 'number' }),
+    /** Two-factor codes tried since the last right one, from every address (SECOND_FACTOR_LOCK), and when the last was. */
+    secondFactorFailures: integer().notNull().default(0),
+    secondFactorFailedAt: timestamp({ withTimezone: true }),
+    /** Too many wrong codes: every code is refused until then, unless an owner lifts the lock sooner. */
+    secondFactorLockedUntil: timestamp({ withTimezone: true }),
     /** The name members see when this staff member hosts a session or coaches ('' until they set it). */
     displayName: text().notNull().default(''),
     createdAt: createdAt(),

@@ -58,6 +58,7 @@ import { oneOnOneRoutes } from './one-on-one/one-on-one.routes.ts';
 import { goalsRoutes } from './goals/goals.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { teamsRoutes } from './teams/teams.routes.ts';
+import { scheduleTierReconciliation } from './teams/tier-reconciliation.ts';
 import { createNotificationsRepository } from './notifications/notifications.repository.ts';
 import { createNotifier } from './notifications/notifier.ts';
 import { vapidKeys, type PushSettings } from './notifications/push-sender.ts';
@@ -73,6 +74,8 @@ declare module 'fastify' {
     services: ServerServices;
     /** Shared store for rate limits when REDIS_URL is set. */
     redis: Redis | undefined;
+    /** The work a start finishes after listening (Redis, Stripe's prices): /readyz says 'starting' until then. */
+    startup: { readonly finished: Promise<void>; readonly done: boolean };
     /** The version of what visitors see, and the answers shared by every visitor while it holds. */
     dataVersion: DataVersion;
     /** Every data version the process keeps (public, member, session), read again after each write. */
@@ -108,9 +111,16 @@ function trustProxySetting(value: string | undefined): FastifyServerOptions['tru
   return value.split(',').map((entry) => entry.trim());
 }
 
-/** Connects to Redis when configured, giving it a moment so the first requests are counted too. */
-async function connectRedis(app: FastifyInstance, url: string | undefined, commandTimeoutMs: number): Promise<Redis | undefined> {
-  if (!url) return undefined;
+/**
+ * Connects to Redis when configured; `connected` gives it a moment (the start waits for it before the
+ * site is ready, so the first requests are counted there too).
+ */
+function connectRedis(
+  app: FastifyInstance,
+  url: string | undefined,
+  commandTimeoutMs: number,
+): { redis: Redis | undefined; connected: Promise<void> } {
+  if (!url) return { redis: undefined, connected: Promise.resolve() };
   // Commands fail fast while Redis is away (no queue, a short timeout) and the client reconnects by
   // itself; meanwhile limits count in process (attempt-limiter.ts).
   const redis = new Redis(url, {
@@ -121,7 +131,7 @@ async function connectRedis(app: FastifyInstance, url: string | undefined, comma
     retryStrategy: (times) => Math.min(times * 200, 2_000),
   });
   redis.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
-  await new Promise<void>((resolve) => {
+  const connected = new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);
       resolve();
@@ -133,7 +143,23 @@ async function connectRedis(app: FastifyInstance, url: string | undefined, comma
   app.addHook('onClose', async () => {
     redis.disconnect();
   });
-  return redis;
+  return { redis, connected };
+}
+
+/**
+ * The plan prices, found or created at start, waited for a moment only: a silent Stripe must not hold
+ * the start (it goes on in the background); if Stripe cannot be reached, the first checkout tries again.
+ */
+async function loadStripePrices(app: FastifyInstance, stripe: StripeGateway): Promise<void> {
+  const prices = stripe.catalogue().then(
+    () => true,
+    (error: unknown) => {
+      app.log.error({ err: error }, 'could not load the Stripe prices');
+      return true;
+    },
+  );
+  if (!(await Promise.race([prices, delay(STRIPE_START_WAIT_MS).then(() => false)])))
+    app.log.warn('Stripe is slow to answer; loading the plan prices in the background');
 }
 
 /** Builds the whole server: plugins in order, API routes, pages last (they catch every other path). */
@@ -186,7 +212,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   shareVisitorAnswers(app);
   // HTML and JSON go out compressed (answers kept for visitors are compressed once, beforehand).
   await app.register(compress, { globalDecompression: false, encodings: ['br', 'gzip'], threshold: 1024 });
-  const redis = await connectRedis(app, config.redisUrl, config.redisCommandTimeoutMs);
+  const { redis, connected: redisConnected } = connectRedis(app, config.redisUrl, config.redisCommandTimeoutMs);
   app.decorate('redis', redis);
 
   const sessions = new SessionService(
@@ -205,7 +231,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     log: app.log,
     timeoutMs: config.outboundTimeoutMs,
   });
-  const mailer = createMailer({ publicUrl: config.publicUrl, nudge: () => worker.nudge() });
+  const mailer = createMailer({
+    get publicUrl() {
+      return config.publicUrl;
+    },
+    nudge: () => worker.nudge(),
+  });
   const worker = startMailWorker(
     app,
     createOutboxRepository(deps.database.db),
@@ -225,12 +256,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (pushWorker) app.addHook('preClose', () => pushWorker.stop());
   const notifier = createNotifier({ mailer, nudgePush: () => pushWorker?.nudge() });
   await app.register(viewerPlugin, { sessions, cookies: new SiteCookies({ production: config.isProduction }) });
-  refuseCrossSiteWrites(app, config.publicUrl);
+  refuseCrossSiteWrites(app, config);
   keepAnswersPrivate(app);
   scheduleSessionPurge(app, sessions, deps.database);
   scheduleDataRetention(app, deps.database, createDataAccess(deps.database.db));
+  scheduleTierReconciliation(app, deps.database, createDataAccess(deps.database.db));
   scheduleCoachingJobs(app, createDataAccess(deps.database.db), mailer, notifier);
-  const stripe = config.stripe ? new StripeGateway({ ...config.stripe, timeoutMs: config.outboundTimeoutMs }, app.log) : undefined;
+  const stripe = config.stripe
+    ? await StripeGateway.connect({ ...config.stripe, timeoutMs: config.outboundTimeoutMs }, app.log)
+    : undefined;
   app.decorate(
     'services',
     createServices({
@@ -249,19 +283,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       communityDataVersion,
     }),
   );
-  if (stripe) {
-    // The plan prices, found or created now, waited for a moment only: a silent Stripe must not hold
-    // the start (it goes on in the background); if Stripe cannot be reached, the first checkout tries again.
-    const prices = stripe.catalogue().then(
-      () => true,
-      (error: unknown) => {
-        app.log.error({ err: error }, 'could not load the Stripe prices');
-        return true;
-      },
-    );
-    if (!(await Promise.race([prices, delay(STRIPE_START_WAIT_MS).then(() => false)])))
-      app.log.warn('Stripe is slow to answer; loading the plan prices in the background');
-  }
+  const stripePrices = stripe ? loadStripePrices(app, stripe) : Promise.resolve();
+  // Nothing here holds the listening: readiness waits for it instead (server/serve.ts, /readyz).
+  const startup = { done: false, finished: Promise.all([redisConnected, stripePrices]).then(() => {}) };
+  void startup.finished.then(() => (startup.done = true));
+  app.decorate('startup', startup);
 
   await app.register(healthRoutes, { database: deps.database });
   for (const routes of [

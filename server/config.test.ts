@@ -14,7 +14,7 @@ describe('configuration', () => {
 
   it('refuses a bad PORT with a message naming it', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
-    expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT must be a whole number between 1 and 65535/);
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT must be a whole number between 0 and 65535/);
   });
 
   it('refuses a DATABASE_URL that is not PostgreSQL', () => {

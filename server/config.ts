@@ -53,10 +53,10 @@ const ConfigSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
     PORT: z.coerce
-      .number({ error: 'PORT must be a whole number between 1 and 65535' })
-      .int('PORT must be a whole number between 1 and 65535')
-      .min(1, 'PORT must be a whole number between 1 and 65535')
-      .max(65535, 'PORT must be a whole number between 1 and 65535')
+      .number({ error: 'PORT must be a whole number between 0 and 65535 (0 takes any free port)' })
+      .int('PORT must be a whole number between 0 and 65535 (0 takes any free port)')
+      .min(0, 'PORT must be a whole number between 0 and 65535 (0 takes any free port)')
+      .max(65535, 'PORT must be a whole number between 0 and 65535 (0 takes any free port)')
       .default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
     PUBLIC_URL: optionalText.refine((value) => value === undefined || isHttpOrigin(value), {
@@ -176,7 +176,11 @@ export interface Config {
   isProduction: boolean;
   port: number;
   host: string;
-  /** The site's origin, for every absolute link the site makes (certificates, emails). */
+  /**
+   * The site's origin, for every absolute link the site makes (certificates, emails). With PORT=0 and
+   * no PUBLIC_URL it is known once the server listens, and set then (server/serve.ts): read it when
+   * a link is made, never keep a copy.
+   */
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;

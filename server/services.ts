@@ -132,7 +132,7 @@ export function createServices(deps: {
     members: createMembersService(data, learning),
     messages: createMessagesService(data),
     audit: createAuditService(data.audit),
-    staff: createStaffService({ storageName: deps.storage.displayName, data, mailer }),
-    twoFactor: createTwoFactorService(data),
+    staff: createStaffService({ storageName: deps.storage.displayName, data, mailer, limiter, sessions }),
+    twoFactor: createTwoFactorService({ data, limiter, mailer }),
   };
 }

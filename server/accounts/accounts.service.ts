@@ -27,6 +27,7 @@ import type { DataAccess } from '../repositories.ts';
 import { hashPassword, verifyPassword } from '../sessions/passwords.ts';
 import type { SessionService } from '../sessions/session.service.ts';
 import { hashSessionToken } from '../sessions/tokens.ts';
+import { removeTeamsOf } from '../teams/team-end.ts';
 
 /** A reset's row until the mail worker writes the message, at sending. */
 const RESET_PENDING = { subject: 'Password reset (written when sent)', html: '', text: '' };
@@ -276,6 +277,8 @@ export function createAccountService(deps: {
           await mailTemplates.accountDeleted({ name: account.name }),
         );
         await tx.outbox.forgetRecipient(account.email, goodbye);
+        // A broker's teams go with them: each agent keeps only their own tier (the team's subscription ended above).
+        await removeTeamsOf(tx, member.id, account.email);
         await tx.members.delete(member.id);
         await tx.audit.forgetMember(account);
       });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { DATA_KEPT_AFTER_CANCELLATION_DAYS, OUTBOX_KEPT_DAYS } from '../../common/limits.ts';
 import { loggableError } from '../loggable-error.ts';
 import type { DataAccess, RunsAlone } from '../repositories.ts';
+import { removeTeamsOf } from '../teams/team-end.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BATCH = 100;
@@ -20,6 +21,8 @@ export async function removeLapsedMembers(data: DataAccess): Promise<number> {
     const lapsed = await data.members.lapsedSince(DATA_KEPT_AFTER_CANCELLATION_DAYS, BATCH);
     for (const member of lapsed) {
       await data.transaction(async (tx) => {
+        // A broker's teams go with them: each agent keeps only their own tier.
+        await removeTeamsOf(tx, member.id, member.email);
         await tx.audit.forgetMember(member);
         await tx.outbox.forgetRecipient(member.email);
         await tx.members.delete(member.id);

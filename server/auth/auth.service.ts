@@ -5,7 +5,7 @@ import { requireMember } from '../../common/policies.ts';
 import { refuseTakenAddress } from '../accounts/taken-address.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import { deviceName } from '../sessions/device-name.ts';
-import { checkSecondFactor } from '../staff/two-factor.service.ts';
+import { createSecondFactor } from '../staff/second-factor.ts';
 import { queueEmailVerification } from '../accounts/email-verification.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { DataAccess } from '../repositories.ts';
@@ -31,7 +31,8 @@ export function createAuthService(deps: {
   const staffSignIn = createPasswordSignIn({
     kind: 'staff',
     findCredentials: (email: string) => data.staff.findCredentials(email),
-    secondFactor: checkSecondFactor(data),
+    // Wrong codes also count per account from every address, towards a lock (second-factor.ts).
+    secondFactor: createSecondFactor({ data, mailer }).atSignIn(),
     sessions,
     limiter,
     limits: STAFF_LOGIN_LIMITS,

@@ -30,7 +30,8 @@ export function createPasswordSignIn<C extends Credentials>(options: {
   findCredentials(email: string): Promise<C | null>;
   /**
    * A second factor after the right password (staff with two-factor sign-in): 'missing' asks for it,
-   * 'wrong' counts as a failed attempt, like a wrong password.
+   * 'wrong' counts as a failed attempt, like a wrong password. It may refuse with its own 429 too
+   * (staff: too many wrong codes from anywhere lock the account's codes).
    */
   secondFactor?: (account: NoInfer<C>, code: string | undefined) => Promise<'ok' | 'missing' | 'wrong'>;
   sessions: SessionService;

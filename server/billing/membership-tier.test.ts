@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveTier } from './membership-tier.ts';
+import { SUBSCRIPTION_STATUSES } from '../../common/billing.contract.ts';
+import { ACCESS_STATUSES, effectiveTier } from './membership-tier.ts';
 
 describe('effectiveTier', () => {
   it('is the higher of the complimentary tier and what a live subscription gives', () => {
@@ -22,5 +23,12 @@ describe('effectiveTier', () => {
         { status: 'active', tier: 'bronze' },
       ]),
     ).toBe('bronze');
+  });
+});
+
+describe('ACCESS_STATUSES', () => {
+  it('are exactly the statuses in which a subscription gives its tier (what the daily tier check looks for)', () => {
+    for (const status of SUBSCRIPTION_STATUSES)
+      expect(ACCESS_STATUSES.includes(status), status).toBe(effectiveTier(null, [{ status, tier: 'gold' }]) === 'gold');
   });
 });

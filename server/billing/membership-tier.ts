@@ -1,4 +1,4 @@
-import { givesAccess, type SubscriptionStatus } from '../../common/billing.contract.ts';
+import { givesAccess, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../common/billing.contract.ts';
 import type { PaidTier } from '../../common/pricing.ts';
 import { higherTier, type Tier } from '../../common/tiers.ts';
 import type { Repositories } from '../repositories.ts';
@@ -17,6 +17,9 @@ export function effectiveTier(
   return candidates.reduce(higherTier, 'free');
 }
 
+/** The statuses in which a subscription (a member's own, or a team's) gives its tier. */
+export const ACCESS_STATUSES: readonly SubscriptionStatus[] = SUBSCRIPTION_STATUSES.filter(givesAccess);
+
 /**
  * Sets the member's tier from their complimentary tier and subscriptions, inside the transaction
  * that changed either. Returns the change, or null when the tier stays (or the member is gone).
@@ -33,4 +36,26 @@ export async function applyMembershipTier(
   if (to === member.tier) return null;
   await tx.members.setTier(memberId, to);
   return { from: member.tier, to };
+}
+
+/**
+ * Sets the member's tier again (applyMembershipTier) and, when it changes, says so in the audit log,
+ * naming what changed it (`actor`: Stripe, the broker whose team ended, the daily tier check).
+ */
+export async function reapplyMembershipTier(
+  tx: Pick<Repositories, 'members' | 'billing' | 'teams' | 'audit'>,
+  memberId: string,
+  actor: string,
+): Promise<{ from: Tier; to: Tier } | null> {
+  const change = await applyMembershipTier(tx, memberId);
+  if (!change) return null;
+  const account = await tx.members.findAccount({ id: memberId });
+  await tx.audit.record({
+    actorEmail: actor,
+    action: 'billing.tier',
+    target: account?.email ?? memberId,
+    oldValue: change.from,
+    newValue: change.to,
+  });
+  return change;
 }

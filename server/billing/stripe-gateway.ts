@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { planOfLookupKey, priceCents, priceLookupKey, type Plan } from '../../common/billing.contract.ts';
 import { BILLING_PERIODS, PAID_TIERS, PRICING_PLANS } from '../../common/pricing.ts';
 import { BRAND_NAME } from '../../common/brand.ts';
@@ -23,7 +23,7 @@ export const productIdOf = (tier: Plan['tier']) => `realtypocket_${tier}`;
 const ALL_PLANS: Plan[] = PAID_TIERS.flatMap((tier) => BILLING_PERIODS.map((period) => ({ tier, period })));
 const INTERVAL = { monthly: 'month', yearly: 'year' } as const;
 
-function createStripeClient(settings: StripeSettings): Stripe {
+async function createStripeClient(settings: StripeSettings): Promise<Stripe> {
   // Two tries of half the budget each: a silent Stripe costs a member at most the budget, then a 503.
   const config: Stripe.StripeConfig = { maxNetworkRetries: 1, timeout: Math.ceil(settings.timeoutMs / 2), appInfo: { name: BRAND_NAME } };
   if (settings.apiBase) {
@@ -31,19 +31,26 @@ function createStripeClient(settings: StripeSettings): Stripe {
     const protocol = url.protocol === 'https:' ? 'https' : 'http';
     Object.assign(config, { host: url.hostname, port: Number(url.port || (protocol === 'https' ? 443 : 80)), protocol });
   }
-  return new Stripe(settings.secretKey, config);
+  // Loaded only when payments are on: the SDK is some 200 modules, read at every start otherwise.
+  const { default: StripeClient } = await import('stripe');
+  return new StripeClient(settings.secretKey, config);
 }
+
+/** The SDK's error class name (`type`), read without loading the SDK: a site without payments never loads it. */
+const stripeErrorType = (error: unknown): string | undefined => {
+  const type = (error as { type?: unknown } | null)?.type;
+  return error instanceof Error && typeof type === 'string' && type.startsWith('Stripe') ? type : undefined;
+};
 
 /** Stripe could not be reached, did not answer in time, or is failing on its side: try again later. */
 export const isStripeUnavailable = (error: unknown) =>
-  error instanceof Stripe.errors.StripeConnectionError ||
-  error instanceof Stripe.errors.StripeAPIError ||
-  error instanceof Stripe.errors.StripeRateLimitError;
+  ['StripeConnectionError', 'StripeAPIError', 'StripeRateLimitError'].includes(stripeErrorType(error) ?? '');
 
 /** Stripe refused the request as it stands (an expired session, a finished payment...): asking again changes nothing. */
-export const isInvalidRequest = (error: unknown) => error instanceof Stripe.errors.StripeInvalidRequestError;
+export const isInvalidRequest = (error: unknown) => stripeErrorType(error) === 'StripeInvalidRequestError';
 
-export const isStripeError = (error: unknown, code: string) => error instanceof Stripe.errors.StripeError && error.code === code;
+export const isStripeError = (error: unknown, code: string) =>
+  stripeErrorType(error) !== undefined && (error as { code?: unknown }).code === code;
 
 /** Checkout refuses a price whose product was archived, even while the price itself is active. */
 const productIsActive = (price: Stripe.Price) => typeof price.product !== 'object' || !('active' in price.product) || price.product.active;
@@ -70,10 +77,14 @@ export class StripeGateway {
   private readonly log: Log;
   private prices: Promise<Map<string, Stripe.Price>> | undefined;
 
-  constructor(settings: StripeSettings, log: Log) {
-    this.stripe = createStripeClient(settings);
-    this.webhookSecret = settings.webhookSecret;
+  private constructor(stripe: Stripe, webhookSecret: string, log: Log) {
+    this.stripe = stripe;
+    this.webhookSecret = webhookSecret;
     this.log = log;
+  }
+
+  static async connect(settings: StripeSettings, log: Log): Promise<StripeGateway> {
+    return new StripeGateway(await createStripeClient(settings), settings.webhookSecret, log);
   }
 
   /** The price of each plan by lookup key; found or created once, tried again after a failure. */

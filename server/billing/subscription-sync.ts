@@ -7,7 +7,7 @@ import type { Repositories } from '../repositories.ts';
 import type { SubscriptionRow } from './billing.repository.ts';
 import { applyMembershipTier } from './membership-tier.ts';
 import { fromUnix, knownStatus } from './stripe-values.ts';
-import { syncTeamSubscription } from '../teams/team-sync.ts';
+import { endGoneTeam, syncTeamSubscription } from '../teams/team-sync.ts';
 import { isStripeError, type StripeGateway } from './stripe-gateway.ts';
 
 /** Who the audit log names for changes that come from Stripe's events. */
@@ -89,7 +89,7 @@ export async function syncSubscription(
   }
   // A team's seats: kept with the team, never as the broker's own membership.
   if (subscription.metadata?.team_id) {
-    await syncTeamSubscription(tx, subscription, context.actor);
+    if ((await syncTeamSubscription(tx, subscription, context.actor)) === 'gone') await endGoneTeam(tx, deps, subscription, context.actor);
     return null;
   }
   const previous = await tx.billing.findSubscription(subscriptionId);

@@ -3,6 +3,7 @@ import { SESSION_NOT_FOUND, type CoachingAdminService, type CoachingHost, type S
 import { badRequest, conflict, notFound } from '../../common/errors.ts';
 import { NOTIFICATION_BODY_MAX, COACHING, PAGE_SIZE, STREAM_BATCH } from '../../common/limits.ts';
 import { requireStaffArea } from '../../common/policies.ts';
+import { higherTier, type Tier } from '../../common/tiers.ts';
 import { addLocalDays, DEFAULT_TIME_ZONE, formatInZone, instantOf, type LocalTime } from '../../common/time-zones.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -292,10 +293,13 @@ export function createCoachingAdminService(deps: { data: DataAccess; mailer: Mai
     async record(viewer, sessionId, input) {
       const staff = requireStaffArea(viewer, 'coaching');
       const row = await sessionRow(sessionId);
+      // Who the recording is for: the session's members, and of them those its video file opens to.
+      let forTier: Tier = row.series.minTier;
       if (input.recording_file_id) {
         const file = await data.files.findById(input.recording_file_id);
         if (!file) throw badRequest('The video is not in the file library.', 'recording_file_id');
         if (!file.contentType.startsWith('video/')) throw badRequest('Choose a video file for the recording.', 'recording_file_id');
+        if (file.accessTier) forTier = higherTier(forTier, file.accessTier);
       }
       const hasRecording = input.recording_file_id !== null || input.recording_url !== '';
       await data.transaction(async (tx) => {
@@ -313,7 +317,7 @@ export function createCoachingAdminService(deps: { data: DataAccess; mailer: Mai
             title: `New recording: ${row.series.title}`,
             body: input.notes.slice(0, NOTIFICATION_BODY_MAX),
             url: '/coaching?tab=recordings',
-            requiredTier: row.series.minTier,
+            requiredTier: forTier,
           });
         await tx.audit.record({
           actorEmail: staff.email,

@@ -1,11 +1,12 @@
 import type { RecordingView, SessionView, StaffSessionView } from '../../common/coaching.contract.ts';
 import { COACHING } from '../../common/limits.ts';
-import { maySeeJoinLink, mayJoinSession, mayWatchRecording, type Asker } from '../../common/policies.ts';
-import type { SessionRow } from './coaching.repository.ts';
+import { mayEnterSession, mayJoinSession, mayWatchRecording, type Asker } from '../../common/policies.ts';
+import { higherTier } from '../../common/tiers.ts';
+import type { RecordingRow, SessionRow } from './coaching.repository.ts';
 import type { CalendarEvent } from './ics.ts';
 
-// How a session shows: to a member (locked when their tier does not reach it; the join path only
-// while the link is open), to staff, in the recordings library, and in a calendar.
+// How a session shows: to a member (locked when their tier does not reach it; the join path only to
+// those holding a place, while the link is open), to staff, in the recordings library, and in a calendar.
 
 const endOf = (row: SessionRow) => new Date(row.session.startsAt.getTime() + row.session.durationMinutes * 60_000);
 
@@ -54,7 +55,7 @@ export function sessionView(row: SessionRow, asker: Asker, place: MemberPlace, n
     ...place,
     join_opens_at: new Date(row.session.startsAt.getTime() - COACHING.joinOpensMinutesBefore * 60_000).toISOString(),
     // The site's own address, which records the member's attendance on the way to the meeting.
-    join_url: row.series.joinUrl && maySeeJoinLink(asker, facts, now) ? `/api/coaching/sessions/${row.session.id}/join` : null,
+    join_url: row.series.joinUrl && mayEnterSession(asker, facts, place, now) ? `/api/coaching/sessions/${row.session.id}/join` : null,
   };
 }
 
@@ -76,17 +77,19 @@ export function staffSessionView(row: SessionRow): StaffSessionView {
   };
 }
 
-export function recordingView(row: SessionRow, asker: Asker): RecordingView {
+export function recordingView(row: RecordingRow, asker: Asker): RecordingView {
   const { session, series } = row;
-  const opens = mayWatchRecording(asker, { minTier: series.minTier });
   const uploaded = session.recordingFileId !== null;
+  const file = uploaded ? { accessTier: row.recordingFileTier } : null;
+  const opens = mayWatchRecording(asker, { minTier: series.minTier, file });
   return {
     id: session.id,
     title: series.title,
     host_name: series.hostName,
     starts_at: session.startsAt.toISOString(),
     duration_minutes: session.durationMinutes,
-    min_tier: series.minTier,
+    // The plan to upgrade to: the session's, or the video file's own when it asks more.
+    min_tier: file?.accessTier ? higherTier(series.minTier, file.accessTier) : series.minTier,
     locked: !opens,
     video_url: opens ? (uploaded ? `/api/coaching/recordings/${session.id}/video` : session.recordingUrl) : null,
     uploaded,
@@ -94,8 +97,17 @@ export function recordingView(row: SessionRow, asker: Asker): RecordingView {
   };
 }
 
-/** The session as a calendar event; its page on the site is where the join link appears. */
-export function calendarEventOf(row: SessionRow, pageUrl: string): CalendarEvent {
+/**
+ * The sessions as calendar events, for this asker: only those they may join (the policy of the API's
+ * session view and `.ics` download), so neither a feed nor a file ever carries the address of an
+ * event their plan no longer reaches. The join link itself stays on the session page, behind the
+ * same policy; a calendar only names the page.
+ */
+export function calendarEventsOf(rows: SessionRow[], asker: Asker, pageUrl: (sessionId: string) => string): CalendarEvent[] {
+  return rows.filter((row) => mayJoinSession(asker, policyFacts(row))).map((row) => calendarEvent(row, pageUrl(row.session.id)));
+}
+
+function calendarEvent(row: SessionRow, pageUrl: string): CalendarEvent {
   const { session, series } = row;
   return {
     uid: `coaching-${session.id}@realtypocket`,

@@ -44,6 +44,9 @@ export type SessionRow = {
   waitlistCount: number;
 };
 
+/** A past session in the recordings library, with who may open its uploaded video (null: a public file, or a link). */
+export type RecordingRow = SessionRow & { recordingFileTier: (typeof uploadedFiles.$inferSelect)['accessTier'] };
+
 const endsAfter = (now: Date) =>
   sql`${coachingSessions.startsAt} + make_interval(mins => ${coachingSessions.durationMinutes}) > ${now.toISOString()}::timestamptz`;
 const after = (key: StartKey | undefined) =>
@@ -79,8 +82,12 @@ export function createCoachingRepository(db: DatabaseOrTransaction) {
     },
 
     /** Past sessions with a recording to watch (a video uploaded, or a link), latest first. */
-    async recordings(limit: number, from?: StartKey): Promise<SessionRow[]> {
-      return sessions()
+    async recordings(limit: number, from?: StartKey): Promise<RecordingRow[]> {
+      return db
+        .select({ ...SESSION, recordingFileTier: uploadedFiles.accessTier })
+        .from(coachingSessions)
+        .innerJoin(coachingSeries, eq(coachingSeries.id, coachingSessions.seriesId))
+        .leftJoin(uploadedFiles, eq(uploadedFiles.id, coachingSessions.recordingFileId))
         .where(
           and(
             isNotNull(coachingSessions.recordedAt),

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   Attendee,
@@ -26,6 +27,20 @@ import { arrayPage } from '../http/paging.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 const FeedParams = z.object({ token: z.string().max(120) });
+
+/**
+ * Whether a join comes from the site itself, so recording attendance is the member's own doing: a
+ * click on the page's 'Join now' (or an address they typed) by Sec-Fetch-Site, or by the Referer where
+ * a browser sends no Sec-Fetch-Site; or a Bearer client, whose token no other site can send. A link
+ * elsewhere, an <img>, a sibling subdomain, or a request that shows nothing of where it comes from do not.
+ */
+function joinAskedOnSite(request: FastifyRequest, publicUrl: string): boolean {
+  if (/^Bearer\s+\S+$/i.test(request.headers.authorization ?? '')) return true;
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined) return (site === 'same-origin' || site === 'none') && request.headers['sec-fetch-mode'] === 'navigate';
+  const referer = URL.parse(request.headers.referer ?? '');
+  return referer !== null && [new URL(publicUrl).origin, `${request.protocol}://${request.host}`].includes(referer.origin);
+}
 
 export async function coachingRoutes(app: ZodApp) {
   const { coaching, coachingAdmin, fileDelivery } = app.services;
@@ -68,10 +83,14 @@ export async function coachingRoutes(app: ZodApp) {
     async (request) => coaching.leaveWaitlist(await request.viewer(), request.params.id),
   );
 
-  // The member goes on to the meeting from here, so their attendance is recorded on the way.
+  // The member goes on to the meeting from here, so their attendance is recorded on the way. A link (not
+  // a form: the CSP's form-action keeps forms to the site, and meetings are elsewhere), so asked for from
+  // another site it records nothing and leads to the session on the coaching page, where 'Join now' is.
   app.get('/api/coaching/sessions/:id/join', { config: member, schema: { params: SessionParams } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    if (!joinAskedOnSite(request, app.config.publicUrl)) return reply.redirect(`/coaching#session-${request.params.id}`, 303);
     const { url } = await coaching.join(await request.viewer(), request.params.id);
-    return reply.header('cache-control', 'no-store').redirect(url, 303);
+    return reply.redirect(url, 303);
   });
 
   app.get('/api/coaching/sessions/:id/calendar.ics', { config: member, schema: { params: SessionParams } }, async (request, reply) => {

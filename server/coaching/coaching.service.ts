@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
+  JOIN_NEEDS_PLACE,
   JOIN_NOT_OPEN,
+  JOIN_WHILE_WAITING,
   NOT_FULL,
   SESSION_CANCELLED,
   SESSION_FULL,
@@ -11,7 +13,7 @@ import {
 import { BRAND_NAME } from '../../common/brand.ts';
 import { conflict, forbidden, notFound } from '../../common/errors.ts';
 import { COACHING, PAGE_SIZE } from '../../common/limits.ts';
-import { joinLinkOpen, mayJoinSession, requireMember } from '../../common/policies.ts';
+import { joinLinkOpen, mayEnterSession, mayJoinSession, requireMember } from '../../common/policies.ts';
 import { slugOf } from '../../common/slug.ts';
 import { TIER_LABEL } from '../../common/tiers.ts';
 import type { Viewer } from '../../common/viewer.ts';
@@ -20,7 +22,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
 import { generateSessionToken, hashSessionToken } from '../sessions/tokens.ts';
 import type { SessionRow } from './coaching.repository.ts';
-import { calendarEventOf, policyFacts, recordingView, sessionView, type MemberPlace } from './coaching-views.ts';
+import { calendarEventsOf, policyFacts, recordingView, sessionView, type MemberPlace } from './coaching-views.ts';
 import { calendarOf } from './ics.ts';
 import { fillFromWaitlist } from './waitlist.ts';
 
@@ -154,6 +156,9 @@ export function createCoachingService(deps: { data: DataAccess; mailer: Mailer }
           now < row.session.startsAt ? JOIN_NOT_OPEN : 'This session has ended. Its recording appears in the library once staff add it.',
         );
       }
+      // The capacity is the places given: only a member holding one goes in (and is counted as attending).
+      const place = (await placesOf(member.id, [row]))(row);
+      if (!mayEnterSession(viewer, policyFacts(row), place, now)) throw forbidden(place.waitlisted ? JOIN_WHILE_WAITING : JOIN_NEEDS_PLACE);
       await coaching.recordAttendance(sessionId, member.id);
       return { url: row.series.joinUrl };
     },
@@ -161,7 +166,7 @@ export function createCoachingService(deps: { data: DataAccess; mailer: Mailer }
     async calendarFile(viewer, sessionId) {
       requireMember(viewer);
       const row = await joinable(viewer, sessionId);
-      return { filename: `${slugOf(row.series.title, 'session')}.ics`, body: calendarOf([calendarEventOf(row, pageUrl(sessionId))]) };
+      return { filename: `${slugOf(row.series.title, 'session')}.ics`, body: calendarOf(calendarEventsOf([row], viewer, pageUrl)) };
     },
 
     async recordings(viewer, query = {}) {
@@ -189,15 +194,15 @@ export function createCoachingService(deps: { data: DataAccess; mailer: Mailer }
       await coaching.deleteFeed(requireMember(viewer).id);
     },
 
+    // A calendar app asks with no session: the member is who the secret names, with the plan they have
+    // now, so the feed holds what the API would show them today (not what they could join when they RSVP'd).
     async feed(token) {
       if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
       const memberId = await coaching.memberOfFeed(hashSessionToken(token));
-      if (!memberId) return null;
-      const rows = await coaching.rsvpedSince(memberId, new Date(Date.now() - COACHING.feed.reachesBackMs), COACHING.feed.maxSessions);
-      return calendarOf(
-        rows.map((row) => calendarEventOf(row, pageUrl(row.session.id))),
-        { name: `${BRAND_NAME} coaching` },
-      );
+      const member = memberId && (await data.members.findById(memberId));
+      if (!member) return null;
+      const rows = await coaching.rsvpedSince(member.id, new Date(Date.now() - COACHING.feed.reachesBackMs), COACHING.feed.maxSessions);
+      return calendarOf(calendarEventsOf(rows, { membershipTier: member.tier }, pageUrl), { name: `${BRAND_NAME} coaching` });
     },
   };
 }

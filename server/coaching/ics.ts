@@ -1,4 +1,5 @@
 import { BRAND_NAME } from '../../common/brand.ts';
+import { withoutControlCharacters } from '../../common/fields.ts';
 
 // iCalendar (RFC 5545) for sessions, bookings and events: one event per file for 'Add to calendar',
 // many in a member's private feed. Times are written in UTC, so every calendar shows them in its own zone.
@@ -21,8 +22,21 @@ export interface CalendarEvent {
 /** 20261124T180000Z */
 const stamp = (date: Date) => `${date.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
 
-/** Text as a property value: backslashes, semicolons, commas and line breaks escaped. */
-const escapeText = (text: string) => text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+/**
+ * Text as a property value (RFC 5545 3.3.11): backslashes, semicolons, commas and line breaks escaped,
+ * any CR among them (a bare CR ends a line for some calendar apps, which would read the rest as a
+ * property of its own); other control characters, which TEXT cannot hold, dropped by the site's one
+ * text rule (common/fields.ts). Input refuses them already: this keeps stored text safe too.
+ */
+const escapeText = (text: string) =>
+  withoutControlCharacters(text, { multiline: true })
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\n/g, '\\n');
+
+/** A value that is not text (an address, an id): on one line, without control characters. */
+const plainValue = (value: string) => withoutControlCharacters(value);
 
 /** Lines longer than 75 octets continue on the next line after a space (never inside a UTF-8 character). */
 function fold(line: string): string {
@@ -45,14 +59,14 @@ function fold(line: string): string {
 function eventLines(event: CalendarEvent, now: Date): string[] {
   return [
     'BEGIN:VEVENT',
-    `UID:${event.uid}`,
+    `UID:${plainValue(event.uid)}`,
     `SEQUENCE:${event.sequence}`,
     `DTSTAMP:${stamp(now)}`,
     `DTSTART:${stamp(event.start)}`,
     `DTEND:${stamp(event.end)}`,
     `SUMMARY:${escapeText(event.summary)}`,
     `DESCRIPTION:${escapeText(event.description)}`,
-    `URL:${event.url}`,
+    `URL:${plainValue(event.url)}`,
     ...(event.location ? [`LOCATION:${escapeText(event.location)}`] : []),
     `STATUS:${event.cancelled ? 'CANCELLED' : 'CONFIRMED'}`,
     'END:VEVENT',

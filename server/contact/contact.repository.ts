@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import type { ContactInput } from '../../common/contact.contract.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
@@ -10,6 +10,15 @@ export function createContactRepository(db: DatabaseOrTransaction) {
       message: ContactInput & { ipAddress: string; memberId: string | null; senderTier: Tier | null; priority: boolean },
     ): Promise<void> {
       await db.insert(contactMessages).values(message);
+    },
+
+    /** Messages written from this address since then (each was answered there), read along the newest. */
+    async countFrom(email: string, since: Date): Promise<number> {
+      const [row] = await db
+        .select({ value: sql<number>`count(*)::int` })
+        .from(contactMessages)
+        .where(and(gt(contactMessages.createdAt, since), eq(sql`lower(${contactMessages.email})`, email.toLowerCase())));
+      return row?.value ?? 0;
     },
 
     /**

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { MessagesService } from '../../common/admin.contract.ts';
 import type { ContactService } from '../../common/contact.contract.ts';
-import { notFound } from '../../common/errors.ts';
-import { CONTACT_LIMIT, PAGE_SIZE } from '../../common/limits.ts';
+import { notFound, ServiceError } from '../../common/errors.ts';
+import { CONTACT_LIMIT, PAGE_SIZE, TYPED_ADDRESS_MAIL } from '../../common/limits.ts';
 import { hasPrioritySupport, requireStaffArea } from '../../common/policies.ts';
 import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -28,6 +28,13 @@ export function createContactService(deps: {
   return {
     async send(viewer, input) {
       await deps.limiter.check('contact:address', viewer.client.address, CONTACT_LIMIT);
+      // The acknowledgement goes to the address typed: one inbox is not flooded from many client addresses.
+      const { perRecipient } = TYPED_ADDRESS_MAIL.contactAnswers;
+      if ((await data.contact.countFrom(input.email, new Date(Date.now() - perRecipient.windowMs))) >= perRecipient.max)
+        throw new ServiceError(
+          429,
+          `We have received ${perRecipient.max} messages from ${input.email} in the last 24 hours, the most a day, so this one was not sent: we will answer those. Please write again tomorrow.`,
+        );
       const [received, forStaff] = await Promise.all([
         mailTemplates.contactReceived({ name: input.name, subject: input.subject }),
         mailTemplates.contactForStaff(input),

@@ -15,8 +15,9 @@ function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
 /**
  * What a load balancer or an orchestrator asks (README, Operations):
  * - /livez: the process and its event loop answer ("restart me" when it does not);
- * - /readyz: the database answers within a second, its schema is current and the process is not
- *   stopping ("route around me" when it does not);
+ * - /readyz: the start has finished (Redis and Stripe's prices, waited for after listening), the
+ *   database answers within a second, its schema is current and the process is not stopping
+ *   ("route around me" when it does not);
  * - /healthz: the database answers (kept for existing checks).
  */
 /** What the checks ask of the database: that it answers, and that its schema is the one this code expects. */
@@ -34,6 +35,7 @@ export async function healthRoutes(app: FastifyInstance, options: { database: Da
   app.get('/readyz', async (request, reply) => {
     reply.headers(noStore);
     if (app.lifecycle.draining) return reply.status(503).send({ status: 'draining', detail: 'The server is stopping.' });
+    if (!app.startup.done) return reply.status(503).send({ status: 'starting', detail: 'The server is starting.' });
     try {
       const current = await withinTime(database.schemaIsCurrent(), READY_WAIT_MS);
       if (!current) return reply.status(503).send({ status: 'migrating', detail: 'The database schema is older than this server.' });

@@ -9,13 +9,13 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * request comes from in Sec-Fetch-Site (or at least Origin); API clients that sign in with a
  * Bearer token carry no cookies and are not affected.
  */
-export function refuseCrossSiteWrites(app: FastifyInstance, publicUrl: string) {
+export function refuseCrossSiteWrites(app: FastifyInstance, siteOrigin: { readonly publicUrl: string }) {
   const fromThisSite = (request: FastifyRequest) => {
     const site = request.headers['sec-fetch-site'];
     if (site !== undefined) return site === 'same-origin' || site === 'none';
     const origin = request.headers.origin;
     if (origin === undefined) return true;
-    return origin === publicUrl || origin === `${request.protocol}://${request.host}`;
+    return origin === siteOrigin.publicUrl || origin === `${request.protocol}://${request.host}`;
   };
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method) || request.headers.authorization || !app.siteCookies.carriesAny(request)) return;

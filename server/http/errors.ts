@@ -49,6 +49,10 @@ export function neighbourFailure(error: unknown): ServiceError | null {
 /** One error handler for the whole server: every failure answers `{detail}`, a 5xx never leaks internals. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+    // Fastify closes the connection after a body it refused; with the rest of the body still on its
+    // way, the client would be reset before reading this answer. The server reads and drops that rest
+    // instead, within bounds (http-server.ts), and the client reads the answer.
+    if (!request.raw.complete) reply.removeHeader('connection');
     if (error instanceof ServiceError) {
       if (error.status === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
       return reply.status(error.status).send({ detail: error.message });
@@ -59,7 +63,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const away = neighbourFailure(error);
     if (away) {
-      request.log.warn({ err: loggableError(error) }, away.message);
+      request.log.warn({ err: loggableError(error), TMPDBG: { url: request.url, query: String((error as { query?: string }).query ?? '').slice(0, 300), ms: Math.round(reply.elapsedTime) } }, away.message);
       if (away.status === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
       return reply.status(away.status).send({ detail: away.message });
     }

@@ -7,13 +7,52 @@ import type { Config } from '../config.ts';
 const IDLE_SOCKET_MS = 60_000;
 const KEEP_ALIVE_MS = 5_000;
 const HEADERS_TIMEOUT_MS = 20_000;
+// A body still arriving after its answer (a 413, a 401) is read and dropped up to twice the upload
+// limit (64 MB at least), and for no longer than a whole request may take: a file a little too large,
+// or a form many times too large, and its sender reads the answer. Past these, the connection is cut.
+const DRAIN_MIN_BYTES = 64 * 1024 * 1024;
+
+interface DrainBounds {
+  maxBytes: number;
+  maxMs: number;
+}
+
+/**
+ * Reads and drops what is left of a request body once its answer is sent. A browser sends the whole
+ * body before it reads the answer: were the connection closed under it, its kernel would get a reset
+ * and throw the answer away, and the member would see a network error instead of the message.
+ */
+function drainUnreadBody(request: http.IncomingMessage, bounds: DrainBounds): void {
+  if (request.complete || request.destroyed) return;
+  const socket = request.socket;
+  if (Number(request.headers['content-length']) > bounds.maxBytes) {
+    // Too much to read for nothing: the connection is cut, and the client may see it reset.
+    socket.destroy();
+    return;
+  }
+  const cutOff = setTimeout(() => socket.destroy(), bounds.maxMs);
+  cutOff.unref();
+  const done = () => clearTimeout(cutOff);
+  request.once('end', done);
+  request.once('close', done);
+  socket.once('close', done);
+  // Whoever was reading it (a multipart parser that gave up) reads no more; the rest goes nowhere.
+  request.unpipe();
+  request.resume();
+}
 
 /**
  * The HTTP server with limits on slow clients: headers must arrive within 20 s and a whole request
  * within REQUEST_TIMEOUT_SECONDS (checked every second or so), idle sockets close, and at most
  * MAX_CONNECTIONS are open at once. A client that sends headers and then trickles its body is cut off.
+ * An answer sent before its body was read (a body over the limit) is read by the client: the rest of
+ * the body is drained, within bounds, instead of the connection being reset under the client.
  */
-export function httpServerFactory(config: Pick<Config, 'requestTimeoutMs' | 'maxConnections'>): FastifyServerFactory {
+export function httpServerFactory(config: Pick<Config, 'requestTimeoutMs' | 'maxConnections' | 'uploadMaxBytes'>): FastifyServerFactory {
+  const drain: DrainBounds = {
+    maxBytes: Math.max(2 * config.uploadMaxBytes, DRAIN_MIN_BYTES),
+    maxMs: config.requestTimeoutMs,
+  };
   return (handler) => {
     const server = http.createServer(
       {
@@ -22,7 +61,10 @@ export function httpServerFactory(config: Pick<Config, 'requestTimeoutMs' | 'max
         keepAliveTimeout: KEEP_ALIVE_MS,
         connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs),
       },
-      handler,
+      (request, response) => {
+        response.once('finish', () => drainUnreadBody(request, drain));
+        handler(request, response);
+      },
     );
     server.maxConnections = config.maxConnections;
     server.setTimeout(IDLE_SOCKET_MS);

@@ -9,7 +9,6 @@ import { progressPercent } from '../../common/progress.ts';
 import { type SignedInMember, type Viewer } from '../../common/viewer.ts';
 import { mayStudyCourse, requireMember } from '../../common/policies.ts';
 import { publicCourse } from '../courses/courses.service.ts';
-import { renderCertificatePdf } from './certificate-pdf.ts';
 import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
@@ -244,6 +243,8 @@ export function createLearningService(deps: {
       const certificate = await ownCertificate(code);
       if (certificate.memberId !== member.id) throw forbidden('This certificate belongs to another member.');
       const verifyUrl = deps.mailer.link(`/certificates/${certificate.code}`);
+      // pdf-lib (150 modules) is loaded with the first certificate asked for, not at every start.
+      const { renderCertificatePdf } = await import('./certificate-pdf.ts');
       return { code: certificate.code, pdf: await renderCertificatePdf({ ...certificate, verifyUrl }) };
     },
   };

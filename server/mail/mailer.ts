@@ -30,17 +30,17 @@ export interface Mailer {
   nudge(): void;
 }
 
-/** Absolute links on the site, from PUBLIC_URL. */
-function siteLinks(publicUrl: string) {
+/** Absolute links on the site, from PUBLIC_URL (read at each link: it is set late when PORT=0). */
+function siteLinks(site: { readonly publicUrl: string }) {
   return (path: string, query?: Record<string, string>) => {
-    const url = new URL(path, publicUrl);
+    const url = new URL(path, site.publicUrl);
     for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
     return url.toString();
   };
 }
 
-export function createMailer(options: { publicUrl: string; nudge: () => void }): Mailer {
-  const link = siteLinks(options.publicUrl);
+export function createMailer(options: { readonly publicUrl: string; nudge: () => void }): Mailer {
+  const link = siteLinks(options);
   return {
     link,
     tokenLink: (path) => link(path, { token: LINK_TOKEN }),

@@ -12,6 +12,7 @@ import type { ServerLearningService } from '../learning/learning.service.ts';
 import { AuditCursor, auditEntryView } from '../audit/audit.service.ts';
 import type { DataAccess } from '../repositories.ts';
 import { deviceName } from '../sessions/device-name.ts';
+import { csvRow } from '../lists/csv.ts';
 import type { MemberCursor, MembersRepository } from './members.repository.ts';
 
 const MemberListCursor = z.tuple([TimestampKey, z.uuid()]);
@@ -27,12 +28,6 @@ const toAdminMember = (row: MemberRow, subscription: SubscriptionRow | undefined
   subscription: subscription ? subscriptionView(subscription) : null,
   created_at: row.createdAt.toISOString(),
 });
-
-/** A CSV cell; formulas are neutralised so a spreadsheet never runs a member's text. */
-function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return `"${safe.replace(/"/g, '""')}"`;
-}
 
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -112,9 +107,7 @@ export function createMembersService(data: DataAccess, learning: Pick<ServerLear
       for (;;) {
         const rows = await data.members.search(search, STREAM_BATCH, before);
         if (rows.length > 0) {
-          yield rows
-            .map((row) => `${[row.name, row.email, row.tier, row.createdAt.toISOString().slice(0, 10)].map(csvCell).join(',')}\r\n`)
-            .join('');
+          yield rows.map((row) => csvRow([row.name, row.email, row.tier, row.createdAt.toISOString().slice(0, 10)])).join('');
         }
         const last = rows.at(-1);
         if (!last || rows.length < STREAM_BATCH) return;

@@ -220,15 +220,30 @@ export function createNotificationsRepository(db: DatabaseOrTransaction) {
 
     // ---- Push ------------------------------------------------------------------------------------
 
-    /** Adds a device, or gives an endpoint already known to this member (a browser that subscribed again). */
-    async addSubscription(values: typeof pushSubscriptions.$inferInsert): Promise<void> {
-      await db
+    /** The member whose device this endpoint is, or null for an endpoint not known. */
+    async subscriptionOwner(endpoint: string): Promise<string | null> {
+      const [row] = await db
+        .select({ memberId: pushSubscriptions.memberId })
+        .from(pushSubscriptions)
+        .where(eq(pushSubscriptions.endpoint, endpoint));
+      return row?.memberId ?? null;
+    },
+
+    /**
+     * Adds a device, or renews an endpoint already this member's (a browser that subscribed again, with
+     * new keys). An endpoint of another member's is left as it is, even when two requests race: false then.
+     */
+    async addSubscription(values: typeof pushSubscriptions.$inferInsert): Promise<boolean> {
+      const saved = await db
         .insert(pushSubscriptions)
         .values(values)
         .onConflictDoUpdate({
           target: pushSubscriptions.endpoint,
-          set: { memberId: values.memberId, p256dh: values.p256dh, auth: values.auth, userAgent: values.userAgent },
-        });
+          set: { p256dh: values.p256dh, auth: values.auth, userAgent: values.userAgent },
+          setWhere: eq(pushSubscriptions.memberId, values.memberId),
+        })
+        .returning({ id: pushSubscriptions.id });
+      return saved.length > 0;
     },
 
     async removeSubscription(memberId: string, endpoint: string): Promise<void> {

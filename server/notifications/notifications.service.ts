@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { badRequest, unavailable } from '../../common/errors.ts';
+import { badRequest, conflict, unavailable } from '../../common/errors.ts';
 import { NOTIFICATIONS } from '../../common/limits.ts';
 import {
   NOTIFICATION_KINDS,
+  PUSH_DEVICE_TAKEN,
   PUSH_ENDPOINT_REFUSED,
   PUSH_UNAVAILABLE,
   type NotificationSettings,
@@ -113,15 +114,20 @@ export function createNotificationsService(deps: { data: DataAccess; push: PushS
       const member = requireMember(viewer);
       if (!deps.push) throw unavailable(PUSH_UNAVAILABLE);
       if (!pushEndpointAllowed(input.endpoint, deps.push.serviceOrigins)) throw badRequest(PUSH_ENDPOINT_REFUSED, 'endpoint');
-      if ((await data.notifications.countSubscriptions(member.id)) >= NOTIFICATIONS.maxDevices)
+      // An endpoint names a device, not an account: one registered by another member stays theirs (a
+      // device changes hands when its member signs out there, which gives it a new endpoint).
+      const owner = await data.notifications.subscriptionOwner(input.endpoint);
+      if (owner !== null && owner !== member.id) throw conflict(PUSH_DEVICE_TAKEN);
+      if (owner === null && (await data.notifications.countSubscriptions(member.id)) >= NOTIFICATIONS.maxDevices)
         throw badRequest(`Push notifications go to ${NOTIFICATIONS.maxDevices} devices at most: turn them off on one first.`);
-      await data.notifications.addSubscription({
+      const saved = await data.notifications.addSubscription({
         memberId: member.id,
         endpoint: input.endpoint,
         p256dh: input.keys.p256dh,
         auth: input.keys.auth,
         userAgent: viewer.client.userAgent?.slice(0, 300) ?? null,
       });
+      if (!saved) throw conflict(PUSH_DEVICE_TAKEN);
     },
 
     async unsubscribePush(viewer, endpoint) {

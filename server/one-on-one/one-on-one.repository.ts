@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { ONE_ON_ONE } from '../../common/limits.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import {
@@ -9,6 +9,7 @@ import {
   enrolments,
   members,
   oneOnOneBookings,
+  outboxMessages,
   staffAccounts,
 } from '../../db/schema.ts';
 import type { CoachWeek, TimeRange } from './free-slots.ts';
@@ -200,6 +201,31 @@ export function createOneOnOneRepository(db: DatabaseOrTransaction) {
         .update(oneOnOneBookings)
         .set({ ...range, revision: sql`${oneOnOneBookings.revision} + 1`, updatedAt: sql`now()` })
         .where(eq(oneOnOneBookings.id, bookingId));
+    },
+
+    /** Holds the member's row until the transaction ends: their changes to 1-on-1s are then counted one at a time. */
+    async lockMember(memberId: string): Promise<void> {
+      await db.select({ id: members.id }).from(members).where(eq(members.id, memberId)).for('no key update');
+    },
+
+    /**
+     * When the latest mails of these kinds went to this address since `since` (at most `limit`, newest
+     * first): each change to a member's 1-on-1 is mailed to them and to their coach, so the outbox counts them.
+     */
+    async mailedSince(address: string, kinds: readonly string[], since: Date, limit: number): Promise<Date[]> {
+      const rows = await db
+        .select({ createdAt: outboxMessages.createdAt })
+        .from(outboxMessages)
+        .where(
+          and(
+            sql`lower(${outboxMessages.toAddress}) = lower(${address})`,
+            inArray(outboxMessages.kind, [...kinds]),
+            gt(outboxMessages.createdAt, since),
+          ),
+        )
+        .orderBy(desc(outboxMessages.createdAt))
+        .limit(limit);
+      return rows.map((row) => row.createdAt);
     },
 
     async cancel(bookingId: string): Promise<void> {

@@ -1,5 +1,5 @@
-import { badRequest, conflict, forbidden, notFound } from '../../common/errors.ts';
-import { ONE_ON_ONE } from '../../common/limits.ts';
+import { badRequest, conflict, forbidden, notFound, ServiceError } from '../../common/errors.ts';
+import { ONE_ON_ONE, ONE_ON_ONE_CHANGES } from '../../common/limits.ts';
 import {
   BOOKING_NOT_FOUND,
   COACH_NOT_FOUND,
@@ -7,6 +7,7 @@ import {
   NOT_A_FREE_SLOT,
   SLOT_TAKEN,
   TOO_LATE_TO_CHANGE,
+  tooManyChanges,
   type BookingView,
   type OneOnOneService,
 } from '../../common/one-on-one.contract.ts';
@@ -25,9 +26,14 @@ import type { BookingRow } from './one-on-one.repository.ts';
 // (an exclusion constraint on the coach's time, a unique index on the member's month): the loser
 // gets a 409 that says why.
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 const NO_OVERLAP = 'one_on_one_bookings_no_overlap';
 const ONE_PER_MONTH = 'one_on_one_bookings_member_month_idx';
+type Change = 'booked' | 'moved' | 'cancelled';
+/** The mail the member gets of each change (their coach gets its own): the outbox counts their changes. */
+const memberMailOf = (change: Change) => `one-on-one-${change}`;
+const CHANGE_MAILS = (['booked', 'moved', 'cancelled'] as const).map(memberMailOf);
 
 const zoneOf = (member: { timeZone: string | null }) => member.timeZone ?? DEFAULT_TIME_ZONE;
 /** The first day of the instant's calendar month in the zone: the month a booking counts for. */
@@ -115,14 +121,22 @@ export function createOneOnOneService(deps: { data: DataAccess; mailer: Mailer }
     throw error;
   }
 
+  /**
+   * Refuses a booking or a move past the member's allowance (ONE_ON_ONE_CHANGES), as each one mails
+   * their coach. Inside the change's transaction, under the member's lock: changes sent at once count one by one.
+   */
+  async function refuseTooManyChanges(tx: Repositories, member: SignedInMember) {
+    await tx.oneOnOne.lockMember(member.id);
+    const { max, windowMs } = ONE_ON_ONE_CHANGES;
+    const latest = await tx.oneOnOne.mailedSince(member.email, CHANGE_MAILS, new Date(Date.now() - windowMs), max);
+    // The oldest of the latest `max` changes: once it is a day old, a change is free again.
+    const freedFrom = latest[max - 1];
+    if (!freedFrom) return;
+    throw new ServiceError(429, tooManyChanges(Math.max(1, Math.ceil((freedFrom.getTime() + windowMs - Date.now()) / HOUR_MS))));
+  }
+
   /** Mails the member (with the calendar file) and the coach about a change, in its transaction. */
-  async function tell(
-    tx: Repositories,
-    member: SignedInMember,
-    bookingId: string,
-    change: 'booked' | 'moved' | 'cancelled',
-    before?: Date,
-  ) {
+  async function tell(tx: Repositories, member: SignedInMember, bookingId: string, change: Change, before?: Date) {
     const row = (await tx.oneOnOne.find(bookingId))!;
     const coach = await tx.oneOnOne.profile(row.booking.coachId);
     const memberZone = zoneOf(member);
@@ -130,7 +144,7 @@ export function createOneOnOneService(deps: { data: DataAccess; mailer: Mailer }
     const common = { change, topic: row.booking.topic, pageUrl: pageUrl() };
     await mailer.queue(
       tx,
-      `one-on-one-${change}`,
+      memberMailOf(change),
       member.email,
       await mailTemplates.oneOnOneForMember({
         ...common,
@@ -212,6 +226,7 @@ export function createOneOnOneService(deps: { data: DataAccess; mailer: Mailer }
       if (await data.oneOnOne.holdsMonth(member.id, month)) throw conflict(monthTaken(monthLabel(month)));
       const bookingId = await data
         .transaction(async (tx) => {
+          await refuseTooManyChanges(tx, member);
           const id = await tx.oneOnOne.insert({ coachId: input.coach_id, memberId: member.id, ...slot, month, topic: input.topic });
           await tell(tx, member, id, 'booked');
           return id;
@@ -230,6 +245,7 @@ export function createOneOnOneService(deps: { data: DataAccess; mailer: Mailer }
       if (month !== row.booking.month && (await data.oneOnOne.holdsMonth(member.id, month))) throw conflict(monthTaken(monthLabel(month)));
       await data
         .transaction(async (tx) => {
+          await refuseTooManyChanges(tx, member);
           await tx.oneOnOne.move(bookingId, { ...slot, month });
           await tell(tx, member, bookingId, 'moved', row.booking.startsAt);
         })

@@ -10,16 +10,15 @@ const DEFAULT_ADMIN_EMAIL = 'admin@realtypocket.local';
 /**
  * Creates the first staff account when none exists. With ADMIN_EMAIL/ADMIN_PASSWORD it signs in with
  * those; without them nobody knows its password: a link valid for 24 hours, single use, lets the
- * owner choose one. The link is returned once for the start to print; a password never is (logs are
+ * owner choose one. The link's path is returned once for the start to print; a password never is (logs are
  * shipped and kept, and a password in them stays good).
  */
 export async function ensureFirstStaffAccount(
   db: Database,
   configured: { email: string; password: string } | undefined,
-  publicUrl: string,
-): Promise<{ email: string; setupLink?: string } | null> {
+): Promise<{ email: string; setupPath?: string } | null> {
   const staff = createStaffRepository(db);
-  if ((await staff.count()) > 0) return null;
+  if (await staff.any()) return null;
   if (configured) {
     await staff.create({ email: configured.email.toLowerCase(), passwordHash: await hashPassword(configured.password) });
     return { email: configured.email };
@@ -35,7 +34,6 @@ export async function ensureFirstStaffAccount(
       expiresAt: new Date(Date.now() + LINK_VALID_MS.staffSetup),
     });
   });
-  const link = new URL('/admin/reset-password', publicUrl);
-  link.searchParams.set('token', token);
-  return { email: DEFAULT_ADMIN_EMAIL, setupLink: link.toString() };
+  // A path: the start prints it on the site's origin once that is known (it listens).
+  return { email: DEFAULT_ADMIN_EMAIL, setupPath: `/admin/reset-password?${new URLSearchParams({ token })}` };
 }

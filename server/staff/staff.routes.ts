@@ -7,9 +7,10 @@ import {
   StaffSessionResponse,
 } from '../../common/admin.contract.ts';
 import { StaffLoginInput, StaffTokenResponse } from '../../common/auth.contract.ts';
+import { EmailChangeRequest, MessageResponse, PasswordChange } from '../../common/account.contract.ts';
 import {
   RecoveryCodes,
-  TwoFactorCodeInput,
+  TwoFactorConfirmInput,
   TwoFactorRequiredInput,
   TwoFactorSetup,
   TwoFactorStatus,
@@ -47,6 +48,7 @@ export async function staffRoutes(app: ZodApp) {
   );
 
   // Two-factor sign-in: each staff member's own, set up from any staff session; owners may require it.
+  // Turning it on or off and new recovery codes take the password again, and a code (counted per account).
   const setup = { access: 'staff-sign-in' } as const;
   app.get('/api/admin/two-factor', { config: setup, schema: { response: withErrors({ 200: TwoFactorStatus }) } }, async (request) =>
     twoFactor.status(await request.viewer()),
@@ -56,14 +58,36 @@ export async function staffRoutes(app: ZodApp) {
   );
   app.post(
     '/api/admin/two-factor/enable',
-    { config: setup, schema: { body: TwoFactorCodeInput, response: withErrors({ 200: RecoveryCodes }) } },
-    async (request) => twoFactor.enable(await request.viewer(), request.body.code),
+    { config: setup, schema: { body: TwoFactorConfirmInput, response: withErrors({ 200: RecoveryCodes }) } },
+    async (request) => twoFactor.enable(await request.viewer(), request.body),
   );
   app.post(
     '/api/admin/two-factor/disable',
-    { config: { access: 'staff' }, schema: { body: TwoFactorCodeInput, response: withErrors({ 200: SuccessResponse }) } },
+    { config: { access: 'staff' }, schema: { body: TwoFactorConfirmInput, response: withErrors({ 200: SuccessResponse }) } },
     async (request) => {
-      await twoFactor.disable(await request.viewer(), request.body.code);
+      await twoFactor.disable(await request.viewer(), request.body);
+      return { success: true as const };
+    },
+  );
+  app.post(
+    '/api/admin/two-factor/recovery-codes',
+    { config: { access: 'staff' }, schema: { body: TwoFactorConfirmInput, response: withErrors({ 200: RecoveryCodes }) } },
+    async (request) => twoFactor.newRecoveryCodes(await request.viewer(), request.body),
+  );
+
+  // The staff member's own email and password, with the password again. A new password ends every
+  // session of the account, this one too: its cookie goes with it.
+  app.post(
+    '/api/admin/account/email',
+    { config: { access: 'staff' }, schema: { body: EmailChangeRequest, response: withErrors({ 200: MessageResponse }) } },
+    async (request) => staff.changeEmail(await request.viewer(), request.body),
+  );
+  app.post(
+    '/api/admin/account/password',
+    { config: { access: 'staff' }, schema: { body: PasswordChange, response: withErrors({ 200: SuccessResponse }) } },
+    async (request, reply) => {
+      await staff.changePassword(await request.viewer(), request.body);
+      cookies.clearSession(request, reply, 'staff');
       return { success: true as const };
     },
   );
@@ -93,6 +117,12 @@ export async function staffRoutes(app: ZodApp) {
     '/api/admin/staff/:id/role',
     { config: staffOnly, schema: { params: StaffParams, body: StaffRoleInput, response: withErrors({ 200: StaffAccount }) } },
     async (request) => staff.setRole(await request.viewer(), request.params.id, request.body.role),
+  );
+  // Lifts the lock wrong two-factor codes put on another staff member's account.
+  app.delete(
+    '/api/admin/staff/:id/two-factor-lock',
+    { config: staffOnly, schema: { params: StaffParams, response: withErrors({ 200: StaffAccount }) } },
+    async (request) => staff.liftTwoFactorLock(await request.viewer(), request.params.id),
   );
   app.delete(
     '/api/admin/staff/:id',

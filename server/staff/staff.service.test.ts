@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { WRONG_PASSWORD } from '../../common/account.contract.ts';
 import { LAST_OWNER, STAFF_EXISTS } from '../../common/admin.contract.ts';
+import { TWO_FACTOR_SETUP_FIRST } from '../../common/policies.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import { outboxMessages } from '../../db/schema.ts';
 import {
@@ -10,6 +12,7 @@ import {
   serviceTestApp,
   SIGN_IN_AS_STAFF,
   STAFF_ONLY,
+  TOO_MANY_ATTEMPTS,
 } from '../../tests/helpers/service-tests.ts';
 import { uniqueEmail } from '../../tests/helpers/test-app.ts';
 
@@ -62,6 +65,7 @@ describe('staff accounts', () => {
       role: 'editor',
       created_at: expect.any(String),
       you: false,
+      two_factor_locked_until: null,
     });
   });
 
@@ -69,7 +73,14 @@ describe('staff accounts', () => {
     const owner = await t.asStaff('owner');
     const email = uniqueEmail('invited');
     const invited = await staff().invite(owner, { email, role: 'editor' });
-    expect(invited).toEqual({ id: expect.any(String), email, role: 'editor', created_at: expect.any(String), you: false });
+    expect(invited).toEqual({
+      id: expect.any(String),
+      email,
+      role: 'editor',
+      created_at: expect.any(String),
+      you: false,
+      two_factor_locked_until: null,
+    });
     const mail = await t.db.select().from(outboxMessages).where(eq(outboxMessages.toAddress, email));
     expect(mail).toEqual([
       expect.objectContaining({
@@ -132,5 +143,93 @@ describe('staff accounts', () => {
     expect(await refusal(staff().setRole(second, second.staff.id, 'editor'))).toEqual(lastOwner);
     const owners = (await staff().list(second)).items.filter((row) => row.role === 'owner');
     expect(owners.map((row) => row.id)).toEqual([second.staff.id]);
+  });
+});
+
+describe('a staff member’s own email and password', () => {
+  const mailTo = (email: string, kind: string) =>
+    t.db
+      .select()
+      .from(outboxMessages)
+      .where(eq(outboxMessages.toAddress, email))
+      .then((rows) => rows.filter((row) => row.kind === kind));
+
+  it('change only with the password again: a stolen session alone changes neither', async () => {
+    const login = await t.loginAsStaff({ role: 'editor' });
+    const viewer = await t.viewerOf(login.token);
+    const wrongPassword = (field: string) => ({ status: 400, message: WRONG_PASSWORD, field });
+    const fieldOf = (work: Promise<unknown>) =>
+      work.then(
+        () => null,
+        (error: { status: number; message: string; field?: string }) => ({
+          status: error.status,
+          message: error.message,
+          field: error.field,
+        }),
+      );
+    expect(await fieldOf(staff().changeEmail(viewer, { email: uniqueEmail('thief'), password: 'a guess' }))).toEqual(
+      wrongPassword('password'),
+    );
+    expect(await fieldOf(staff().changePassword(viewer, { current_password: 'a guess', new_password: 'thief password' }))).toEqual(
+      wrongPassword('current_password'),
+    );
+    expect(await t.app.sessions.resolve(login.token)).not.toBeNull();
+    expect((await staff().list(await t.asStaff('owner'))).items.find((row) => row.id === login.id)?.email).toBe(login.email);
+    // Limited like sign-in: past a few wrong ones, even the right password waits.
+    for (let guess = 3; guess <= 5; guess++)
+      await refusal(staff().changeEmail(viewer, { email: uniqueEmail('thief'), password: `guess ${guess}` }));
+    expect(await refusal(staff().changePassword(viewer, { current_password: login.password, new_password: 'thief password' }))).toEqual(
+      TOO_MANY_ATTEMPTS,
+    );
+    expect(await refusal(staff().changeEmail(await t.asVisitor(), { email: uniqueEmail('x'), password: 'x' }))).toEqual(SIGN_IN_AS_STAFF);
+  });
+
+  it('change the email at once, recorded, with a notice to the old address; a taken address is refused', async () => {
+    const login = await t.loginAsStaff({ role: 'editor' });
+    const viewer = await t.viewerOf(login.token);
+    const other = await t.asStaff('owner');
+    expect(await refusal(staff().changeEmail(viewer, { email: other.staff.email.toUpperCase(), password: login.password }))).toEqual({
+      status: 409,
+      message: STAFF_EXISTS,
+    });
+    const newEmail = uniqueEmail('moved');
+    expect(await staff().changeEmail(viewer, { email: newEmail, password: login.password })).toEqual({
+      success: true,
+      message: `Your email is now ${newEmail}: sign in with it from now on.`,
+    });
+    expect((await t.viewerOf(login.token)).staff?.email).toBe(newEmail);
+    expect(await mailTo(login.email, 'staff-email-changed')).toEqual([
+      expect.objectContaining({ subject: 'Your email address was changed', text: expect.stringContaining(newEmail) }),
+    ]);
+    expect(await lastAuditEntry(t, { action: 'staff.email', target: newEmail })).toMatchObject({
+      actorEmail: login.email,
+      oldValue: login.email,
+      newValue: newEmail,
+    });
+    const signedIn = await t.app.services.auth.staffSignIn(t.asVisitor('10.55.0.1'), { email: newEmail, password: login.password });
+    expect(signedIn.email).toBe(newEmail);
+  });
+
+  it('change the password with the current one: every session of the account ends, recorded, and the account is told', async () => {
+    const login = await t.loginAsStaff({ role: 'editor' });
+    const elsewhere = await t.app.sessions.create({ kind: 'staff', staffId: login.id });
+    await staff().changePassword(await t.viewerOf(login.token), { current_password: login.password, new_password: 'a new staff password' });
+    expect(await t.app.sessions.resolve(login.token)).toBeNull();
+    expect(await t.app.sessions.resolve(elsewhere.token)).toBeNull();
+    expect(await mailTo(login.email, 'staff-password-changed')).toEqual([
+      expect.objectContaining({ subject: 'Your password was changed' }),
+    ]);
+    expect(await lastAuditEntry(t, { action: 'staff.password', target: login.email })).toMatchObject({ actorEmail: login.email });
+    const signIn = (password: string) => t.app.services.auth.staffSignIn(t.asVisitor('10.55.0.2'), { email: login.email, password });
+    expect(await refusal(signIn(login.password))).toMatchObject({ status: 401 });
+    expect((await signIn('a new staff password')).email).toBe(login.email);
+  });
+
+  it('wait, where owners require two-factor sign-in, until it is set up', async () => {
+    const editor = await t.asStaff('editor');
+    const viewer = { ...editor, staff: { ...editor.staff, twoFactorRequired: true } };
+    const setupFirst = { status: 403, message: TWO_FACTOR_SETUP_FIRST };
+    expect(await refusal(staff().changeEmail(viewer, { email: uniqueEmail('x'), password: 'x' }))).toEqual(setupFirst);
+    expect(await refusal(staff().changePassword(viewer, { current_password: 'x', new_password: 'y'.repeat(8) }))).toEqual(setupFirst);
   });
 });

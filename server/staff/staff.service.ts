@@ -1,13 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { LAST_OWNER, STAFF_EXISTS, type StaffAccount, type StaffService } from '../../common/admin.contract.ts';
-import { conflict, forbidden, notFound } from '../../common/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../common/errors.ts';
 import type { StaffRole } from '../../common/staff-roles.ts';
-import { leavesNoOwner, requireStaffArea, requireStaffSignIn } from '../../common/policies.ts';
+import { leavesNoOwner, requireStaff, requireStaffArea, requireStaffSignIn } from '../../common/policies.ts';
+import { TWO_FACTOR_NOT_LOCKED } from '../../common/two-factor.contract.ts';
+import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess } from '../repositories.ts';
 import { hashPassword } from '../sessions/passwords.ts';
+import type { SessionService } from '../sessions/session.service.ts';
+import { staffPasswordCheck } from './current-password.ts';
 import { LINK_VALID_MS, PAGE_SIZE } from '../../common/limits.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 
@@ -16,16 +20,30 @@ const ROLE_NAME: Record<StaffRole, string> = { owner: 'an owner', editor: 'an ed
 /** The staff accounts go on after an account: its creation time (PostgreSQL's text) and id. */
 const StaffListCursor = z.tuple([TimestampKey, z.uuid()]);
 
-export function createStaffService(deps: { storageName: string; data: DataAccess; mailer: Mailer }): StaffService {
-  const { data, mailer } = deps;
+export function createStaffService(deps: {
+  storageName: string;
+  data: DataAccess;
+  mailer: Mailer;
+  limiter: AttemptLimiter;
+  sessions: Pick<SessionService, 'revokeStaffSessions'>;
+}): StaffService {
+  const { data, mailer, limiter } = deps;
+  const requirePassword = staffPasswordCheck(deps);
 
-  const shape = (row: { id: string; email: string; role: StaffRole; createdAt: Date }, viewerId: string): StaffAccount => ({
+  const shape = (
+    row: { id: string; email: string; role: StaffRole; createdAt: Date; secondFactorLockedUntil: Date | null },
+    viewerId: string,
+  ): StaffAccount => ({
     id: row.id,
     email: row.email,
     role: row.role,
     created_at: row.createdAt.toISOString(),
     you: row.id === viewerId,
+    two_factor_locked_until:
+      row.secondFactorLockedUntil && row.secondFactorLockedUntil > new Date() ? row.secondFactorLockedUntil.toISOString() : null,
   });
+  /** What the notices call a staff member: the name they host under, or nothing more than a greeting. */
+  const nameOf = (account: { displayName: string }) => account.displayName || 'there';
 
   async function accountOf(staffId: string) {
     const account = await data.staff.findById(staffId);
@@ -127,6 +145,78 @@ export function createStaffService(deps: { storageName: string; data: DataAccess
           newValue: null,
         });
       });
+    },
+
+    async liftTwoFactorLock(viewer, staffId) {
+      const owner = requireStaffArea(viewer, 'staff');
+      // Else a stolen owner's session could lift its own lock and go on guessing codes.
+      if (staffId === owner.id) throw forbidden('Another owner must lift the lock on your own account.');
+      const before = await accountOf(staffId);
+      const lifted = await data.transaction(async (tx) => {
+        if (!(await tx.staff.liftSecondFactorLock(staffId, new Date()))) return false;
+        await tx.audit.record({
+          actorEmail: owner.email,
+          action: 'staff.two-factor-unlock',
+          target: before.email,
+          oldValue: before.secondFactorLockedUntil?.toISOString() ?? null,
+          newValue: null,
+        });
+        return true;
+      });
+      if (!lifted) throw conflict(TWO_FACTOR_NOT_LOCKED);
+      return shape(await accountOf(staffId), owner.id);
+    },
+
+    async changeEmail(viewer, input) {
+      const staff = requireStaff(viewer);
+      const account = await requirePassword(viewer, staff, input.password);
+      if (input.email.toLowerCase() === account.email.toLowerCase()) throw badRequest('That is already your email address.', 'email');
+      if (await data.staff.findByEmail(input.email)) throw conflict(STAFF_EXISTS);
+      try {
+        await data.transaction(async (tx) => {
+          await tx.staff.setEmail(staff.id, input.email);
+          await tx.audit.record({
+            actorEmail: account.email,
+            action: 'staff.email',
+            target: input.email,
+            oldValue: account.email,
+            newValue: input.email,
+          });
+          // The old address hears of it: whoever changed it without its owner is found out.
+          await mailer.queue(
+            tx,
+            'staff-email-changed',
+            account.email,
+            await mailTemplates.emailChanged({ name: nameOf(account), newEmail: input.email }),
+          );
+        });
+      } catch (error) {
+        if (data.isDuplicate(error)) throw conflict(STAFF_EXISTS);
+        throw error;
+      }
+      mailer.nudge();
+      return { success: true as const, message: `Your email is now ${input.email}: sign in with it from now on.` };
+    },
+
+    async changePassword(viewer, input) {
+      const staff = requireStaff(viewer);
+      const account = await requirePassword(viewer, staff, input.current_password, 'current_password');
+      const passwordHash = await hashPassword(input.new_password);
+      await data.transaction(async (tx) => {
+        await tx.staff.setPassword(staff.id, passwordHash);
+        await tx.audit.record({
+          actorEmail: account.email,
+          action: 'staff.password',
+          target: account.email,
+          oldValue: null,
+          newValue: null,
+        });
+        await mailer.queue(tx, 'staff-password-changed', account.email, await mailTemplates.passwordChanged({ name: nameOf(account) }));
+      });
+      mailer.nudge();
+      // Whoever held a session of the account (a stolen one included) signs in again, with the new password.
+      await deps.sessions.revokeStaffSessions(staff.id);
+      await limiter.forget('staff-login:account-address', `${account.email}|`);
     },
   };
 }

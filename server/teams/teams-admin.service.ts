@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { notFound } from '../../common/errors.ts';
-import { TEAMS } from '../../common/limits.ts';
+import { notFound, ServiceError } from '../../common/errors.ts';
+import { TEAMS, TYPED_ADDRESS_MAIL } from '../../common/limits.ts';
 import { requireStaffArea } from '../../common/policies.ts';
 import { BILLING_PERIODS, formatCents, PAID_TIERS } from '../../common/pricing.ts';
 import type { TeamsAdminService } from '../../common/teams.contract.ts';
 import { TIER_LABEL } from '../../common/tiers.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
-import type { DataAccess } from '../repositories.ts';
+import type { DataAccess, Repositories } from '../repositories.ts';
 import { quoteView, teamPricesOf } from './teams.service.ts';
 
 // Owners set what a seat of a team plan costs, per tier and period; new teams and new seats are
@@ -15,6 +15,24 @@ import { quoteView, teamPricesOf } from './teams.service.ts';
 // an offer of its own: a plan at a price per seat, for the address that wrote, until a date.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * An offer mails the address a visitor typed in the contact form: so many a day per staff member, and
+ * so many a day to one address (TYPED_ADDRESS_MAIL), counted from the offers and the mail stored.
+ */
+async function refuseOffersPastLimits(tx: Repositories, staffEmail: string, to: string): Promise<void> {
+  const { perStaff, perRecipient } = TYPED_ADDRESS_MAIL.teamOffers;
+  if ((await tx.teams.quotesMadeBy(staffEmail, new Date(Date.now() - perStaff.windowMs))) >= perStaff.max)
+    throw new ServiceError(
+      429,
+      `You have mailed ${perStaff.max} team offers in the last 24 hours, the most a day: make this one tomorrow.`,
+    );
+  if ((await tx.teams.mailedTo('team-offer', to, new Date(Date.now() - perRecipient.windowMs))) >= perRecipient.max)
+    throw new ServiceError(
+      429,
+      `${to} has been mailed ${perRecipient.max} team offers in the last 24 hours, the most a day: make this one tomorrow.`,
+    );
+}
 
 export function createTeamsAdminService({ data, mailer }: { data: DataAccess; mailer: Mailer }): TeamsAdminService {
   return {
@@ -64,6 +82,7 @@ export function createTeamsAdminService({ data, mailer }: { data: DataAccess; ma
         offerUrl: mailer.link('/team/new', { quote: values.id }),
       });
       const quote = await data.transaction(async (tx) => {
+        await refuseOffersPastLimits(tx, staff.email, values.email);
         const row = await tx.teams.createQuote(values);
         await mailer.queue(tx, 'team-offer', row.email, mail);
         await tx.audit.record({

@@ -1,10 +1,17 @@
-import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { SubscriptionStatus } from '../../common/billing.contract.ts';
 import type { BillingPeriod, PaidTier } from '../../common/pricing.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { members, teamInvitations, teamMembers, teamPrices, teamQuotes, teams } from '../../db/schema.ts';
+import { members, outboxMessages, subscriptions, teamInvitations, teamMembers, teamPrices, teamQuotes, teams } from '../../db/schema.ts';
 
 // Teams, their seats' holders, their invitations and what owners charge per seat.
+
+/**
+ * A withdrawn invitation keeps its row (it was mailed, so it counts toward the broker's limit) but
+ * loses its link: no token, and an expiry set at the withdrawal. One not mailed yet has neither.
+ */
+const withdrawn = sql`(${teamInvitations.tokenHash} is null and ${teamInvitations.expiresAt} is not null)`;
+const waiting = and(isNull(teamInvitations.acceptedAt), sql`not ${withdrawn}`);
 
 export type TeamRow = typeof teams.$inferSelect;
 export type InvitationRow = typeof teamInvitations.$inferSelect;
@@ -40,6 +47,17 @@ export function createTeamsRepository(db: DatabaseOrTransaction) {
     async lock(id: string): Promise<TeamRow | null> {
       const [row] = await db.select().from(teams).where(eq(teams.id, id)).for('update');
       return row ?? null;
+    },
+
+    /** Every team the member manages (their account's deletion ends them all). */
+    async idsManagedBy(brokerId: string): Promise<string[]> {
+      const rows = await db.select({ id: teams.id }).from(teams).where(eq(teams.brokerId, brokerId));
+      return rows.map((row) => row.id);
+    },
+
+    /** Deletes the team: its seats and invitations go with it (the caller sets each agent's tier again). */
+    async remove(id: string): Promise<void> {
+      await db.delete(teams).where(eq(teams.id, id));
     },
 
     /** The team a broker manages (their latest). */
@@ -140,6 +158,36 @@ export function createTeamsRepository(db: DatabaseOrTransaction) {
       return row ?? null;
     },
 
+    /**
+     * Members on a paid tier that none of their sources gives: not the tier staff gave them, nor the
+     * tier of a subscription of theirs or of a team whose seat they hold, in a status that gives access
+     * (`accessStatuses`, from the rule in server/billing/membership-tier.ts, which decides each one).
+     * A batch by id, after `afterId`.
+     */
+    async tierWithoutSource(accessStatuses: readonly SubscriptionStatus[], limit: number, afterId?: string): Promise<string[]> {
+      const live = sql.join(
+        accessStatuses.map((status) => sql`${status}`),
+        sql`, `,
+      );
+      const rows = await db
+        .select({ id: members.id })
+        .from(members)
+        .where(
+          and(
+            ne(members.membershipTier, 'free'),
+            afterId ? gt(members.id, afterId) : undefined,
+            or(isNull(members.complimentaryTier), ne(members.complimentaryTier, members.membershipTier)),
+            sql`not exists (select 1 from ${subscriptions} where ${subscriptions.memberId} = ${members.id}
+              and ${subscriptions.tier} = ${members.membershipTier} and ${subscriptions.status} in (${live}))`,
+            sql`not exists (select 1 from ${teamMembers} inner join ${teams} on ${teams.id} = ${teamMembers.teamId}
+              where ${teamMembers.memberId} = ${members.id} and ${teams.tier} = ${members.membershipTier} and ${teams.status} in (${live}))`,
+          ),
+        )
+        .orderBy(asc(members.id))
+        .limit(limit);
+      return rows.map((row) => row.id);
+    },
+
     // ---- Invitations ------------------------------------------------------------------------------
 
     async invite(teamId: string, email: string): Promise<string> {
@@ -152,7 +200,7 @@ export function createTeamsRepository(db: DatabaseOrTransaction) {
       const armed = await db
         .update(teamInvitations)
         .set({ tokenHash, expiresAt })
-        .where(and(eq(teamInvitations.id, id), isNull(teamInvitations.acceptedAt)))
+        .where(and(eq(teamInvitations.id, id), waiting))
         .returning({ id: teamInvitations.id });
       return armed.length > 0;
     },
@@ -175,15 +223,60 @@ export function createTeamsRepository(db: DatabaseOrTransaction) {
         .where(eq(teamInvitations.id, id));
     },
 
+    /** Takes back a waiting invitation: its link stops working at once (and one not mailed yet is never mailed). */
     async withdraw(teamId: string, id: string): Promise<boolean> {
       const gone = await db
-        .delete(teamInvitations)
-        .where(and(eq(teamInvitations.teamId, teamId), eq(teamInvitations.id, id), isNull(teamInvitations.acceptedAt)))
+        .update(teamInvitations)
+        .set({ tokenHash: null, expiresAt: sql`now()` })
+        .where(and(eq(teamInvitations.teamId, teamId), eq(teamInvitations.id, id), waiting))
         .returning({ id: teamInvitations.id });
       return gone.length > 0;
     },
 
-    /** Invitations not accepted yet, newest first (a page). */
+    /** Invitations the broker's teams made since then, withdrawn ones included (each was mailed). */
+    async invitationsMadeBy(brokerId: string, since: Date): Promise<number> {
+      const [row] = await db
+        .select({ value: sql<number>`count(*)::int` })
+        .from(teamInvitations)
+        .innerJoin(teams, eq(teams.id, teamInvitations.teamId))
+        .where(and(eq(teams.brokerId, brokerId), gt(teamInvitations.createdAt, since)));
+      return row?.value ?? 0;
+    },
+
+    /** When the team last invited this address, if that invitation still waits and was made since then. */
+    async waitingInvitationSince(teamId: string, email: string, since: Date): Promise<Date | null> {
+      const [row] = await db
+        .select({ createdAt: teamInvitations.createdAt })
+        .from(teamInvitations)
+        .where(
+          and(
+            eq(teamInvitations.teamId, teamId),
+            gt(teamInvitations.createdAt, since),
+            eq(sql`lower(${teamInvitations.email})`, email.toLowerCase()),
+            waiting,
+          ),
+        )
+        .orderBy(desc(teamInvitations.createdAt))
+        .limit(1);
+      return row?.createdAt ?? null;
+    },
+
+    /** Messages of this kind queued to the address since then (the outbox keeps each one, sent or not). */
+    async mailedTo(kind: string, address: string, since: Date): Promise<number> {
+      const [row] = await db
+        .select({ value: sql<number>`count(*)::int` })
+        .from(outboxMessages)
+        .where(
+          and(
+            eq(sql`lower(${outboxMessages.toAddress})`, address.toLowerCase()),
+            eq(outboxMessages.kind, kind),
+            gt(outboxMessages.createdAt, since),
+          ),
+        );
+      return row?.value ?? 0;
+    },
+
+    /** Invitations not accepted or withdrawn yet, newest first (a page). */
     async waitingInvitations(teamId: string, limit: number) {
       return db
         .select({
@@ -193,7 +286,7 @@ export function createTeamsRepository(db: DatabaseOrTransaction) {
           expiresAt: teamInvitations.expiresAt,
         })
         .from(teamInvitations)
-        .where(and(eq(teamInvitations.teamId, teamId), isNull(teamInvitations.acceptedAt)))
+        .where(and(eq(teamInvitations.teamId, teamId), waiting))
         .orderBy(desc(teamInvitations.createdAt), desc(teamInvitations.id))
         .limit(limit);
     },
@@ -213,6 +306,15 @@ export function createTeamsRepository(db: DatabaseOrTransaction) {
         .leftJoin(teams, and(eq(teams.quoteId, teamQuotes.id), sql`${teams.stripeSubscriptionId} is not null`))
         .where(eq(teamQuotes.id, id));
       return row ? { ...row.quote, paidTeamId: row.paidTeamId } : null;
+    },
+
+    /** Offers this staff member made since then. */
+    async quotesMadeBy(staffEmail: string, since: Date): Promise<number> {
+      const [row] = await db
+        .select({ value: sql<number>`count(*)::int` })
+        .from(teamQuotes)
+        .where(and(eq(teamQuotes.createdBy, staffEmail), gt(teamQuotes.createdAt, since)));
+      return row?.value ?? 0;
     },
 
     /** The offers made in answer to these contact messages (what the Messages tab shows under each). */

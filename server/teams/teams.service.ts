@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { givesAccess, planName, priceCents } from '../../common/billing.contract.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../common/errors.ts';
-import { TEAMS } from '../../common/limits.ts';
+import { badRequest, conflict, forbidden, notFound, ServiceError } from '../../common/errors.ts';
+import { formatDateTime } from '../../common/format.ts';
+import { TEAMS, TYPED_ADDRESS_MAIL } from '../../common/limits.ts';
 import { requireMember } from '../../common/policies.ts';
 import { BILLING_PERIODS, PAID_TIERS, type BillingPeriod, type PaidTier } from '../../common/pricing.ts';
 import {
   INVITATION_NOT_VALID,
+  confirmFirst,
   NO_TEAM,
+  QUOTE_FOR_ANOTHER,
   QUOTE_NOT_VALID,
   SEATS_TAKEN,
   TEAM_NOT_ACTIVE,
@@ -38,6 +41,8 @@ import type { ServerLearningService } from '../learning/learning.service.ts';
 // the team's lock.
 
 const AgentCursor = z.tuple([TimestampKey, z.uuid()]);
+
+const tooMany = (detail: string) => new ServiceError(429, detail);
 
 /** What a seat costs at each tier and period: what owners set, else the plan's own price. */
 export async function teamPricesOf(data: Pick<DataAccess, 'teams'>): Promise<TeamPrices> {
@@ -124,21 +129,52 @@ export function createTeamsService(deps: {
     };
   }
 
-  /** The owner's offer, for the address it was made to, while it stands and no team was paid with it. */
-  async function usableQuote(member: SignedInMember, id: string) {
+  /**
+   * The owner's offer, for the address it was made to, while it stands and no team was paid with it.
+   * Whoever holds the link without that address is not told the address; buying with it takes the
+   * address confirmed, as a seat does.
+   */
+  async function usableQuote(member: SignedInMember, id: string, use: 'view' | 'buy') {
     const quote = await data.teams.quote(id);
     if (!quote) throw notFound(QUOTE_NOT_VALID);
-    if (quote.email !== member.email.toLowerCase())
-      throw forbidden(`This team offer was made to ${quote.email}: sign in with that address to use it.`);
+    const account = await data.members.findAccount({ id: member.id });
+    if (!account || quote.email !== account.email.toLowerCase()) throw forbidden(QUOTE_FOR_ANOTHER);
+    if (use === 'buy' && !account.emailVerifiedAt) throw forbidden(confirmFirst(account.email, 'use this team offer'));
     if (quote.paidTeamId || quote.expiresAt.getTime() <= Date.now()) throw conflict(QUOTE_NOT_VALID);
     return quote;
+  }
+
+  /**
+   * Mail to addresses the broker typed, per TYPED_ADDRESS_MAIL: so many a day for the broker (by
+   * their team's seats), so many a day to one address from every team, and not the same team's
+   * invitation to the same address again within a day. Counted under the team's lock, from what was
+   * stored (withdrawn invitations and queued mail included), so no process or withdrawal resets it.
+   */
+  async function refuseInvitationsPastLimits(tx: Repositories, team: TeamRow, emails: string[]): Promise<void> {
+    const { perBrokerPerSeat, perRecipient, sameAgainAfterMs } = TYPED_ADDRESS_MAIL.teamInvitations;
+    const allowed = perBrokerPerSeat.max * team.seats;
+    const made = await tx.teams.invitationsMadeBy(team.brokerId, new Date(Date.now() - perBrokerPerSeat.windowMs));
+    if (made + emails.length > allowed)
+      throw tooMany(
+        `Your team may send ${allowed} invitations a day (${perBrokerPerSeat.max} per seat) and has sent ${made} in the last 24 hours: ` +
+          (made < allowed ? `invite ${allowed - made} more at most now, or the rest tomorrow.` : 'invite more tomorrow, or add seats.'),
+      );
+    for (const email of emails) {
+      const last = await tx.teams.waitingInvitationSince(team.id, email, new Date(Date.now() - sameAgainAfterMs));
+      if (last)
+        throw tooMany(
+          `You invited ${email} less than a day ago, and the link they were sent still works: it can be sent again from ${formatDateTime(new Date(last.getTime() + sameAgainAfterMs))}.`,
+        );
+      if ((await tx.teams.mailedTo('team-invitation', email, new Date(Date.now() - perRecipient.windowMs))) >= perRecipient.max)
+        throw tooMany(`${email} cannot be sent another team invitation today: invite them again tomorrow.`);
+    }
   }
 
   return {
     prices: () => teamPricesOf(data),
 
     async quote(viewer, id) {
-      return quoteView(await usableQuote(requireMember(viewer), id));
+      return quoteView(await usableQuote(requireMember(viewer), id, 'view'));
     },
 
     async checkout(viewer, input) {
@@ -148,7 +184,7 @@ export function createTeamsService(deps: {
       if (managed && givesAccess(managed.status))
         throw conflict('You already manage a team: add seats on your team page instead of buying another.');
       // An owner's offer sets the plan and the price; otherwise the broker's choice at the listed price.
-      const quote = input.quote_id ? await usableQuote(member, input.quote_id) : null;
+      const quote = input.quote_id ? await usableQuote(member, input.quote_id, 'buy') : null;
       const plan: { tier: PaidTier; period: BillingPeriod } = quote ?? { tier: input.tier, period: input.period };
       const perSeat = quote?.pricePerSeatCents ?? (await teamPricesOf(data))[`${plan.tier}_${plan.period}`];
       const price = await gateway.teamSeatPrice(plan, perSeat, quote?.id);
@@ -199,6 +235,8 @@ export function createTeamsService(deps: {
       if (!givesAccess(team.status)) throw conflict(TEAM_NOT_ACTIVE);
       const broker = await data.members.findAccount({ id: member.id });
       await data.transaction(async (tx) => {
+        // Counted under the team's lock: two requests at once never both take the last invitations of the day.
+        await refuseInvitationsPastLimits(tx, (await tx.teams.lock(team.id)) ?? team, emails);
         for (const email of emails) {
           const invitationId = await tx.teams.invite(team.id, email);
           const mail = await mailTemplates.teamInvitation({
@@ -275,9 +313,12 @@ export function createTeamsService(deps: {
       const tokenHash = hashSessionToken(token);
       const invitation = await data.teams.usableInvitation(tokenHash);
       if (!invitation) throw badRequest(INVITATION_NOT_VALID);
-      // The seat is for the address invited: a forwarded link does not give it to someone else.
-      if (invitation.email.toLowerCase() !== member.email.toLowerCase())
+      // The seat is for the address invited, once its owner confirmed it: a forwarded link, or an
+      // account made with the address by someone who cannot read its mail, gives nothing.
+      const account = await data.members.findAccount({ id: member.id });
+      if (!account || invitation.email.toLowerCase() !== account.email.toLowerCase())
         throw forbidden(`This invitation is for ${invitation.email}: sign in with that address to join.`);
+      if (!account.emailVerifiedAt) throw forbidden(confirmFirst(account.email, 'take your seat'));
       return data.transaction(async (tx: Repositories) => {
         const team = await tx.teams.lock(invitation.teamId);
         if (!team) throw badRequest(INVITATION_NOT_VALID);

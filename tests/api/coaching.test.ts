@@ -115,6 +115,8 @@ describe('who may see, RSVP and join', () => {
     const later = await schedule(2 * 60);
     const soon = await schedule(COACHING.joinOpensMinutesBefore - 5);
     const silver = await t.loginAs('silver');
+    // The join link is for members holding a place (tests/api/coaching-security.test.ts).
+    for (const session of [later, soon]) await request('POST', `/api/coaching/sessions/${session.id}/rsvp`, silver.headers);
     expect((await sessionAs(silver, later.id)).join_url).toBeNull();
     const early = await request('GET', `/api/coaching/sessions/${later.id}/join`, silver.headers);
     expect(early.statusCode).toBe(409);

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NotificationPage, NotificationSettings } from '../../common/notifications.contract.ts';
+import { PUSH_DEVICE_TAKEN, type NotificationPage, type NotificationSettings } from '../../common/notifications.contract.ts';
 import { members, notificationDigests, outboxMessages, pushSubscriptions } from '../../db/schema.ts';
 import { createMailer } from '../../server/mail/mailer.ts';
 import { handOutNews, sendDigests } from '../../server/notifications/notification-jobs.ts';
@@ -264,6 +264,41 @@ describe('push', () => {
     expect((await request('POST', '/api/push/subscriptions', member.headers, device)).statusCode).toBe(201);
     expect((await request('DELETE', '/api/push/subscriptions', member.headers, { endpoint: device.endpoint })).statusCode).toBe(200);
     expect(await t.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, device.endpoint))).toEqual([]);
+  });
+
+  it('never moves a member’s device to another member who knows its endpoint; the device changes hands once its member lets it go', async () => {
+    const owner = await t.loginAs('bronze', { name: 'Device Owner' });
+    const thief = await t.loginAs('bronze');
+    const device = push.subscribe();
+    expect((await request('POST', '/api/push/subscriptions', owner.headers, device)).statusCode).toBe(201);
+    const devices = async (who: MemberLogin) =>
+      (await request('GET', '/api/notifications/settings', who.headers)).json<NotificationSettings>().push.devices;
+    const rowOf = async () => (await t.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, device.endpoint)))[0];
+
+    // The endpoint with the thief's own keys, and as it is: refused, and the device stays its member's.
+    for (const keys of [push.subscribe().keys, device.keys]) {
+      const taken = await request('POST', '/api/push/subscriptions', thief.headers, { ...device, keys });
+      expect(taken.statusCode).toBe(409);
+      expect(taken.json().detail).toBe(PUSH_DEVICE_TAKEN);
+    }
+    expect(await rowOf()).toMatchObject({ memberId: owner.memberId, p256dh: device.keys.p256dh, auth: device.keys.auth });
+    expect([await devices(owner), await devices(thief)]).toEqual([1, 0]);
+    // Nor can the thief stop it.
+    expect((await request('DELETE', '/api/push/subscriptions', thief.headers, { endpoint: device.endpoint })).statusCode).toBe(200);
+    expect((await rowOf())?.memberId).toBe(owner.memberId);
+
+    // The owner still gets their pushes on it, and renews it as often as the browser subscribes again.
+    const post = await discussion(owner);
+    await replyTo(await t.loginAs('bronze', { name: 'Still Pushed' }), post.id, 'Reaches the owner.');
+    const delivered = await push.waitFor((message) => message.endpoint === device.endpoint, 15_000);
+    expect(JSON.parse(delivered.payload)).toMatchObject({ title: `Still Pushed replied to “${post.title}”` });
+    expect((await request('POST', '/api/push/subscriptions', owner.headers, device)).statusCode).toBe(201);
+    expect(await devices(owner)).toBe(1);
+
+    // Push turned off there (signing out of the site does it too, in the service worker): the device may be another's.
+    expect((await request('DELETE', '/api/push/subscriptions', owner.headers, { endpoint: device.endpoint })).statusCode).toBe(200);
+    expect((await request('POST', '/api/push/subscriptions', thief.headers, device)).statusCode).toBe(201);
+    expect((await rowOf())?.memberId).toBe(thief.memberId);
   });
 });
 

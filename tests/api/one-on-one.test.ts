@@ -5,12 +5,14 @@ import {
   NOT_A_FREE_SLOT,
   SLOT_TAKEN,
   TOO_LATE_TO_CHANGE,
+  tooManyChanges,
   type Availability,
   type BookingView,
   type CoachBookingView,
   type FreeSlots,
   type MyOneOnOnes,
 } from '../../common/one-on-one.contract.ts';
+import { ONE_ON_ONE_CHANGES } from '../../common/limits.ts';
 import { ONE_ON_ONE_GOLD_ONLY } from '../../common/policies.ts';
 import { localDateOf } from '../../common/time-zones.ts';
 import { oneOnOneBookings, outboxMessages } from '../../db/schema.ts';
@@ -22,6 +24,7 @@ import { createTestApp, type MemberLogin, type TestApp } from '../helpers/test-a
 let t: TestApp;
 let coach: { authorization: string };
 let coachId: string;
+let coachEmail: string;
 
 type Headers = { authorization: string } | Record<string, never>;
 const request = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: Headers = {}, payload?: object) =>
@@ -46,6 +49,7 @@ beforeAll(async () => {
   const login = await t.loginAsStaff({ role: 'editor' });
   coach = { authorization: `Bearer ${login.token}` };
   coachId = login.id;
+  coachEmail = login.email;
   const saved = await request('PUT', '/api/admin/one-on-one/availability', coach, week);
   expect(saved.statusCode, saved.body).toBe(200);
 });
@@ -246,5 +250,54 @@ describe('booking, moving and cancelling', () => {
     const cancelled = await request('DELETE', `/api/one-on-one/bookings/${booking.id}`, gold.headers);
     expect(cancelled.statusCode).toBe(409);
     expect(cancelled.json().detail).toBe(TOO_LATE_TO_CHANGE);
+  });
+});
+
+describe('changes mailed to the coach', () => {
+  const { max } = ONE_ON_ONE_CHANGES;
+  const moveTo = (who: MemberLogin, bookingId: string, startsAt: string) =>
+    request('POST', `/api/one-on-one/bookings/${bookingId}/reschedule`, who.headers, { starts_at: startsAt });
+  const coachMails = async () => (await mailsTo(coachEmail, 'one-on-one-%-coach')).length;
+
+  it(`stops a member after ${max} bookings and moves in a day, with a 429 that says why; the coach is mailed no more`, async () => {
+    const gold = await t.loginAs('gold');
+    const [first, second] = await laterStarts(gold, 31);
+    const booking = (await book(gold, first!)).json() as BookingView;
+    for (let change = 2; change <= max; change++) {
+      const moved = await moveTo(gold, booking.id, change % 2 === 0 ? second! : first!);
+      expect(moved.statusCode, moved.body).toBe(200);
+    }
+    const kept = max % 2 === 0 ? second : first;
+    const mailed = await coachMails();
+
+    for (const startsAt of [first!, second!]) {
+      const refused = await moveTo(gold, booking.id, startsAt);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().detail).toBe(tooManyChanges(24));
+    }
+    const mine = (await request('GET', '/api/one-on-one/bookings', gold.headers)).json() as MyOneOnOnes;
+    expect(mine.upcoming.map((each) => each.starts_at)).toEqual([kept]);
+    expect(await coachMails()).toBe(mailed);
+    expect(await mailsTo(gold.email, 'one-on-one-%')).toHaveLength(max);
+
+    // Giving the time back is always possible; booking again is a change like the others.
+    expect((await request('DELETE', `/api/one-on-one/bookings/${booking.id}`, gold.headers)).statusCode).toBe(200);
+    expect((await book(gold, first!)).statusCode).toBe(429);
+    // The limit is the member's own: another Gold member books as usual.
+    const other = await t.loginAs('gold');
+    expect((await book(other, first!)).statusCode).toBe(201);
+  });
+
+  it('counts changes sent at the same moment one by one', async () => {
+    const gold = await t.loginAs('gold');
+    const [first, second] = await laterStarts(gold, 38);
+    const booking = (await book(gold, first!)).json() as BookingView;
+    const answers = await Promise.all(
+      Array.from({ length: 2 * max }, (_, index) => moveTo(gold, booking.id, index % 2 === 0 ? second! : first!)),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(max - 1);
+    expect(statuses.filter((status) => status !== 200).every((status) => status === 429)).toBe(true);
+    expect(await mailsTo(gold.email, 'one-on-one-%')).toHaveLength(max);
   });
 });

@@ -186,7 +186,7 @@ describe('every admin route, by role', () => {
 
   // What an owner alone may do, written out here rather than read from the policy under test: the
   // members (their list, details, tiers, the CSV export and the overview), billing (revenue, refunds,
-  // offers, trials, team seat prices and team offers) and the staff (accounts, roles, requiring two-factor). Editors author content, coach, moderate,
+  // offers, trials, team seat prices and team offers) and the staff (accounts, roles, requiring two-factor, lifting a two-factor lock). Editors author content, coach, moderate,
   // answer messages, write broadcasts and read the content part of the activity log.
   const OWNER_AREAS = ['members', 'billing', 'staff'];
   const EDITOR_AREAS = ['content', 'coaching', 'community', 'messages', 'broadcasts', 'activity'];
@@ -202,6 +202,7 @@ describe('every admin route, by role', () => {
     'POST /api/admin/staff',
     'POST /api/admin/staff/:id/role',
     'DELETE /api/admin/staff/:id',
+    'DELETE /api/admin/staff/:id/two-factor-lock',
     'POST /api/admin/two-factor/required',
     'GET /api/admin/offers',
     'POST /api/admin/offers',

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   INVITATION_NOT_VALID,
   NO_TEAM,
+  QUOTE_FOR_ANOTHER,
   QUOTE_NOT_VALID,
   SEATS_TAKEN,
   type TeamQuoteView,
@@ -38,6 +39,13 @@ const request = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers
   t.app.inject({ method, url, headers: { ...headers }, payload });
 const tierOf = async (memberId: string) =>
   (await t.db.select({ tier: members.membershipTier }).from(members).where(eq(members.id, memberId)))[0]!.tier;
+
+/** A member of this tier who confirmed their email address (seats and offers are for confirmed addresses). */
+async function confirmedMember(tier: 'free' | 'bronze' | 'silver' | 'gold', details: { name?: string; email?: string } = {}) {
+  const login = await t.loginAs(tier, details);
+  await t.db.update(members).set({ emailVerifiedAt: new Date() }).where(eq(members.id, login.memberId));
+  return login;
+}
 
 /** Invites the address and answers the token of the link the agent was mailed. */
 async function invitationFor(email: string): Promise<string> {
@@ -100,7 +108,7 @@ describe('a broker', () => {
   });
 
   it('invites an agent by email, who joins with the mailed link and has the team’s tier, keeping their account', async () => {
-    const agent = await t.loginAs('bronze', { name: 'Andy Agent' });
+    const agent = await confirmedMember('bronze', { name: 'Andy Agent' });
     const token = await invitationFor(agent.email);
     const view = await request('POST', '/api/teams/invitation', {}, { token });
     expect(view.json()).toMatchObject({ team_name: 'Lone Star Realty', broker_name: 'Brenda Broker', tier: 'silver' });
@@ -131,7 +139,7 @@ describe('a broker', () => {
   });
 
   it('gives the last seat to one of two agents who join at the same moment; the other is told every seat is taken', async () => {
-    const agents = await Promise.all([1, 2, 3, 4, 5].map((n) => t.loginAs('free', { email: uniqueEmail(`seat${n}`) })));
+    const agents = await Promise.all([1, 2, 3, 4, 5].map((n) => confirmedMember('free', { email: uniqueEmail(`seat${n}`) })));
     const tokens: string[] = [];
     for (const agent of agents) tokens.push(await invitationFor(agent.email));
     // Three more seats after Andy: three join one by one, then two race for the fifth.
@@ -241,7 +249,7 @@ describe('a brokerage that wrote to us', () => {
     const other = await t.loginAs('free');
     const refused = await request('GET', `/api/teams/quotes/${quote.id}`, other.headers);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().detail).toBe(`This team offer was made to ${email}: sign in with that address to use it.`);
+    expect(refused.json().detail).toBe(QUOTE_FOR_ANOTHER);
     expect(
       (
         await request('POST', '/api/teams/checkout', other.headers, {
@@ -255,7 +263,7 @@ describe('a brokerage that wrote to us', () => {
     ).toBe(403);
 
     // The brokerage signs up with the address it wrote from, and buys at the offer's plan and price.
-    const rita = await t.loginAs('free', { email, name: 'Rita Realty' });
+    const rita = await confirmedMember('free', { email, name: 'Rita Realty' });
     expect((await request('GET', `/api/teams/quotes/${quote.id}`, rita.headers)).json()).toMatchObject({ tier: 'gold', used: false });
     const started = await request('POST', '/api/teams/checkout', rita.headers, {
       name: 'Austin Realty Group',
@@ -305,7 +313,7 @@ describe('a brokerage that wrote to us', () => {
       .update(teamQuotes)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(teamQuotes.id, quote.id));
-    const larry = await t.loginAs('free', { email });
+    const larry = await confirmedMember('free', { email });
     const late = await request('POST', '/api/teams/checkout', larry.headers, {
       name: 'Larry & Co',
       tier: 'silver',

@@ -1,26 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { gotoHydrated, mailTo, newEmail, signInAsNewMember, useBrowser } from './browser.ts';
+import { gotoHydrated, linkFromMail, newEmail, signInAsNewMember, useBrowser } from './browser.ts';
 
 const browser = useBrowser();
-
-/** The first link in the newest email to this address that starts with `prefix`, once it has arrived. */
-async function linkFromMail(address: string, prefix: string): Promise<string> {
-  let link: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const mails = await mailTo(address);
-        link = mails
-          .reverse()
-          .map((mail) => new RegExp(`${prefix.replace(/[.?/]/g, '\\$&')}[^\\s\\]]+`).exec(mail.text ?? '')?.[0])
-          .find(Boolean);
-        return link;
-      },
-      { timeout: 10_000 },
-    )
-    .toBeTruthy();
-  return link!;
-}
 
 describe('a member who forgot their password', () => {
   it('goes from Forgot password? to the email link to signing in with the new password', async () => {

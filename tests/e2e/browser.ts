@@ -129,6 +129,25 @@ export async function mailTo(address: string): Promise<ParsedMail[]> {
   );
 }
 
+/** The first link in the newest email to this address that starts with `prefix`, once it has arrived. */
+export async function linkFromMail(address: string, prefix: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const mails = await mailTo(address);
+        link = mails
+          .reverse()
+          .map((mail) => new RegExp(`${prefix.replace(/[.?/]/g, '\\$&')}[^\\s\\]]+`).exec(mail.text ?? '')?.[0])
+          .find(Boolean);
+        return link;
+      },
+      { timeout: 10_000 },
+    )
+    .toBeTruthy();
+  return link!;
+}
+
 /** Waits for a toast with this text. */
 export const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor();
 

@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startServerProcess } from '../helpers/server-process.ts';
 import { startFakeStripe } from '../helpers/stripe-server.ts';
 
 declare module 'vitest' {
@@ -21,33 +20,6 @@ declare module 'vitest' {
 const projectRoot = path.resolve(import.meta.dirname, '../..');
 export const E2E_ADMIN = { email: 'owner@realtypocket.test', password: 'e2e-admin-password' };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-async function waitForHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The server exited during start:\n${output()}`);
-    try {
-      const response = await fetch(`${url}/healthz`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`The server did not become healthy within 60 s:\n${output()}`);
-}
-
 interface SiteServer {
   baseUrl: string;
   /** Where the server writes every email it sends (no SMTP server: .eml files). */
@@ -64,14 +36,11 @@ export async function startSiteServer(env: Record<string, string> = {}): Promise
     throw new Error('No production build: run `npm run build` before the browser tests.');
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-e2e-'));
-  const port = await freePort();
-  let log = '';
-  const child = spawn(process.execPath, ['server/main.ts'], {
-    cwd: projectRoot,
+  const server = await startServerProcess({
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      PORT: String(port),
+      PORT: '0',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       DATABASE_URL: '',
@@ -82,25 +51,22 @@ export async function startSiteServer(env: Record<string, string> = {}): Promise
       // Each browser context reports its own client address (tests/e2e/browser.ts), as visitors
       // behind a proxy would, so the per-address sign-in and sign-up limits see many visitors.
       TRUST_PROXY: '127.0.0.1',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      // The site's links name the port it took (server/serve.ts).
+      PUBLIC_URL: '',
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
       SEED_DEMO: '1',
       LOG_LEVEL: 'warn',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHealthy(baseUrl, child, () => log);
+  const baseUrl = server.url;
   return {
     baseUrl,
     outboxDir: path.join(dataDir, 'outbox'),
     async stop() {
-      child.kill('SIGTERM');
-      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+      server.child.kill('SIGTERM');
+      await server.exited;
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { DATABASE_UNAVAILABLE, SHUTTING_DOWN } from '../../common/errors.ts';
 import { freePort } from '../helpers/free-port.ts';
+import { startServerProcess, type ServerProcess as StartedServer } from '../helpers/server-process.ts';
 
 // The fault lane's harness: a throwaway PostgreSQL cluster and Redis that tests restart, freeze and
 // stop; the real server entry point as child processes; and a load generator that records every
@@ -156,10 +157,12 @@ export async function startPostgres(): Promise<PostgresCluster> {
   if (owner) fs.chownSync(dir, owner.uid, owner.gid);
   const dataDir = path.join(dir, 'data');
   const logFile = path.join(dir, 'postgres.log');
-  const port = await freePort();
+  // PostgreSQL takes no port 0: a free one is probed, and another tried if it was taken meanwhile.
+  let port = await freePort();
   const runOptions = { cwd: dir, owner };
   // fsync off: a throwaway cluster on a small machine; every restart here is a clean shutdown, so no commit depends on it.
-  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const optionsFor = (chosen: number) => `-p ${chosen} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off` + (process.env.EXPLORE_PGLOG ? ` -c log_lock_waits=on -c deadlock_timeout=500ms -c log_statement=all -c log_line_prefix='%m [%p] %a x%x '` : '');
+  let serverOptions = optionsFor(port);
   let frozenPids: number[] = [];
 
   const postmasterPid = (): number | undefined => {
@@ -192,7 +195,20 @@ export async function startPostgres(): Promise<PostgresCluster> {
   const start = () => mustRun(programs.pgCtl, ['-D', dataDir, '-o', serverOptions, '-l', logFile, '-w', '-t', '60', 'start'], runOptions);
   const stop = (mode: 'smart' | 'fast' | 'immediate' = 'fast') =>
     mustRun(programs.pgCtl, ['-D', dataDir, '-m', mode, '-w', '-t', '60', 'stop'], runOptions);
-  await start();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      const taken = /could not (bind|create listen socket)|Address already in use/i.test(
+        fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '',
+      );
+      if (!taken || attempt >= 5) throw error;
+      fs.rmSync(logFile, { force: true });
+      port = await freePort();
+      serverOptions = optionsFor(port);
+    }
+  }
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
 
   const destroy = async () => {
@@ -307,10 +323,12 @@ async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'
 }
 
 export async function startRedis(): Promise<RedisServer> {
-  const port = await freePort();
+  // redis-server's port 0 means no TCP at all: a free port is probed, and another tried if it was taken meanwhile.
+  let port = await freePort();
   let child: ChildProcess | undefined;
   let output = '';
   const start = async () => {
+    output = '';
     const started = spawn(
       programs.redis,
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', os.tmpdir()],
@@ -319,17 +337,33 @@ export async function startRedis(): Promise<RedisServer> {
     child = started;
     started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    for (let i = 0; i < 100; i++) {
-      if (started.exitCode !== null) throw new Error(`redis-server exited (${started.exitCode}):\n${output}`);
-      if (await redisPing(port)) return;
-      await sleep(100);
-    }
-    throw new Error(`redis-server did not answer on ${port}:\n${output}`);
+    // It says when it is ready, or exits saying why: no deadline to guess.
+    await new Promise<void>((resolve, reject) => {
+      const onData = () => {
+        if (!output.includes('Ready to accept connections')) return;
+        started.off('exit', onExit);
+        resolve();
+      };
+      const onExit = (code: number | null) => {
+        started.stdout?.off('data', onData);
+        reject(new Error(`redis-server exited (${code}):\n${output}`));
+      };
+      started.stdout?.on('data', onData);
+      started.once('exit', onExit);
+    });
   };
   const stop = async () => {
     if (child) await stopChild(child);
   };
-  await start();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      if (!output.includes('Address already in use') || attempt >= 5) throw error;
+      port = await freePort();
+    }
+  }
   const unregister = register(`redis on ${port}`, stop, () => child?.kill('SIGKILL'));
   return {
     url: `redis://127.0.0.1:${port}`,
@@ -378,41 +412,38 @@ export async function startServer(options: {
   env?: Record<string, string>;
 }): Promise<ServerProcess> {
   const name = options.name ?? 'A';
-  const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-fault-data-'));
-  const child = spawn(nodeBinary, ['server/main.ts'], {
-    cwd: serverRoot,
-    // A clean environment: nothing of vitest's (NODE_ENV=test, VITEST...) reaches the server.
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      TZ: process.env.TZ,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: options.databaseUrl ?? '',
-      REDIS_URL: options.redisUrl ?? '',
-      ADMIN_EMAIL: OWNER.email,
-      ADMIN_PASSWORD: OWNER.password,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      // The load comes from one machine; it names a client address per member (X-Forwarded-For), as a
-      // balancer would, so the per-address sign-in and sign-up limits see many clients.
-      TRUST_PROXY: '127.0.0.1',
-      ...options.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  let done = false;
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      done = true;
-      resolve(code);
-    }),
-  );
+  let started: StartedServer;
+  try {
+    started = await startServerProcess({
+      command: nodeBinary,
+      cwd: serverRoot,
+      // A clean environment: nothing of vitest's (NODE_ENV=test, VITEST...) reaches the server.
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        TZ: process.env.TZ,
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URL: options.databaseUrl ?? '',
+        REDIS_URL: options.redisUrl ?? '',
+        ADMIN_EMAIL: OWNER.email,
+        ADMIN_PASSWORD: OWNER.password,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        // The load comes from one machine; it names a client address per member (X-Forwarded-For), as a
+        // balancer would, so the per-address sign-in and sign-up limits see many clients.
+        TRUST_PROXY: '127.0.0.1',
+        ...options.env,
+      },
+    });
+  } catch (error) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw new Error(`server ${name} did not start: ${(error as Error).message}`, { cause: error });
+  }
+  const { child, exited, port, url, output } = started;
+  let done = child.exitCode !== null || child.signalCode !== null;
+  void exited.then(() => (done = true));
   const stop = async (graceMs = 20_000) => stopChild(child, 'SIGTERM', graceMs);
   register(
     `server ${name}`,
@@ -425,8 +456,7 @@ export async function startServer(options: {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   );
-  const url = `http://127.0.0.1:${port}`;
-  const server: ServerProcess = {
+  return {
     name,
     url,
     port,
@@ -435,18 +465,9 @@ export async function startServer(options: {
     hasExited: () => done,
     howExited: () => (child.signalCode ? `signal ${child.signalCode}` : `code ${child.exitCode}`),
     kill: (signal = 'SIGTERM') => child.kill(signal),
-    output: () => output,
+    output,
     stop,
   };
-  const deadline = now() + 90_000;
-  let last = 'no answer';
-  while (now() < deadline && !done) {
-    const answer = await call({ name, url }, 'GET', '/healthz', { timeoutMs: 2000 });
-    if (answer.status === 200) return server;
-    last = describeOutcome(answer);
-    await sleep(200);
-  }
-  throw new Error(`server ${name} did not become healthy (exited: ${done}, last /healthz: ${last}):\n${output.slice(-4000)}`);
 }
 
 /** The server's warnings and errors, grouped: `count× level message (error)`, most frequent first. */

@@ -96,7 +96,7 @@ beforeAll(async () => {
   t0 = now();
   await sleep(2500);
 
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < Number(process.env.EXPLORE_ROUNDS ?? 2); round++) {
     const { requestedAt, readyAt } = await cluster.restart('fast');
     const recovered = await Promise.all(
       servers.map((server, index) =>
@@ -104,7 +104,7 @@ beforeAll(async () => {
       ),
     );
     restarts.push({ requestedAt, readyAt, recoveredAt: Object.fromEntries(servers.map((server, i) => [server.name, recovered[i]])) });
-    await sleep(1500);
+    await sleep(Number(process.env.EXPLORE_AFTER_MS ?? 1500));
   }
   await sleep(500);
   outcomes = await load.stop();
@@ -142,6 +142,14 @@ beforeAll(async () => {
   console.log(
     `acknowledged: ${acknowledged.posts.length} posts (${stored.posts.size} stored), ${acknowledged.replies.length} replies (${stored.replies.size} stored)`,
   );
+  if (process.env.EXPLORE_AFTER_MS) {
+    for (const [i, r] of restarts.entries()) {
+      const late = [...outcomes, ...probes].filter((o) => o.startedAt >= r.readyAt + 2000 && o.at < (restarts[i + 1]?.requestedAt ?? Infinity) && !ok(o));
+      (await import('node:fs')).writeFileSync(`/tmp/fx/pg-${process.env.RUNID}.log`, cluster.log());
+      for (const server of servers) (await import('node:fs')).writeFileSync(`/tmp/fx/out-${process.env.RUNID}-${server.name}.log`, server.output());
+      console.log(`EXPLORE restart ${i + 1}: late non-2xx ${late.length} (readyAt ${performance.timeOrigin + r.readyAt})\n` + offenders(late, ok, r.readyAt).join('\n') + late.map((o) => ` wall ${new Date(performance.timeOrigin + o.startedAt).toISOString()} id ${o.requestId}`).join('\n'));
+    }
+  }
   for (const server of servers) console.log(`server ${server.name} output:\n${summarizeOutput(server.output())}`);
 });
 

@@ -27,7 +27,8 @@ export async function startPageApp(t: TestApp): Promise<PageApp> {
     cacheDir,
     logLevel: 'error',
     appType: 'custom',
-    server: { middlewareMode: true, hmr: false, watch: null },
+    // No web socket: files run in parallel workers, and each would take Vite's fixed port (24678).
+    server: { middlewareMode: true, hmr: false, watch: null, ws: false },
     optimizeDeps: { noDiscovery: true, include: [] },
   });
   try {

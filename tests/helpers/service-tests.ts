@@ -210,7 +210,7 @@ export function stripeBillingFor(t: TestApp): StripeBilling {
   const quiet = { info: () => {}, warn: () => {} };
   beforeAll(async () => {
     const fake = await startFakeStripe();
-    const gateway = new StripeGateway(
+    const gateway = await StripeGateway.connect(
       { secretKey: fake.secretKey, webhookSecret: fake.webhookSecret, apiBase: fake.url, timeoutMs: 10_000 },
       quiet,
     );

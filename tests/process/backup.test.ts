@@ -10,7 +10,7 @@ import { members, uploadedFiles } from '../../db/schema.ts';
 import { loadConfig } from '../../server/config.ts';
 import { createStorage } from '../../server/files/create-storage.ts';
 import { multipartBody, PDF_BYTES } from '../helpers/multipart.ts';
-import { freePort } from '../helpers/free-port.ts';
+import { startServerProcess } from '../helpers/server-process.ts';
 
 // `npm run db:backup` and `db:restore` as an operator runs them, against real server processes.
 const root = path.resolve(import.meta.dirname, '../..');
@@ -54,37 +54,15 @@ function testKit(onTestFinished: (cleanup: () => Promise<void>) => void) {
     return dir;
   }
 
-  /** `node server/main.ts`, API only, once healthy; `stop()` sends SIGTERM and answers the exit code. */
+  /** `node server/main.ts`, API only, once ready; `stop()` sends SIGTERM and answers the exit code. */
   async function startServer(env: Record<string, string>) {
-    const port = await freePort();
-    const child = spawn(process.execPath, ['server/main.ts'], {
-      cwd: root,
-      env: processEnv({ HOST: '127.0.0.1', PORT: String(port), ...STAFF, ...env }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const output = collectOutput(child);
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const server = await startServerProcess({ env: processEnv({ HOST: '127.0.0.1', ...STAFF, ...env }) });
     const stop = async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      return exited;
+      if (server.child.exitCode === null) server.child.kill('SIGTERM');
+      return server.exited;
     };
     cleanups.push(stop);
-    const url = `http://127.0.0.1:${port}`;
-    // A plain wait, not expect.poll: these tests run side by side, and a busy machine starts slowly.
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`The server stopped while starting:\n${output()}`);
-      if (
-        await fetch(`${url}/healthz`).then(
-          (response) => response.ok,
-          () => false,
-        )
-      )
-        break;
-      if (Date.now() > deadline) throw new Error(`The server did not become healthy within 90 s:\n${output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    return { url, stop };
+    return { url: server.url, stop };
   }
 
   return { tempDir, startServer, cleanups };
@@ -132,8 +110,27 @@ describe('npm run db:backup and db:restore, embedded database', () => {
       fs.writeFileSync(path.join(dataDir, 'uploads/ebooks/arriving.pdf.partial'), 'half');
 
       const archive = path.join(tempDir(), 'site.tar.gz');
+      // A member keeps using the site during the backup, over one kept-alive connection: every
+      // request is answered, none is dropped (the dump is made off the request path).
+      const probes: string[] = [];
+      let backingUp = true;
+      const prober = (async () => {
+        while (backingUp) {
+          probes.push(
+            await fetch(`${server.url}/api/courses`).then(
+              async (response) => `${response.status}${(await response.arrayBuffer()).byteLength > 0 ? '' : ' empty'}`,
+              (error: unknown) => `error ${(error as Error).cause ?? (error as Error).message}`,
+            ),
+          );
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      })();
       const backup = await npmRun('db:backup', [archive], { DATA_DIR: dataDir });
+      backingUp = false;
+      await prober;
       expect(backup.code, backup.output).toBe(0);
+      expect(probes.length).toBeGreaterThan(0);
+      expect(probes.filter((probe) => probe !== '200')).toEqual([]);
       expect(backup.output).toContain('1 members, 1 uploaded files');
       expect(backup.output).toContain('1 files');
       expect((await fetch(`${server.url}/healthz`)).ok).toBe(true);

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
+import readline from 'node:readline';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/free-port.ts';
+import { startServerProcess } from '../helpers/server-process.ts';
 
 // Starts the real entry point (`node server/main.ts`) as a separate process, API only: pages need a build.
 const root = path.resolve(import.meta.dirname, '../..');
@@ -16,32 +17,9 @@ function tempDataDir() {
   return dir;
 }
 
-function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['server/main.ts'], {
-    cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exited, output: () => output };
-}
-
-async function waitHealthy(url: string, exited: Promise<number | null>) {
-  let done = false;
-  void exited.then(() => (done = true));
-  for (let i = 0; i < 240 && !done; i++) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return true;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return false;
-}
+/** `node server/main.ts` on any free port, API only; resolves once it is ready, or rejects with what it printed. */
+const startServer = (env: Record<string, string>) =>
+  startServerProcess({ env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', ...env } });
 
 /**
  * Words in what a process printed that look like a generated secret (a password, a token, a key):
@@ -59,25 +37,17 @@ function printedSecrets(output: string, allowed: string[]): string[] {
 
 describe('server process', () => {
   it('refuses a bad PORT with a clear message and a non-zero exit', async () => {
-    const server = startServer({ PORT: 'not-a-port', DATA_DIR: tempDataDir() });
-    expect(await server.exited).toBe(1);
-    expect(server.output()).toContain('PORT must be a whole number between 1 and 65535');
+    await expect(startServer({ PORT: 'not-a-port', DATA_DIR: tempDataDir() })).rejects.toThrow(
+      /exited \(code 1\)[^]*PORT must be a whole number between 0 and 65535/,
+    );
   });
 
   it('prints a one-time link to choose the first staff password (never a password), refuses a second server on the same data, and stops cleanly on SIGTERM', async () => {
     const dataDir = tempDataDir();
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
     // At the info level, as a production log ships it: every line the first start writes is read below.
-    const first = startServer({
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      ADMIN_EMAIL: '',
-      ADMIN_PASSWORD: '',
-      PUBLIC_URL: base,
-      LOG_LEVEL: 'info',
-    });
-    expect(await waitHealthy(base, first.exited)).toBe(true);
+    // No PUBLIC_URL: the link names the port the server took.
+    const first = await startServer({ DATA_DIR: dataDir, ADMIN_EMAIL: '', ADMIN_PASSWORD: '', PUBLIC_URL: '', LOG_LEVEL: 'info' });
+    const base = first.url;
     const setup = /First staff account created: admin@realtypocket\.local\. Choose its password within 24 hours at (\S+) /.exec(
       first.output(),
     );
@@ -95,9 +65,7 @@ describe('server process', () => {
     expect((await post('/api/admin/login', { email: 'admin@realtypocket.local', password: 'owner chose this' })).status).toBe(200);
     expect(fs.existsSync(path.join(dataDir, 'database.lock'))).toBe(true);
 
-    const second = startServer({ PORT: String(await freePort()), DATA_DIR: dataDir });
-    expect(await second.exited).toBe(1);
-    expect(second.output()).toContain(`in use by another process (PID ${first.child.pid}`);
+    await expect(startServer({ DATA_DIR: dataDir })).rejects.toThrow(`in use by another process (PID ${first.child.pid}`);
 
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
@@ -107,9 +75,8 @@ describe('server process', () => {
     expect(printedSecrets(first.output(), [token, dataDir])).toEqual([]);
 
     // A restart on the same data keeps the staff account and prints no new link.
-    const again = startServer({ PORT: String(port), DATA_DIR: dataDir });
-    expect(await waitHealthy(`http://127.0.0.1:${port}`, again.exited)).toBe(true);
-    const courses = (await (await fetch(`http://127.0.0.1:${port}/api/courses`)).json()) as unknown[];
+    const again = await startServer({ DATA_DIR: dataDir });
+    const courses = (await (await fetch(`${again.url}/api/courses`)).json()) as unknown[];
     expect(courses.length).toBeGreaterThanOrEqual(12);
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
@@ -119,25 +86,37 @@ describe('server process', () => {
   }, 120_000);
 });
 
+/** The origin in the line a server writes once it is ready (at the info level), read as it is printed. */
+function startedAt(lines: NodeJS.ReadableStream, exited: Promise<number | null>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    void exited.then((code) => reject(new Error(`npm start exited (${code}) before the server was ready`)));
+    readline.createInterface({ input: lines }).on('line', (line) => {
+      const entry = /^\{/.test(line) ? (JSON.parse(line) as { url?: string; startMs?: object }) : {};
+      if (entry.startMs && entry.url) resolve(entry.url);
+    });
+  });
+}
+
 describe('npm start under a process manager', () => {
   it('passes SIGTERM on to the server, which stops cleanly and releases the database', async () => {
-    const port = await freePort();
     const dataDir = tempDataDir();
     const npm = spawn('npm', ['start', '--silent'], {
       cwd: root,
       env: {
         ...process.env,
         HOST: '127.0.0.1',
-        PORT: String(port),
+        PORT: '0',
+        PUBLIC_URL: '',
         DATA_DIR: dataDir,
         DATABASE_URL: '',
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: 'info',
         SEED_DEMO: '0',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
-    expect(await waitHealthy(`http://127.0.0.1:${port}`, exited)).toBe(true);
+    const url = await startedAt(npm.stdout, exited);
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
     expect(fs.existsSync(path.join(dataDir, 'database.lock'))).toBe(true);
     // The process manager signals npm, the process it started.
     npm.kill('SIGTERM');
@@ -146,7 +125,7 @@ describe('npm start under a process manager', () => {
     await expect
       .poll(
         () =>
-          fetch(`http://127.0.0.1:${port}/healthz`).then(
+          fetch(`${url}/healthz`).then(
             () => 'up',
             () => 'down',
           ),
@@ -167,19 +146,16 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('server process on Postgr
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     try {
-      const port = await freePort();
       const env = {
-        PORT: String(port),
         DATA_DIR: tempDataDir(),
         DATABASE_URL: url.toString(),
         ADMIN_EMAIL: 'owner@example.com',
         ADMIN_PASSWORD: 'owner password',
       };
-      const first = startServer(env);
-      expect(await waitHealthy(`http://127.0.0.1:${port}`, first.exited)).toBe(true);
-      const courses = (await (await fetch(`http://127.0.0.1:${port}/api/courses`)).json()) as unknown[];
+      const first = await startServer(env);
+      const courses = (await (await fetch(`${first.url}/api/courses`)).json()) as unknown[];
       expect(courses.length).toBeGreaterThanOrEqual(12);
-      const signup = await fetch(`http://127.0.0.1:${port}/api/auth/register`, {
+      const signup = await fetch(`${first.url}/api/auth/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'Kept Member', email: 'kept@example.com', password: 'secret12' }),
@@ -188,10 +164,9 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('server process on Postgr
       first.child.kill('SIGTERM');
       expect(await first.exited).toBe(0);
 
-      const second = startServer(env);
-      expect(await waitHealthy(`http://127.0.0.1:${port}`, second.exited)).toBe(true);
-      expect(((await (await fetch(`http://127.0.0.1:${port}/api/courses`)).json()) as unknown[]).length).toBe(courses.length);
-      const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+      const second = await startServer(env);
+      expect(((await (await fetch(`${second.url}/api/courses`)).json()) as unknown[]).length).toBe(courses.length);
+      const login = await fetch(`${second.url}/api/auth/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: 'kept@example.com', password: 'secret12' }),
@@ -214,28 +189,30 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('server process on Postgr
     await admin.query(`CREATE DATABASE ${name}`);
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    const servers: ReturnType<typeof startServer>[] = [];
+    const servers: Awaited<ReturnType<typeof startServer>>[] = [];
     try {
-      const ports = [await freePort(), await freePort(), await freePort()];
-      for (const port of ports) {
-        servers.push(
-          startServer({
-            PORT: String(port),
-            DATA_DIR: tempDataDir(),
-            DATABASE_URL: url.toString(),
-            ADMIN_EMAIL: 'owner@example.com',
-            ADMIN_PASSWORD: 'owner password',
-          }),
-        );
-      }
-      const healthy = await Promise.all(ports.map((port, index) => waitHealthy(`http://127.0.0.1:${port}`, servers[index]!.exited)));
-      expect(healthy, servers.map((server) => server.output()).join('\n')).toEqual([true, true, true]);
+      const starts = [1, 2, 3].map(() =>
+        startServer({
+          DATA_DIR: tempDataDir(),
+          DATABASE_URL: url.toString(),
+          ADMIN_EMAIL: 'owner@example.com',
+          ADMIN_PASSWORD: 'owner password',
+        }),
+      );
+      // Every one must come up: a start that failed rejects with what that server printed.
+      const started = await Promise.allSettled(starts);
+      for (const result of started) if (result.status === 'fulfilled') servers.push(result.value);
+      expect(started.map((result) => (result.status === 'fulfilled' ? 'ready' : String(result.reason)))).toEqual([
+        'ready',
+        'ready',
+        'ready',
+      ]);
       const check = new pg.Client({ connectionString: url.toString() });
       await check.connect();
       const courses = await check.query('select count(*)::int as n from courses');
       const staff = await check.query('select count(*)::int as n from staff_accounts');
       await check.end();
-      const listed = (await (await fetch(`http://127.0.0.1:${ports[0]}/api/courses`)).json()) as unknown[];
+      const listed = (await (await fetch(`${servers[0]!.url}/api/courses`)).json()) as unknown[];
       expect(courses.rows[0].n).toBe(listed.length);
       expect(staff.rows[0].n).toBe(1);
     } finally {

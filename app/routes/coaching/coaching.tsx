@@ -104,7 +104,14 @@ function SessionActions({ session, timeZone }: { session: SessionView; timeZone:
         </a>
       ) : (
         !session.address && (
-          <span className="text-sm text-gray-600">Join link opens at {formatClockInZone(session.join_opens_at, timeZone)}</span>
+          <span className="text-sm text-gray-600">
+            {/* The join link is for members holding a place: the session's capacity is its places. */}
+            {session.rsvped
+              ? `Join link opens at ${formatClockInZone(session.join_opens_at, timeZone)}`
+              : session.waitlisted
+                ? 'The join link is for members with a place: we’ll email you if one opens.'
+                : `RSVP to get the join link (it opens at ${formatClockInZone(session.join_opens_at, timeZone)})`}
+          </span>
         )
       )}
       <fetcher.Form method="post">

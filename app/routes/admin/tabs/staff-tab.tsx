@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useFetcher } from 'react-router';
 import { z } from 'zod';
 import { StaffInvitation, StaffParams, type StaffAccount } from '../../../../common/admin.contract.ts';
-import { formatDate } from '../../../../common/format.ts';
+import { formatDate, formatDateTime } from '../../../../common/format.ts';
 import { StaffRole } from '../../../../common/staff-roles.ts';
 import { Outcome } from '../../../components/admin/outcome.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -47,6 +47,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const removed = await attempt(() => services.staff.remove(viewer, target.data.staffId));
     return removed.ok ? { ok: true as const, message: 'Staff member removed.' } : removed.refusal;
   }
+  if (intent === 'lift-lock') {
+    const lifted = await attempt(() => services.staff.liftTwoFactorLock(viewer, target.data.staffId));
+    return lifted.ok ? { ok: true as const, message: `${lifted.value.email} can use their two-factor codes again.` } : lifted.refusal;
+  }
   const role = StaffRole.safeParse(form.get('role'));
   if (!role.success) return formErrors(role.error.issues[0]?.message ?? 'Choose a role.');
   const changed = await attempt(() => services.staff.setRole(viewer, target.data.staffId, role.data));
@@ -63,6 +67,11 @@ function StaffRow({ account }: { account: StaffAccount }) {
             {account.email} {account.you && <span className="text-sm font-normal text-gray-500">(you)</span>}
           </p>
           <p className="text-xs text-gray-500">Since {formatDate(account.created_at)}</p>
+          {account.two_factor_locked_until && (
+            <p className="mt-1 text-sm font-semibold text-red-800">
+              Two-factor sign-in locked until {formatDateTime(account.two_factor_locked_until)} (too many wrong codes)
+            </p>
+          )}
         </div>
         <div className="flex flex-wrap items-center gap-3">
           <select
@@ -74,6 +83,21 @@ function StaffRow({ account }: { account: StaffAccount }) {
             <option value="editor">Editor</option>
             <option value="owner">Owner</option>
           </select>
+          {account.two_factor_locked_until && !account.you && (
+            <fetcher.Form method="post">
+              <input type="hidden" name="intent" value="lift-lock" />
+              <input type="hidden" name="staffId" value={account.id} />
+              <Button
+                type="submit"
+                size="sm"
+                variant="outline"
+                aria-label={`Lift the lock on ${account.email}`}
+                disabled={fetcher.state !== 'idle'}
+              >
+                Lift the lock
+              </Button>
+            </fetcher.Form>
+          )}
           {!account.you && (
             <ConfirmedForm
               fetcher={fetcher}
