@@ -16,6 +16,7 @@ import {
   mayDownloadResource,
   mayEditPageTexts,
   mayEnterStaffArea,
+  mayEnterSession,
   mayJoinSession,
   mayLike,
   mayModerate,
@@ -192,6 +193,44 @@ const ALLOWS: [string, (viewer: Viewer, kind: Kind) => boolean | Promise<boolean
         new Date('2026-09-01T16:10:00Z'),
       ),
     [],
+  ],
+  [
+    'enter a Silver session 10 minutes before it starts, holding a place',
+    (viewer) =>
+      mayEnterSession(
+        viewer,
+        { ...silverSession, minTier: 'silver' },
+        { rsvped: true, waitlisted: false },
+        new Date('2026-09-01T15:50:00Z'),
+      ),
+    ['silver', 'gold', 'suspended', 'downgraded'],
+  ],
+  [
+    'enter a Silver session from its waiting list',
+    (viewer) =>
+      mayEnterSession(
+        viewer,
+        { ...silverSession, minTier: 'silver' },
+        { rsvped: true, waitlisted: true },
+        new Date('2026-09-01T15:50:00Z'),
+      ),
+    [],
+  ],
+  [
+    'enter a Silver session without an RSVP',
+    (viewer) =>
+      mayEnterSession(
+        viewer,
+        { ...silverSession, minTier: 'silver' },
+        { rsvped: false, waitlisted: false },
+        new Date('2026-09-01T15:50:00Z'),
+      ),
+    [],
+  ],
+  [
+    "watch a Bronze session's recording whose video is Gold's",
+    (viewer) => mayWatchRecording(viewer, { minTier: 'bronze', file: { accessTier: 'gold' } }),
+    [...GOLD, ...STAFF],
   ],
   ["watch a Gold session's recording", (viewer) => mayWatchRecording(viewer, { minTier: 'gold' }), [...GOLD, ...STAFF]],
   ["watch a Bronze session's recording", (viewer) => mayWatchRecording(viewer, { minTier: 'bronze' }), [...BRONZE_UP, ...STAFF]],

@@ -82,21 +82,17 @@ export function embeddedDataPath(dataDir: string): string {
   return path.join(dataDir, 'pglite');
 }
 
-/** The migrated empty database that `npm run build` makes (scripts/prepare-start.ts). */
-export const EMBEDDED_SNAPSHOT_FILE = new URL('../build/embedded-database.tar.gz', import.meta.url);
+/** The migrated empty database that `npm run build` makes (scripts/prepare-start.ts): a data directory. */
+export const EMBEDDED_SNAPSHOT_DIR = fileURLToPath(new URL('../build/embedded-database', import.meta.url));
 
 /**
- * A new data directory starts from the build's snapshot when there is one (the migrations after it
- * still run); otherwise, or in a directory that already holds a database, it is opened as it is.
+ * A new data directory starts as a copy of the build's snapshot when there is one (the migrations
+ * after it still run): copying its files takes a few tens of ms, creating a cluster seconds. A
+ * directory that already holds a database is opened as it is.
  */
-function embeddedSnapshotFor(dataPath: string): Blob | undefined {
-  if (fs.existsSync(path.join(dataPath, 'PG_VERSION'))) return undefined;
-  try {
-    // Unpacked here (native zlib): PGlite would first try it as a plain tar, then inflate it slower.
-    return new Blob([zlib.gunzipSync(fs.readFileSync(EMBEDDED_SNAPSHOT_FILE))], { type: 'application/x-tar' });
-  } catch {
-    return undefined;
-  }
+function startFromSnapshot(dataPath: string): void {
+  if (fs.existsSync(path.join(dataPath, 'PG_VERSION')) || !fs.existsSync(path.join(EMBEDDED_SNAPSHOT_DIR, 'PG_VERSION'))) return;
+  fs.cpSync(EMBEDDED_SNAPSHOT_DIR, dataPath, { recursive: true });
 }
 
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
@@ -108,8 +104,8 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
     lock = acquireDirectoryLock(location.dataDir, location.purpose);
     try {
       dataPath = embeddedDataPath(location.dataDir);
-      const snapshot = embeddedSnapshotFor(dataPath);
-      client = await PGlite.create(dataPath, { extensions: EMBEDDED_EXTENSIONS, ...(snapshot && { loadDataDir: snapshot }) });
+      startFromSnapshot(dataPath);
+      client = await PGlite.create(dataPath, { extensions: EMBEDDED_EXTENSIONS });
     } catch (error) {
       lock.release();
       throw error;
@@ -161,10 +157,14 @@ async function dumpFromDisk(client: PGlite, dataPath: string): Promise<Blob> {
   const copy = await fs.promises.mkdtemp(path.join(path.dirname(dataPath), '.dump-'));
   try {
     await client.runExclusive(() => fs.promises.cp(dataPath, copy, { recursive: true }));
+    // Compressed by zlib's own threads (a gzip stream), not on the main thread as tar's gzip option does.
     const chunks: Buffer[] = [];
-    const entries = await fs.promises.readdir(copy);
-    for await (const chunk of tar.create({ cwd: copy, gzip: true, portable: true }, entries)) chunks.push(chunk as Buffer);
-    return new Blob(chunks, { type: 'application/x-gzip' });
+    const archive = tar.create({ cwd: copy, portable: true }, await fs.promises.readdir(copy)).pipe(zlib.createGzip());
+    for await (const chunk of archive) chunks.push(chunk as Buffer);
+    return new Blob(
+      chunks.map((chunk) => new Uint8Array(chunk)),
+      { type: 'application/x-gzip' },
+    );
   } finally {
     await fs.promises.rm(copy, { recursive: true, force: true });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { gotoHydrated, linkFromMail, mailTo, newEmail, pageProblems, signInAsStaff, signInAtTier, useBrowser } from './browser.ts';
+import { gotoHydrated, linkFromMail, mailTo, newEmail, pageProblems, signInAsStaff, signInAtTier, toast, useBrowser } from './browser.ts';
 
 const browser = useBrowser();
 
@@ -57,6 +57,8 @@ describe('a team plan', () => {
 
     // The broker sees the agent, and the course they started.
     await agent.getByRole('button', { name: 'Start Learning' }).click();
+    // Enrolled before the broker looks (the page they open is made once).
+    await toast(agent, 'Enrolled successfully!');
     await gotoHydrated(broker.page, '/team');
     const row = broker.page.locator(`li[data-agent-email="${agentEmail}"]`);
     await row.getByText('Alex Agent').waitFor();

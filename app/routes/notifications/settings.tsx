@@ -92,12 +92,20 @@ function PushOnThisDevice({ publicKey, devices }: { publicKey: string; devices: 
     setProblem(null);
     try {
       const registration = await navigator.serviceWorker.ready;
-      const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
-      const answer = await fetch('/api/push/subscriptions', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(subscription.toJSON()),
-      });
+      const subscribe = () => registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
+      const register = (subscription: PushSubscription) =>
+        fetch('/api/push/subscriptions', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(subscription.toJSON()),
+        });
+      const subscription = await subscribe();
+      let answer = await register(subscription);
+      if (answer.status === 409) {
+        // The browser's endpoint is still another account's (one signed in here before): a new one.
+        await subscription.unsubscribe();
+        answer = await register(await subscribe());
+      }
       if (!answer.ok)
         throw new Error(((await answer.json().catch(() => null)) as { detail?: string } | null)?.detail ?? 'The site refused it.');
       setState('on');
