@@ -7,7 +7,9 @@ import path from 'node:path';
 // 1. the compile cache server/main.ts reads, filled by loading the server's modules and pages once;
 // 2. an embedded database with every migration applied (build/embedded-database): a first start on
 //    an empty data directory copies it instead of creating a cluster (initdb) and running every migration.
-module.enableCompileCache?.(new URL('../node_modules/.cache/compile', import.meta.url).pathname);
+const { enableCompileCache, resolveDrizzleQuickly } = await import('../server/module-loading.ts');
+enableCompileCache();
+resolveDrizzleQuickly();
 const started = performance.now();
 await import('../server/runtime.ts');
 // The pages' server build, which the server loads when it registers the pages.

@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { ViteDevServer } from 'vite';
 import type { Database, DatabaseHandle } from '../db/client.ts';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
@@ -115,15 +115,17 @@ function trustProxySetting(value: string | undefined): FastifyServerOptions['tru
  * Connects to Redis when configured; `connected` gives it a moment (the start waits for it before the
  * site is ready, so the first requests are counted there too).
  */
-function connectRedis(
+async function connectRedis(
   app: FastifyInstance,
   url: string | undefined,
   commandTimeoutMs: number,
-): { redis: Redis | undefined; connected: Promise<void> } {
+): Promise<{ redis: Redis | undefined; connected: Promise<void> }> {
   if (!url) return { redis: undefined, connected: Promise.resolve() };
+  // The client is loaded only when Redis is configured (a site on one server never needs it).
+  const { Redis: RedisClient } = await import('ioredis');
   // Commands fail fast while Redis is away (no queue, a short timeout) and the client reconnects by
   // itself; meanwhile limits count in process (attempt-limiter.ts).
-  const redis = new Redis(url, {
+  const redis = new RedisClient(url, {
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     commandTimeout: commandTimeoutMs,
@@ -212,7 +214,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   shareVisitorAnswers(app);
   // HTML and JSON go out compressed (answers kept for visitors are compressed once, beforehand).
   await app.register(compress, { globalDecompression: false, encodings: ['br', 'gzip'], threshold: 1024 });
-  const { redis, connected: redisConnected } = connectRedis(app, config.redisUrl, config.redisCommandTimeoutMs);
+  const { redis, connected: redisConnected } = await connectRedis(app, config.redisUrl, config.redisCommandTimeoutMs);
   app.decorate('redis', redis);
 
   const sessions = new SessionService(

@@ -1,8 +1,7 @@
-import module from 'node:module';
+import { enableCompileCache, resolveDrizzleQuickly } from './module-loading.ts';
 
-// Production entry: `node server/main.ts` (Node 24 runs TypeScript directly). The compile cache
-// keeps each module's stripped and compiled code between starts, a third of the time spent loading
-// the server's 1,500 modules; `npm run build` fills it (scripts/prepare-start.ts). It is enabled
-// before anything else is imported, so the whole server is read through it.
-module.enableCompileCache?.(new URL('../node_modules/.cache/compile', import.meta.url).pathname);
+// Production entry: `node server/main.ts` (Node 24 runs TypeScript directly). Module loading is set
+// up first (server/module-loading.ts), then the server is imported through it.
+enableCompileCache();
+resolveDrizzleQuickly();
 await import('./serve.ts');

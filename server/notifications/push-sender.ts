@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import webpush from 'web-push';
+import { createECDH } from 'node:crypto';
+import type webpush from 'web-push';
 
 // Web push (RFC 8030) to the browsers' own push services, with the payload encrypted for the device
 // (RFC 8291) and the site named by its VAPID keys (RFC 8292). Only the push services the site knows
@@ -52,10 +53,22 @@ export function vapidKeys(
   } catch {
     // None kept yet: made below.
   }
-  const made = webpush.generateVAPIDKeys();
+  const made = newVapidKeys();
   fs.mkdirSync(embedded.dataDir, { recursive: true });
   fs.writeFileSync(file, JSON.stringify(made), { mode: 0o600 });
   return made;
+}
+
+/**
+ * A P-256 key pair as web-push's `generateVAPIDKeys` makes it (base64url, the private key 32 bytes),
+ * with node:crypto: the web-push library (some 150 modules) is loaded with the first push, not at start.
+ */
+function newVapidKeys(): { publicKey: string; privateKey: string } {
+  const curve = createECDH('prime256v1');
+  curve.generateKeys();
+  const privateKey = curve.getPrivateKey();
+  const padded = Buffer.concat([Buffer.alloc(Math.max(0, 32 - privateKey.length)), privateKey]);
+  return { publicKey: curve.getPublicKey().toString('base64url'), privateKey: padded.toString('base64url') };
 }
 
 /** What became of one push: delivered, the device gone for good, or worth another try later. */
@@ -69,9 +82,10 @@ export async function sendPush(
   ttlSeconds: number,
 ): Promise<{ outcome: PushOutcome; status: number | null }> {
   if (!pushEndpointAllowed(device.endpoint, settings.serviceOrigins)) return { outcome: 'gone', status: null };
+  const { default: pushLibrary } = await import('web-push');
   let request: ReturnType<typeof webpush.generateRequestDetails>;
   try {
-    request = webpush.generateRequestDetails(
+    request = pushLibrary.generateRequestDetails(
       { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
       JSON.stringify(payload),
       {
