@@ -206,7 +206,9 @@ function closeOnReadTimeout(client: pg.Client): void {
   };
 }
 
-type PoolConnect = (callback?: (error: Error | undefined, client?: pg.PoolClient, done?: (release?: unknown) => void) => void) => unknown;
+type PoolConnect = (
+  callback?: (error: Error | undefined, client?: pg.PoolClient, done?: (release?: Error | boolean) => void) => void,
+) => unknown;
 
 /**
  * A connection taken from the pool goes back to it exactly once: when its holder releases it, or as

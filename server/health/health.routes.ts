@@ -39,6 +39,8 @@ export async function healthRoutes(app: FastifyInstance, options: { database: Da
     try {
       const current = await withinTime(database.schemaIsCurrent(), READY_WAIT_MS);
       if (!current) return reply.status(503).send({ status: 'migrating', detail: 'The database schema is older than this server.' });
+      // A stop may have begun while the database was asked.
+      if (app.lifecycle.draining) return reply.status(503).send({ status: 'draining', detail: 'The server is stopping.' });
       return { status: 'ready' };
     } catch (error) {
       request.log.warn({ err: loggableError(error) }, 'readiness: the database is not answering');

@@ -63,7 +63,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const away = neighbourFailure(error);
     if (away) {
-      request.log.warn({ err: loggableError(error), TMPDBG: { url: request.url, query: String((error as { query?: string }).query ?? '').slice(0, 300), ms: Math.round(reply.elapsedTime) } }, away.message);
+      request.log.warn({ err: loggableError(error) }, away.message);
       if (away.status === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
       return reply.status(away.status).send({ detail: away.message });
     }

@@ -19,14 +19,16 @@ export function closeConnectionsWhileDraining(app: FastifyInstance): void {
 }
 
 /**
- * Stops the way a deploy needs (SIGTERM): readiness fails at once, no new connection is accepted,
- * requests under way finish (for up to `graceMs`), connections close after their answer, and only
- * then the app closes (the mail worker stops, the database closes).
+ * Stops the way a deploy needs (SIGTERM): readiness fails at once, the connections already waiting to
+ * be accepted are taken (a second at most), then no new one is, requests under way finish (for up to
+ * `graceMs`), connections close after their answer, and only then the app closes (the mail worker
+ * stops, the database closes).
  */
 export async function drainAndClose(app: FastifyInstance, graceMs: number): Promise<void> {
   app.lifecycle.draining = true;
   const server = app.server;
   if (server.listening) {
+    await acceptQueued(server);
     await new Promise<void>((resolve) => {
       const cutOff = setTimeout(() => {
         app.log.warn(`requests still open after ${Math.round(graceMs / 1000)} s; closing their connections`);
@@ -43,4 +45,37 @@ export async function drainAndClose(app: FastifyInstance, graceMs: number): Prom
     });
   }
   await app.close();
+}
+
+/** The longest the listener stays open after the signal, accepting the connections already waiting. */
+const ACCEPT_QUEUED_MAX_MS = 1_000;
+
+/**
+ * Resolves once the connections waiting in the listening socket's queue are accepted: after a turn of
+ * the event loop that accepted none, or `maxMs` at most. A client's connection is complete, and its
+ * request sent, before the process accepts it, and a process accepts one connection per turn of its
+ * event loop (libuv): a busy or CPU-starved process may have tens waiting. Closing the listener with
+ * them in the queue would make the kernel reset each, its request unanswered; accepted, each request
+ * gets its answer (with `Connection: close`).
+ */
+function acceptQueued(server: net.Server, maxMs = ACCEPT_QUEUED_MAX_MS): Promise<void> {
+  return new Promise((resolve) => {
+    const deadline = performance.now() + maxMs;
+    let accepted = true;
+    const onConnection = () => {
+      accepted = true;
+    };
+    server.on('connection', onConnection);
+    // Each callback runs after a poll for I/O, in which the listener accepts one waiting connection.
+    const turn = () => {
+      if (!accepted || performance.now() >= deadline) {
+        server.off('connection', onConnection);
+        resolve();
+        return;
+      }
+      accepted = false;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+  });
 }

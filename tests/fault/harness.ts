@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import diagnostics from 'node:diagnostics_channel';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -161,7 +162,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
   let port = await freePort();
   const runOptions = { cwd: dir, owner };
   // fsync off: a throwaway cluster on a small machine; every restart here is a clean shutdown, so no commit depends on it.
-  const optionsFor = (chosen: number) => `-p ${chosen} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off` + (process.env.EXPLORE_PGLOG ? ` -c log_lock_waits=on -c deadlock_timeout=500ms -c log_statement=all -c log_line_prefix='%m [%p] %a x%x '` : '');
+  const optionsFor = (chosen: number) => `-p ${chosen} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
   let serverOptions = optionsFor(port);
   let frozenPids: number[] = [];
 
@@ -500,7 +501,14 @@ export interface Outcome {
   /** The route, with ids as :id (for grouping). */
   route: string;
   path: string;
+  /** When the client was asked to send it (fetch called). */
   startedAt: number;
+  /**
+   * When it was written to a connection (its headers, as fetch sent them); undefined when it never
+   * was (the connection was refused). A fetch called just before a fault may only open its connection
+   * and send after it: this, not `startedAt`, tells whether the server could have had it before.
+   */
+  sentAt?: number;
   /** When the answer (or the failure) arrived. */
   at: number;
   durationMs: number;
@@ -510,6 +518,8 @@ export interface Outcome {
   requestId?: string | null;
   /** The answer's ETag, when it had one (a visitor's kept page carries the one it was kept with). */
   etag?: string;
+  /** The answer said `Connection: close` (a draining server says so on every answer). */
+  connectionClose?: boolean;
   /** Why no answer arrived: 'timeout', or the network error's code (ECONNRESET, ECONNREFUSED, UND_ERR_SOCKET...). */
   error?: string;
   /** The parsed JSON body, when there was one. */
@@ -520,6 +530,20 @@ export interface Target {
   name: string;
   url: string;
 }
+
+// When each request of `call()` was written to its connection, by the id it carries (X-Fault-Call):
+// fetch (undici) publishes each request's headers as it sends them.
+const FAULT_CALL_HEADER = 'x-fault-call';
+const sentAtByCall = new Map<string, number | undefined>();
+let callCounter = 0;
+diagnostics.subscribe('undici:client:sendHeaders', (message) => {
+  const headers = (message as { request?: { headers?: unknown } }).request?.headers;
+  if (!Array.isArray(headers)) return;
+  const index = headers.findIndex((name, i) => i % 2 === 0 && String(name).toLowerCase() === FAULT_CALL_HEADER);
+  const id = index >= 0 ? String(headers[index + 1]) : undefined;
+  // The first write counts, should the request be sent again on another connection.
+  if (id && sentAtByCall.has(id) && sentAtByCall.get(id) === undefined) sentAtByCall.set(id, now());
+});
 
 let addressCounter = 0;
 /** A fresh client address (X-Forwarded-For), for requests that must not share a per-address limit. */
@@ -541,12 +565,19 @@ export async function call(
     route?: string;
   } = {},
 ): Promise<Outcome> {
-  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  const id = String(++callCounter);
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers, [FAULT_CALL_HEADER]: id };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.address) headers['x-forwarded-for'] = options.address;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const startedAt = now();
   const base = { process: target.name, method, route: options.route ?? urlPath, path: urlPath, startedAt };
+  sentAtByCall.set(id, undefined);
+  const sent = () => {
+    const sentAt = sentAtByCall.get(id);
+    sentAtByCall.delete(id);
+    return sentAt === undefined ? {} : { sentAt };
+  };
   try {
     const answer = await fetch(`${target.url}${urlPath}`, {
       method,
@@ -566,8 +597,10 @@ export async function call(
     const etag = answer.headers.get('etag');
     return {
       ...base,
+      ...sent(),
       at,
       durationMs: at - startedAt,
+      connectionClose: answer.headers.get('connection')?.toLowerCase() === 'close',
       status: answer.status,
       detail,
       retryAfter: answer.headers.get('retry-after'),
@@ -577,7 +610,7 @@ export async function call(
     };
   } catch (error) {
     const at = now();
-    return { ...base, at, durationMs: at - startedAt, error: failureCode(error) };
+    return { ...base, ...sent(), at, durationMs: at - startedAt, error: failureCode(error) };
   }
 }
 
@@ -789,6 +822,11 @@ export function startLoad(options: {
    * `mix.page` or a weight of 20. Off unless asked for: the pages need a production build (`pagesBuilt()`).
    */
   pageViews?: boolean;
+  /**
+   * Every request asks for `Connection: close`, so each opens a connection of its own (as clients
+   * behind a proxy that does not reuse them): a server accepts each before it reads the request.
+   */
+  freshConnections?: boolean;
 }): Load {
   const mix = { ...DEFAULT_MIX, ...(options.pageViews ? { page: PAGE_VIEW_WEIGHT } : {}), ...options.mix };
   if (!options.pageViews) mix.page = 0;
@@ -816,7 +854,8 @@ export function startLoad(options: {
       const total = possible.reduce((sum, op) => sum + mix[op], 0);
       let pick = Math.random() * total;
       const op = possible.find((candidate) => (pick -= mix[candidate]) < 0) ?? 'courses';
-      const common = { token: member.token, address: member.address, timeoutMs };
+      const connection: Record<string, string> = options.freshConnections ? { connection: 'close' } : {};
+      const common = { token: member.token, address: member.address, timeoutMs, headers: connection };
       let outcome: Outcome;
       switch (op) {
         case 'courses':
@@ -873,7 +912,7 @@ export function startLoad(options: {
           outcome = await call(target, 'GET', page, {
             address: member.address,
             timeoutMs,
-            headers: { accept: 'text/html' },
+            headers: { ...connection, accept: 'text/html' },
             route: `${page}${PAGE_VIEW_ROUTE}`,
           });
           break;
