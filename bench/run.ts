@@ -179,6 +179,10 @@ async function startSection() {
       met,
     };
   });
+  fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  const report = { measured_at: new Date().toISOString(), machine: `${os.cpus().length} cores`, runs: START_RUNS, start: rows };
+  fs.writeFileSync(path.join(root, 'bench/results/start.json'), `${JSON.stringify(report, null, 2)}\n`);
+  console.log('Written bench/results/start.json');
   return rows;
 }
 

@@ -11,6 +11,7 @@ import { handOutNews, sendDigests } from '../notifications/notification-jobs.ts'
 import { createNotifier, type Notifier } from '../notifications/notifier.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess } from '../repositories.ts';
+import { runInBackground } from '../background-work.ts';
 import { planningHorizon, slotsFrom } from './coaching-admin.service.ts';
 
 // What runs on its own, every minute, in every process: weekly series planned weeks ahead, and the
@@ -111,7 +112,7 @@ export function scheduleCoachingJobs(app: FastifyInstance, data: DataAccess, mai
     if (running) return;
     running = true;
     try {
-      await runMinuteJobs(data, mailer, notifier);
+      await runInBackground('minute jobs', () => runMinuteJobs(data, mailer, notifier));
     } catch (error) {
       app.log.warn(
         { err: loggableError(error) },

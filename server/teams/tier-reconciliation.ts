@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { STREAM_BATCH } from '../../common/limits.ts';
 import { ACCESS_STATUSES, reapplyMembershipTier } from '../billing/membership-tier.ts';
 import { loggableError } from '../loggable-error.ts';
+import { runInBackground } from '../background-work.ts';
 import type { DataAccess, Repositories, RunsAlone } from '../repositories.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -44,7 +45,7 @@ export async function runTierReconciliation(database: RunsAlone, data: DataAcces
 export function scheduleTierReconciliation(app: FastifyInstance, database: RunsAlone, data: DataAccess): void {
   const run = async () => {
     try {
-      const corrected = await runTierReconciliation(database, data);
+      const corrected = await runInBackground('tier reconciliation', () => runTierReconciliation(database, data));
       if (corrected > 0) app.log.warn({ corrected }, 'corrected the tier of members whose tier had no source');
     } catch (error) {
       app.log.warn({ err: loggableError(error) }, 'the daily tier check failed; trying again tomorrow');
