@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
@@ -82,6 +83,9 @@ export function embeddedDataPath(dataDir: string): string {
   return path.join(dataDir, 'pglite');
 }
 
+/** Where an online backup copies the database's files, beside them (removed after; see startFromSnapshot). */
+const DUMP_COPY_PREFIX = '.dump-';
+
 /** The migrated empty database that `npm run build` makes (scripts/prepare-start.ts): a data directory. */
 export const EMBEDDED_SNAPSHOT_DIR = fileURLToPath(new URL('../build/embedded-database', import.meta.url));
 
@@ -91,8 +95,18 @@ export const EMBEDDED_SNAPSHOT_DIR = fileURLToPath(new URL('../build/embedded-da
  * directory that already holds a database is opened as it is.
  */
 function startFromSnapshot(dataPath: string): void {
+  // What a process that died left behind: a backup's copy of the database, or a half-made start.
+  const dataDir = path.dirname(dataPath);
+  const leftOver = (entry: string) => entry.startsWith(DUMP_COPY_PREFIX) || entry.startsWith(`${path.basename(dataPath)}.new-`);
+  for (const entry of fs.existsSync(dataDir) ? fs.readdirSync(dataDir) : [])
+    if (leftOver(entry)) fs.rmSync(path.join(dataDir, entry), { recursive: true, force: true });
   if (fs.existsSync(path.join(dataPath, 'PG_VERSION')) || !fs.existsSync(path.join(EMBEDDED_SNAPSHOT_DIR, 'PG_VERSION'))) return;
-  fs.cpSync(EMBEDDED_SNAPSHOT_DIR, dataPath, { recursive: true });
+  // Copied beside, then moved into place whole: a start that dies midway leaves no half database.
+  const copy = `${dataPath}.new-${process.pid}`;
+  fs.rmSync(copy, { recursive: true, force: true });
+  fs.cpSync(EMBEDDED_SNAPSHOT_DIR, copy, { recursive: true });
+  fs.rmSync(dataPath, { recursive: true, force: true });
+  fs.renameSync(copy, dataPath);
 }
 
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
@@ -148,19 +162,21 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
  * The embedded database on disk as a gzip tarball that `loadDataDir` takes, made without stopping
  * the site: PGlite's own dump reads every file and builds the archive on the main thread, so no
  * request was answered for the whole dump (seconds). Here the files are copied with asynchronous
- * I/O while no query runs (PGlite's query lock: a consistent copy, as of a stopped server), and
+ * I/O while no query runs (PGlite's query lock: a crash-consistent copy, which a restore replays), and
  * the archive is made from the copy, a chunk at a time, while requests go on.
  */
 async function dumpFromDisk(client: PGlite, dataPath: string): Promise<Blob> {
   // Dirty pages written out first, so a restore replays little or no WAL.
   await client.exec('CHECKPOINT');
-  const copy = await fs.promises.mkdtemp(path.join(path.dirname(dataPath), '.dump-'));
+  const copy = await fs.promises.mkdtemp(path.join(path.dirname(dataPath), DUMP_COPY_PREFIX));
   try {
     await client.runExclusive(() => fs.promises.cp(dataPath, copy, { recursive: true }));
     // Compressed by zlib's own threads (a gzip stream), not on the main thread as tar's gzip option does.
     const chunks: Buffer[] = [];
-    const archive = tar.create({ cwd: copy, portable: true }, await fs.promises.readdir(copy)).pipe(zlib.createGzip());
-    for await (const chunk of archive) chunks.push(chunk as Buffer);
+    const archive = tar.create({ cwd: copy, portable: true }, await fs.promises.readdir(copy));
+    await pipeline(archive, zlib.createGzip(), async (compressed: AsyncIterable<Buffer>) => {
+      for await (const chunk of compressed) chunks.push(chunk);
+    });
     return new Blob(
       chunks.map((chunk) => new Uint8Array(chunk)),
       { type: 'application/x-gzip' },

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { DATA_KEPT_AFTER_CANCELLATION_DAYS, OUTBOX_KEPT_DAYS } from '../../common/limits.ts';
 import { loggableError } from '../loggable-error.ts';
 import type { DataAccess, RunsAlone } from '../repositories.ts';
+import { ACCESS_STATUSES } from '../billing/membership-tier.ts';
 import { removeTeamsOf } from '../teams/team-end.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -18,7 +19,7 @@ const PURGE_BATCH = 1000;
 export async function removeLapsedMembers(data: DataAccess): Promise<number> {
   let removed = 0;
   for (;;) {
-    const lapsed = await data.members.lapsedSince(DATA_KEPT_AFTER_CANCELLATION_DAYS, BATCH);
+    const lapsed = await data.members.lapsedSince(DATA_KEPT_AFTER_CANCELLATION_DAYS, BATCH, ACCESS_STATUSES);
     for (const member of lapsed) {
       await data.transaction(async (tx) => {
         // A broker's teams go with them: each agent keeps only their own tier.

@@ -53,8 +53,8 @@ const ACCEPT_QUEUED_MAX_MS = 1_000;
 /**
  * Resolves once the connections waiting in the listening socket's queue are accepted: after a turn of
  * the event loop that accepted none, or `maxMs` at most. A client's connection is complete, and its
- * request sent, before the process accepts it, and a process accepts one connection per turn of its
- * event loop (libuv): a busy or CPU-starved process may have tens waiting. Closing the listener with
+ * request sent, before the process accepts it, which it does in a later turn of its event loop: a
+ * busy or CPU-starved process may have tens waiting when the signal is handled. Closing the listener with
  * them in the queue would make the kernel reset each, its request unanswered; accepted, each request
  * gets its answer (with `Connection: close`).
  */
@@ -66,7 +66,7 @@ function acceptQueued(server: net.Server, maxMs = ACCEPT_QUEUED_MAX_MS): Promise
       accepted = true;
     };
     server.on('connection', onConnection);
-    // Each callback runs after a poll for I/O, in which the listener accepts one waiting connection.
+    // Each callback runs after a poll for I/O, in which the listener accepts what is waiting.
     const turn = () => {
       if (!accepted || performance.now() >= deadline) {
         server.off('connection', onConnection);

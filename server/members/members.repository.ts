@@ -1,9 +1,10 @@
 import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { MEMBER_SEARCH_WINDOW } from '../../common/limits.ts';
+import type { SubscriptionStatus } from '../../common/billing.contract.ts';
 import type { PaidTier } from '../../common/pricing.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { memberTierCounts, members, sessions, subscriptions, unsubscribeLinks } from '../../db/schema.ts';
+import { memberTierCounts, members, sessions, subscriptions, teamMembers, teams, unsubscribeLinks } from '../../db/schema.ts';
 import { weeklyCountsSince } from '../stats/weekly-counts.repository.ts';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
@@ -104,7 +105,12 @@ export function createMembersRepository(db: DatabaseOrTransaction) {
      * Members whose paid plan ended more than `days` ago and who have none since (nor a tier staff
      * gave them): the privacy policy removes their data then. A batch at a time.
      */
-    async lapsedSince(days: number, limit: number) {
+    /** Members whose last plan ended `days` ago, with no complimentary tier and nothing paid through a team (`paying`: the statuses that give access). */
+    async lapsedSince(days: number, limit: number, paying: readonly SubscriptionStatus[]) {
+      const payingStatus = sql.join(
+        paying.map((status) => sql`${status}`),
+        sql`, `,
+      );
       return db
         .select({ id: members.id, email: members.email, name: members.name })
         .from(members)
@@ -114,6 +120,12 @@ export function createMembersRepository(db: DatabaseOrTransaction) {
             sql`exists (select 1 from ${subscriptions} s where s.member_id = ${members.id})`,
             sql`not exists (select 1 from ${subscriptions} s where s.member_id = ${members.id}
               and (s.ended_at is null or s.ended_at > now() - make_interval(days => ${days})))`,
+            // Paid through a team (a seat, or the team they manage) is paid: such a member is kept.
+            sql`not exists (select 1 from ${teams} team where team.broker_id = ${members.id}
+              and team.status in (${payingStatus}))`,
+            sql`not exists (select 1 from ${teamMembers} seat join ${teams} team on team.id = seat.team_id
+              where seat.member_id = ${members.id}
+              and team.status in (${payingStatus}))`,
           ),
         )
         .limit(limit);

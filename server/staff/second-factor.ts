@@ -62,7 +62,7 @@ export function createSecondFactor(deps: { data: DataAccess; mailer: Mailer }) {
     if (failures > maxFailures) throw await lockAndTell(account, failures, now);
     const result = await check();
     if (result !== null) {
-      await data.staff.clearSecondFactorFailures(account.id);
+      await data.staff.takeBackSecondFactorTry(account.id);
       return result;
     }
     if (failures === maxFailures) throw await lockAndTell(account, failures, now);

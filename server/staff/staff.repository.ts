@@ -170,9 +170,15 @@ export function createStaffRepository(db: DatabaseOrTransaction) {
       return rows[0]?.failures ?? null;
     },
 
-    /** A right code: the count of wrong ones starts again. */
-    async clearSecondFactorFailures(id: string): Promise<void> {
-      await db.update(staffAccounts).set({ secondFactorFailures: 0, secondFactorFailedAt: null }).where(eq(staffAccounts.id, id));
+    /**
+     * A right code takes back its own try, counted as a failure before it was checked: only that one,
+     * so the owner's sign-in never forgives the wrong codes someone else sent meanwhile.
+     */
+    async takeBackSecondFactorTry(id: string): Promise<void> {
+      await db
+        .update(staffAccounts)
+        .set({ secondFactorFailures: sql`greatest(${staffAccounts.secondFactorFailures} - 1, 0)` })
+        .where(eq(staffAccounts.id, id));
     },
 
     /** Locks the account's codes until then; false when they were locked already (so it is told once). */

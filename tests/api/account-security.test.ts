@@ -3,7 +3,7 @@ import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESET_LINK_INVALID, RESET_REQUESTED, VERIFY_LINK_INVALID } from '../../common/account.contract.ts';
 import { EMAIL_TAKEN } from '../../common/auth.contract.ts';
-import { accountTokens, auditLog, members, outboxMessages, subscriptions } from '../../db/schema.ts';
+import { accountTokens, auditLog, members, outboxMessages, subscriptions, teamMembers, teams } from '../../db/schema.ts';
 import { purgeOldMail, removeLapsedMembers } from '../../server/accounts/data-retention.ts';
 import { createDataAccess } from '../../server/repositories.ts';
 import { startPageApp, type PageApp } from '../helpers/page-app.ts';
@@ -456,6 +456,22 @@ describe("members' data is theirs", () => {
     const paying = await withPlan(null);
     const given = await withPlan(200, true);
     const neverPaid = await t.loginAs('free');
+    // Paid through a team: a broker whose own plan lapsed long ago, and an agent holding a seat.
+    const broker = await withPlan(150);
+    const agent = await withPlan(120);
+    const [team] = await t.db
+      .insert(teams)
+      .values({
+        name: 'Kept Realty',
+        brokerId: broker.memberId,
+        tier: 'silver',
+        period: 'monthly',
+        seats: 5,
+        pricePerSeatCents: 4900,
+        status: 'active',
+      })
+      .returning({ id: teams.id });
+    await t.db.insert(teamMembers).values({ teamId: team!.id, memberId: agent.memberId });
 
     // Two processes at once: the removal happens, once, and neither fails.
     const data = createDataAccess(t.db);
@@ -463,7 +479,7 @@ describe("members' data is theirs", () => {
     expect(Math.max(...removed)).toBeGreaterThanOrEqual(1);
     const remaining = new Set((await t.db.select({ id: members.id }).from(members)).map((row) => row.id));
     expect(remaining.has(lapsed.memberId)).toBe(false);
-    for (const kept of [recent, paying, given, neverPaid]) expect(remaining.has(kept.memberId)).toBe(true);
+    for (const kept of [recent, paying, given, neverPaid, broker, agent]) expect(remaining.has(kept.memberId)).toBe(true);
     expect(await removeLapsedMembers(data)).toBe(0);
   });
 });

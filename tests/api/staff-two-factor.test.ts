@@ -35,8 +35,11 @@ const TOO_MANY = /^Too many attempts\. Please wait \d+ (seconds|minutes) and try
 const LOCKED =
   /^Too many attempts\. Please wait \d+ hours and try again: wrong codes locked two-factor sign-in of this account\. An owner can lift the lock sooner\.$/;
 
-/** A staff member who turned two-factor sign-in on: their secret and recovery codes. */
-async function withTwoFactor(role: 'owner' | 'editor') {
+/**
+ * A staff member who turned two-factor sign-in on: their secret and recovery codes. With
+ * `wrongCodeFirst`, a wrong first code is refused before the right one (it stays counted).
+ */
+async function withTwoFactor(role: 'owner' | 'editor', { wrongCodeFirst = false } = {}) {
   const staff = await t.loginAsStaff({ role, email: uniqueEmail(`2fa-${role}`) });
   const headers = { authorization: `Bearer ${staff.token}` };
   const setup = await post('/api/admin/two-factor/setup', {}, headers);
@@ -46,9 +49,10 @@ async function withTwoFactor(role: 'owner' | 'editor') {
     `otpauth://totp/RealtyPocket%3A${encodeURIComponent(staff.email)}?secret=${secret}&issuer=RealtyPocket&algorithm=SHA1&digits=6&period=30`,
   );
   const password = staff.password;
-  expect((await post('/api/admin/two-factor/enable', { code: wrongCodeFor(secret), password }, headers)).json().detail).toBe(
-    TWO_FACTOR_CODE_WRONG,
-  );
+  if (wrongCodeFirst)
+    expect((await post('/api/admin/two-factor/enable', { code: wrongCodeFor(secret), password }, headers)).json().detail).toBe(
+      TWO_FACTOR_CODE_WRONG,
+    );
   const enabled = await post('/api/admin/two-factor/enable', { code: codeOf(secret), password }, headers);
   expect(enabled.statusCode).toBe(200);
   const codes = enabled.json().recovery_codes as string[];
@@ -59,7 +63,7 @@ async function withTwoFactor(role: 'owner' | 'editor') {
 
 describe('two-factor sign-in', () => {
   it('asks for the code after the right password, takes each code once, and a recovery code once', async () => {
-    const staff = await withTwoFactor('editor');
+    const staff = await withTwoFactor('editor', { wrongCodeFirst: true });
     const login = (extra: object = {}) => post('/api/admin/login', { email: staff.email, password: staff.password, ...extra });
     const missing = await login();
     expect(missing.statusCode).toBe(401);
@@ -284,6 +288,24 @@ describe('codes walked from many client addresses', () => {
     );
     expect(back.statusCode).toBe(200);
     expect(smtp.to(staff.email)).toHaveLength(1);
+  });
+
+  it('are not forgiven by the owner’s right code meanwhile: the tenth wrong one still locks', async () => {
+    const staff = await withTwoFactor('editor');
+    const wrong = wrongCodeFor(staff.secret);
+    const guess = (address: string) => post('/api/admin/login', { email: staff.email, password: staff.password, code: wrong }, {}, address);
+    for (let n = 1; n < SECOND_FACTOR_LOCK.maxFailures; n++) expect((await guess(`10.72.0.${n}`)).statusCode).toBe(401);
+    // The owner of the account signs in with a right code, between the guesses.
+    const owner = await post(
+      '/api/admin/login',
+      { email: staff.email, password: staff.password, code: codeOf(staff.secret, 1) },
+      {},
+      '10.72.1.1',
+    );
+    expect(owner.statusCode).toBe(200);
+    const tenth = await guess('10.72.0.99');
+    expect(tenth.statusCode).toBe(429);
+    expect(tenth.json().detail).toMatch(LOCKED);
   });
 
   it('are counted in full when sent all at once: no guess past the tenth is checked, and the mail goes once', async () => {
