@@ -21,7 +21,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['common/**/*.test.ts', 'server/**/*.test.ts', 'app/**/*.test.ts'],
+          include: ['common/**/*.test.ts', 'db/**/*.test.ts', 'server/**/*.test.ts', 'app/**/*.test.ts'],
           exclude: ['server/**/*.service.test.ts'],
           setupFiles,
         },

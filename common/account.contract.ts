@@ -67,6 +67,6 @@ export interface AccountService {
   deleteAccount(viewer: Viewer, password: string): Promise<void>;
   /** One-click unsubscribe from mail the account does not need. */
   unsubscribe(token: string): Promise<void>;
-  /** 'Download my data': everything the site holds of the member's own, as JSON text in pieces. */
-  exportData(viewer: Viewer): AsyncIterable<string>;
+  /** 'Download my data': everything the site holds of the member's own, as JSON text in pieces; so many an hour. */
+  exportData(viewer: Viewer): Promise<AsyncIterable<string>>;
 }

@@ -105,6 +105,12 @@ export const RESET_REQUEST_LIMITS = { perAddress: { max: 10, windowMs: HOUR }, p
 export const RESEND_VERIFICATION_LIMIT = { max: 3, windowMs: HOUR } as const;
 /** A member's refreshes of their plan from Stripe: each one calls Stripe. */
 export const BILLING_REFRESH_LIMIT = { max: 10, windowMs: HOUR } as const;
+/** A member's checkouts started (membership or team): each one makes a Stripe customer and session. */
+export const CHECKOUT_LIMIT = { max: 10, windowMs: HOUR } as const;
+/** Offer codes looked up per client address (the API and /pricing?offer=): codes are not to be walked. */
+export const OFFER_LOOKUP_LIMIT = { max: 30, windowMs: FIFTEEN_MINUTES } as const;
+/** 'Download my data' per member: each one reads everything they ever wrote. */
+export const DATA_EXPORT_LIMIT = { max: 5, windowMs: HOUR } as const;
 
 // The community, per member: enough for a lively day, not for a flood.
 export const COMMUNITY_RATES = {

@@ -139,8 +139,8 @@ export function offerLabel(offer: {
 }
 
 export interface OffersService {
-  /** The offer a code names, while it can be used, as /pricing shows it; null when it cannot. */
-  find(code: string): Promise<PublicOffer | null>;
+  /** The offer a code names, while it can be used, as /pricing shows it; null when it cannot. Limited per client address. */
+  find(viewer: Viewer, code: string): Promise<PublicOffer | null>;
   /** Each paid tier's free trial (days) now. */
   trials(): Promise<TrialSettings>;
 }

@@ -146,6 +146,30 @@ const NO_ONE: PublicViewer = { member: null, staff: null };
 /** Whether a file is public: a visitor may open it, so it goes to anyone by its address and shared caches may keep it. */
 export const isPublicFile = (file: { accessTier: Tier | null }) => mayOpenFile(NO_ONE, file);
 
+/** A place that serves an uploaded file through its own check: a lesson's video, a resource's download, a session's recording. */
+export type FileUse =
+  | { as: 'lesson video'; courseId: string; courseTier: Tier; freePreview: boolean }
+  | { as: 'download'; tierRequired: Tier }
+  | { as: 'recording'; minTier: Tier };
+
+function placeLetsIn(asker: Asker, place: FileUse): boolean {
+  if (place.as === 'lesson video') return mayWatchLesson(asker, place);
+  if (place.as === 'download') return mayDownloadResource(asker, place);
+  return mayWatchRecording(asker, place);
+}
+
+/**
+ * Whether the asker may open a file that these places serve (on their routes: that one place; by
+ * the file's id: every place using it). The file's own rule and each place's must let them in, so
+ * neither opens what the other keeps: a public video in a Gold course stays Gold's, and so does a
+ * Gold-only video in a Bronze course. (A lesson's course must also be visible to them: the service asks.)
+ */
+export const mayOpenServedFile = (asker: Asker, file: { accessTier: Tier | null }, places: readonly FileUse[]) =>
+  mayOpenFile(asker, file) && places.every((place) => placeLetsIn(asker, place));
+
+/** Whether a file goes to anyone by its address and shared caches may keep it: public, and served by no place with a check of its own. */
+export const isOpenToAll = (file: { accessTier: Tier | null }, places: readonly FileUse[]) => isPublicFile(file) && places.length === 0;
+
 /** A lesson's attachment opens where the lessons open and the file itself opens (it keeps its own visibility). */
 export const mayOpenAttachment = (asker: Asker, course: { tier: Tier }, file: { accessTier: Tier | null }) =>
   mayOpenLessons(asker, course) && mayOpenFile(asker, file);

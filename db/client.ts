@@ -16,6 +16,7 @@ import pg from 'pg';
 import * as tar from 'tar';
 import { isConnectionLost } from './database-errors.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './lock.ts';
+import { copyWhileRunning } from './online-copy.ts';
 import * as schema from './schema.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -162,15 +163,16 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
  * The embedded database on disk as a gzip tarball that `loadDataDir` takes, made without stopping
  * the site: PGlite's own dump reads every file and builds the archive on the main thread, so no
  * request was answered for the whole dump (seconds). Here the files are copied with asynchronous
- * I/O while no query runs (PGlite's query lock: a crash-consistent copy, which a restore replays), and
- * the archive is made from the copy, a chunk at a time, while requests go on.
+ * I/O while queries go on, then what changed meanwhile again while no query runs (PGlite's query lock,
+ * for milliseconds: a crash-consistent copy, which a restore replays), and the archive is made from
+ * the copy, a chunk at a time, while requests go on.
  */
 async function dumpFromDisk(client: PGlite, dataPath: string): Promise<Blob> {
   // Dirty pages written out first, so a restore replays little or no WAL.
   await client.exec('CHECKPOINT');
   const copy = await fs.promises.mkdtemp(path.join(path.dirname(dataPath), DUMP_COPY_PREFIX));
   try {
-    await client.runExclusive(() => fs.promises.cp(dataPath, copy, { recursive: true }));
+    await copyWhileRunning(dataPath, copy, (work) => client.runExclusive(work));
     // Compressed by zlib's own threads (a gzip stream), not on the main thread as tar's gzip option does.
     const chunks: Buffer[] = [];
     const archive = tar.create({ cwd: copy, portable: true }, await fs.promises.readdir(copy));

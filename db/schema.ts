@@ -228,7 +228,13 @@ export const lessons = pgTable(
     /** A free preview: its video is open to everyone. */
     freePreview: boolean().notNull().default(false),
   },
-  (t) => [index('lessons_course_idx').on(t.courseId, t.position)],
+  (t) => [
+    index('lessons_course_idx').on(t.courseId, t.position),
+    // Which lessons play a stored file (who may open it by its id, server/files/files.repository.ts).
+    index('lessons_video_file_idx')
+      .on(t.videoFileId)
+      .where(sql`video_file_id is not null`),
+  ],
 );
 
 /** Files from the library that go with a lesson, in order. */
@@ -397,6 +403,10 @@ export const resources = pgTable(
   (t) => [
     /** The library's order (position, then title): the staff's list a page at a time, and the library. */
     index('resources_position_idx').on(t.position, t.title, t.id),
+    // Which resources offer a stored file (who may open it by its id).
+    index('resources_file_idx')
+      .on(t.fileId)
+      .where(sql`file_id is not null`),
     check('resources_tier_check', oneOf('tier_required', TIERS)),
     check('resources_type_check', oneOf('resource_type', RESOURCE_TYPES)),
   ],
@@ -894,6 +904,10 @@ export const coachingSessions = pgTable(
     index('coaching_sessions_recorded_idx')
       .on(t.startsAt, t.id)
       .where(sql`recorded_at is not null`),
+    // Which sessions' recording is a stored file (who may open it by its id).
+    index('coaching_sessions_recording_file_idx')
+      .on(t.recordingFileId)
+      .where(sql`recording_file_id is not null`),
     check('coaching_sessions_duration_check', sql`${sql.raw('duration_minutes')} between 15 and 480`),
   ],
 );
@@ -1309,9 +1323,16 @@ export const pushSubscriptions = pgTable(
     p256dh: text().notNull(),
     auth: text().notNull(),
     userAgent: text(),
+    // The session the device subscribed in: signed out there (or the session ended), it gets no more
+    // pushes, and it goes with the session. Null for devices subscribed before this was kept.
+    sessionId: uuid().references(() => sessions.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('push_subscriptions_endpoint_idx').on(t.endpoint), index('push_subscriptions_member_idx').on(t.memberId)],
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint_idx').on(t.endpoint),
+    index('push_subscriptions_member_idx').on(t.memberId),
+    index('push_subscriptions_session_idx').on(t.sessionId),
+  ],
 );
 
 /**

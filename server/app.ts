@@ -9,7 +9,7 @@ import type { Database, DatabaseHandle } from '../db/client.ts';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
 import { scheduleDataRetention } from './accounts/data-retention.ts';
 import { auditRoutes } from './audit/audit.routes.ts';
-import { DataVersion } from './cache/data-version.ts';
+import { DataVersion, versionsFor } from './cache/data-version.ts';
 import { shareVisitorAnswers } from './cache/shared-api-answers.ts';
 import { VisitorCache } from './cache/visitor-cache.ts';
 import { authRoutes } from './auth/auth.routes.ts';
@@ -199,9 +199,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(cookie);
   securityHeaders(app, { production: config.isProduction, formTargets: paymentFormTargets(config.stripe) });
   const dataVersion = new DataVersion(deps.database, app.log, 'public');
-  const memberDataVersion = new DataVersion(deps.database, app.log, 'member');
+  const memberDataVersion = new DataVersion(deps.database, app.log, 'member', { keyedBy: 'member' });
   const sessionDataVersion = new DataVersion(deps.database, app.log, 'session');
-  const communityDataVersion = new DataVersion(deps.database, app.log, 'community', { keyed: true });
+  const communityDataVersion = new DataVersion(deps.database, app.log, 'community', { keyedBy: 'discussion' });
   const dataVersions = [dataVersion, memberDataVersion, sessionDataVersion, communityDataVersion];
   await Promise.all(dataVersions.map((version) => version.start()));
   // Before the database closes, so no poll runs against a closed pool.
@@ -220,11 +220,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const sessions = new SessionService(
     createSessionsRepository(deps.database.db),
     { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
-    () =>
-      // A kept session holds while no session was revoked and no account changed.
-      sessionDataVersion.current >= 0 && memberDataVersion.current >= 0
-        ? `${sessionDataVersion.current}:${memberDataVersion.current}`
-        : null,
+    // A kept session holds while no session was revoked and its member's account did not change.
+    (memberId) => versionsFor([sessionDataVersion, memberDataVersion], memberId),
   );
   const transport = createMailTransport({
     smtpUrl: config.mail.smtpUrl,

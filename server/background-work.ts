@@ -1,4 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FastifyInstance } from 'fastify';
+import { loggableError } from './loggable-error.ts';
 
 const running = new AsyncLocalStorage<string>();
 
@@ -10,3 +12,29 @@ export const runInBackground = <T>(job: string, work: () => Promise<T>): Promise
 
 /** The scheduled job the current code runs for, if any. */
 export const backgroundJob = (): string | undefined => running.getStore();
+
+/**
+ * Runs `work` as the scheduled job `job`: once `firstAfterMs` after start, then every `everyMs`,
+ * until the server closes. A failure is logged with `onFailure` and the next turn tries again.
+ */
+export function scheduleRepeating(
+  app: FastifyInstance,
+  job: { name: string; firstAfterMs: number; everyMs: number; onFailure: string },
+  work: () => Promise<void>,
+): void {
+  const run = async () => {
+    try {
+      await runInBackground(job.name, work);
+    } catch (error) {
+      app.log.warn({ err: loggableError(error) }, job.onFailure);
+    }
+  };
+  const first = setTimeout(() => void run(), job.firstAfterMs);
+  const every = setInterval(() => void run(), job.everyMs);
+  first.unref();
+  every.unref();
+  app.addHook('preClose', async () => {
+    clearTimeout(first);
+    clearInterval(every);
+  });
+}

@@ -82,12 +82,12 @@ export async function accountsRoutes(app: ZodApp) {
 
   // The member's own data, as one JSON file to keep (streamed: however much they wrote).
   app.get('/api/account/export', { config: member }, async (request, reply) => {
-    const viewer = await request.viewer();
+    const pieces = await account.exportData(await request.viewer());
     const day = new Date().toISOString().slice(0, 10);
     return reply
       .header('content-type', 'application/json; charset=utf-8')
       .header('content-disposition', `attachment; filename="realtypocket-my-data-${day}.json"`)
-      .send(Readable.from(account.exportData(viewer)));
+      .send(Readable.from(pieces));
   });
 
   app.post(

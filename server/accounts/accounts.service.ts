@@ -10,6 +10,7 @@ import type { InvoiceView } from '../../common/billing.contract.ts';
 import { badRequest, conflict } from '../../common/errors.ts';
 import {
   CURRENT_PASSWORD_LIMITS,
+  DATA_EXPORT_LIMIT,
   LINK_VALID_MS,
   RESEND_VERIFICATION_LIMIT,
   RESET_CONFIRM_LIMITS,
@@ -285,7 +286,11 @@ export function createAccountService(deps: {
       mailer.nudge();
     },
 
-    exportData: (viewer) => exportOf(viewer),
+    // Counted before the first piece: past the limit the member reads a 429, not a broken download.
+    async exportData(viewer) {
+      await limiter.check('data-export:member', requireMember(viewer).id, DATA_EXPORT_LIMIT);
+      return exportOf(viewer);
+    },
 
     async unsubscribe(token) {
       if (!(await data.members.optOut(hashSessionToken(token)))) throw badRequest('This unsubscribe link is not valid.');

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { DATA_KEPT_AFTER_CANCELLATION_DAYS, OUTBOX_KEPT_DAYS } from '../../common/limits.ts';
-import { loggableError } from '../loggable-error.ts';
+import { scheduleRepeating } from '../background-work.ts';
 import type { DataAccess, RunsAlone } from '../repositories.ts';
 import { ACCESS_STATUSES } from '../billing/membership-tier.ts';
 import { removeTeamsOf } from '../teams/team-end.ts';
@@ -50,27 +50,21 @@ export async function purgeOldMail(data: DataAccess, now = new Date()): Promise<
 
 /** Runs the removal once a day (and a minute after start), in one process at a time. */
 export function scheduleDataRetention(app: FastifyInstance, database: RunsAlone, data: DataAccess): void {
-  const run = async () => {
-    try {
-      let removed = 0;
-      let purged = 0;
-      await database.runAlone('data-retention', async () => {
-        removed = await removeLapsedMembers(data);
-        purged = await purgeOldMail(data);
-      });
-      if (removed > 0)
-        app.log.info({ removed }, `removed the data of members whose plan ended ${DATA_KEPT_AFTER_CANCELLATION_DAYS} days ago`);
-      if (purged > 0) app.log.info({ purged }, `removed mail sent more than ${OUTBOX_KEPT_DAYS} days ago`);
-    } catch (error) {
-      app.log.warn({ err: loggableError(error) }, 'the daily data retention failed; trying again tomorrow');
-    }
+  const job = {
+    name: 'data retention',
+    firstAfterMs: 60_000,
+    everyMs: DAY_MS,
+    onFailure: 'the daily data retention failed; trying again tomorrow',
   };
-  const first = setTimeout(() => void run(), 60_000);
-  const daily = setInterval(() => void run(), DAY_MS);
-  first.unref();
-  daily.unref();
-  app.addHook('preClose', async () => {
-    clearTimeout(first);
-    clearInterval(daily);
+  scheduleRepeating(app, job, async () => {
+    let removed = 0;
+    let purged = 0;
+    await database.runAlone('data-retention', async () => {
+      removed = await removeLapsedMembers(data);
+      purged = await purgeOldMail(data);
+    });
+    if (removed > 0)
+      app.log.info({ removed }, `removed the data of members whose plan ended ${DATA_KEPT_AFTER_CANCELLATION_DAYS} days ago`);
+    if (purged > 0) app.log.info({ purged }, `removed mail sent more than ${OUTBOX_KEPT_DAYS} days ago`);
   });
 }

@@ -28,6 +28,7 @@ export async function startControlSocket(
   async function sendDump(connection: net.Socket): Promise<void> {
     // A large database takes a while to dump, with nothing sent meanwhile: the idle limit waits.
     connection.setTimeout(0);
+    log.info('control socket: making a database dump for a backup');
     let dump: Blob;
     try {
       dump = await database.dumpDataDir!();

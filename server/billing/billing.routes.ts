@@ -40,7 +40,7 @@ export async function billingRoutes(app: ZodApp) {
 
   // An offer code as /pricing shows it: each plan's price with it, while it can be used.
   app.get('/api/offers/:code', { schema: { params: OfferCodeParams, response: withErrors({ 200: PublicOffer }) } }, async (request) => {
-    const offer = await offers.find(request.params.code);
+    const offer = await offers.find(await request.viewer(), request.params.code);
     if (!offer) throw notFound(OFFER_NOT_VALID);
     return offer;
   });

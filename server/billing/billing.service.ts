@@ -21,7 +21,7 @@ import { createWebhookHandler, type WebhookHandler } from './billing-webhooks.ts
 import { invoiceView, planOf, stripeFor, subscriptionView } from './billing-views.ts';
 import { isInvalidRequest, isStripeError, type StripeGateway } from './stripe-gateway.ts';
 import { STRIPE_ACTOR, syncSubscription, type SyncDependencies } from './subscription-sync.ts';
-import { BILLING_REFRESH_LIMIT, SHOWN } from '../../common/limits.ts';
+import { BILLING_REFRESH_LIMIT, CHECKOUT_LIMIT, SHOWN } from '../../common/limits.ts';
 
 const NO_PAID_PLAN = 'You do not have a paid membership. Choose a plan on the pricing page.';
 const SAME_PLAN = 'You already have this plan.';
@@ -122,6 +122,7 @@ export function createBillingService(deps: {
 
     async checkout(viewer, plan) {
       const member = requireMember(viewer);
+      await deps.limiter.check('checkout', member.id, CHECKOUT_LIMIT);
       const { gateway: stripeGateway, stripe } = stripeOf();
       const current = await currentOf(member.id);
       if (current && givesAccess(current.status)) {

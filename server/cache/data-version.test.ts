@@ -11,16 +11,18 @@ const log = { warn: () => {} };
 let handle: DatabaseHandle;
 let catalogue: DataVersion;
 let community: DataVersion;
+let member: DataVersion;
 
 beforeAll(async () => {
   handle = await openDatabase({ kind: 'memory' });
   await handle.migrate();
   catalogue = new DataVersion(handle, log, 'public');
-  community = new DataVersion(handle, log, 'community', { keyed: true });
-  await Promise.all([catalogue.start(), community.start()]);
+  community = new DataVersion(handle, log, 'community', { keyedBy: 'discussion' });
+  member = new DataVersion(handle, log, 'member', { keyedBy: 'member' });
+  await Promise.all([catalogue.start(), community.start(), member.start()]);
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([catalogue.stop(), community.stop()]);
+  await Promise.all([catalogue.stop(), community.stop(), member.stop()]);
   await handle.close();
 });
 
@@ -31,13 +33,13 @@ const newPost = async (title: string) => {
   return result.rows[0]!.id;
 };
 
-/** Waits until the process has heard of every change so far. */
-async function heard(): Promise<void> {
+/** Waits until the process has heard of every change so far (of the community's, unless told). */
+async function heard(version = community): Promise<void> {
   // The number first (as after a write of this process), then the announcement that names the change.
-  await community.refresh();
+  await version.refresh();
   for (let tries = 0; tries < 100; tries++) {
     await new Promise((resolve) => setTimeout(resolve, 20));
-    if (!community.versionOf('any').startsWith('g')) return;
+    if (!version.versionOf('any').startsWith('g')) return;
   }
   throw new Error('the announcement never came');
 }
@@ -92,5 +94,47 @@ describe('the community version, per discussion', () => {
     await handle.db.execute(sql`update data_versions set version = version + 1 where name = 'community'`);
     await community.refresh();
     expect(community.versionOf(post)).not.toBe(known);
+  });
+});
+
+describe("the members' version, per member (migration 0040)", () => {
+  const newMember = async (name: string) => {
+    const result = (await handle.db.execute(
+      sql`insert into members (name, email, password_hash) values (${name}, ${`${name.toLowerCase()}-${Date.now()}@example.com`}, 'x') returning id`,
+    )) as unknown as { rows: { id: string }[] };
+    return result.rows[0]!.id;
+  };
+
+  it("moves for the member whose data changed (a goal, a notification) and keeps every other member's", async () => {
+    const [ana, ben] = [await newMember('Ana'), await newMember('Ben')];
+    await heard(member);
+    const anaBefore = member.versionOf(ana);
+    const benBefore = member.versionOf(ben);
+
+    await handle.db.execute(sql`insert into goals (member_id, kind, title, target, period) values (${ben}, 'count', 'Calls', 10, 'week')`);
+    await heard(member);
+    expect(member.versionOf(ben)).not.toBe(benBefore);
+    expect(member.versionOf(ana)).toBe(anaBefore);
+
+    const benAfterGoal = member.versionOf(ben);
+    await handle.db.execute(
+      sql`insert into notifications (member_id, kind, group_key, title, url) values (${ana}, 'reply', ${`reply:${ana}`}, 'A reply', '/community')`,
+    );
+    await heard(member);
+    expect(member.versionOf(ana)).not.toBe(anaBefore);
+    expect(member.versionOf(ben)).toBe(benAfterGoal);
+  });
+
+  it('moves no version for a statement that changed no row', async () => {
+    await newMember('Cleo');
+    await heard(member);
+    await heard(community);
+    const before = { member: member.current, community: community.current };
+    await handle.db.execute(sql`update members set name = 'Nobody' where email = 'no-such-member@example.com'`);
+    await handle.db.execute(sql`delete from notifications where title = 'never written'`);
+    await handle.db.execute(sql`update community_posts set likes_count = likes_count + 1 where title = 'never written'`);
+    await member.refresh();
+    await community.refresh();
+    expect({ member: member.current, community: community.current }).toEqual(before);
   });
 });

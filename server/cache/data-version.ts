@@ -31,17 +31,20 @@ export class DataVersion {
   private poll: NodeJS.Timeout | undefined;
   private readonly name: DataVersionName;
   private readonly keyed: KeyedChanges | undefined;
+  /** What its changes name: a member (the 'member' data, migration 0040), a discussion (the community's), or nothing. */
+  readonly keyedBy: 'member' | 'discussion' | undefined;
 
   constructor(
     handle: DatabaseHandle,
     log: { warn(object: object, message: string): void },
     name: DataVersionName,
-    options: { keyed?: boolean } = {},
+    options: { keyedBy?: 'member' | 'discussion' } = {},
   ) {
     this.handle = handle;
     this.log = log;
     this.name = name;
-    this.keyed = options.keyed ? new KeyedChanges() : undefined;
+    this.keyedBy = options.keyedBy;
+    this.keyed = options.keyedBy ? new KeyedChanges() : undefined;
   }
 
   async start(): Promise<void> {
@@ -116,6 +119,18 @@ export class DataVersion {
     clearInterval(this.poll);
     await this.stopListening?.().catch(() => {});
   }
+}
+
+/**
+ * Several versions as one text, for what one member sees (their own data by their own changes only,
+ * shared data by every change), or for everyone when no member is named; null while any is still
+ * unknown (nothing is kept then).
+ */
+export function versionsFor(versions: readonly DataVersion[], memberId?: string): string | null {
+  if (versions.some((version) => version.current < 0)) return null;
+  return versions
+    .map((version) => (memberId !== undefined && version.keyedBy === 'member' ? version.versionOf(memberId) : version.current))
+    .join(':');
 }
 
 /**

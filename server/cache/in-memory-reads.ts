@@ -1,5 +1,5 @@
 import type { DataAccess } from '../repositories.ts';
-import { DataVersion } from './data-version.ts';
+import { DataVersion, versionsFor } from './data-version.ts';
 
 /** What each memo may hold at most: entries, and bytes (estimated once per value, when it loads). */
 interface MemoLimits {
@@ -42,18 +42,18 @@ export class VersionedMemo {
     this.limits = limits;
   }
 
-  get<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const known = this.versions.every((version) => version.current >= 0);
-    const version = this.versions.map((each) => each.current).join(':');
+  /** The value for `key`, kept while its versions hold: for what one member sees, name them (`memberId`). */
+  get<T>(key: string, load: () => Promise<T>, memberId?: string): Promise<T> {
+    const version = versionsFor(this.versions, memberId);
     const entry = this.entries.get(key);
-    if (entry && entry.version === version && known) {
+    if (entry && version !== null && entry.version === version) {
       this.entries.delete(key);
       this.entries.set(key, entry);
       return entry.value as Promise<T>;
     }
     this.remove(key);
     const value = load();
-    const kept: Entry = { version, value, bytes: 256 };
+    const kept: Entry = { version: version ?? '', value, bytes: 256 };
     this.entries.set(key, kept);
     this.bytes += kept.bytes;
     value.then(
@@ -147,9 +147,9 @@ export function withPublicReadsInMemory(data: DataAccess, memo: VersionedMemo): 
 /**
  * The repositories with each member's own first pages for their dashboard and pages (enrolments
  * with progress, certificates, current subscription, replies to their posts) answered from memory
- * until any of that data changes: the replies while the community holds, the rest while the
- * catalogue and the members' data hold (a like anywhere leaves a member's enrolments in memory). Later pages, lists of members (staff reads) and transactions are
- * untouched.
+ * until that member's data changes (another member's changes leave them in memory): the replies
+ * while the community holds too, the rest while the catalogue does. Later pages, lists of members
+ * (staff reads) and transactions are untouched.
  */
 export function withMemberReadsInMemory(data: DataAccess, memos: { own: VersionedMemo; repliesToOwnPosts: VersionedMemo }): DataAccess {
   const { learning, billing, community } = data;
@@ -161,8 +161,10 @@ export function withMemberReadsInMemory(data: DataAccess, memos: { own: Versione
       repliesTo: (memberId, withGold, limit, before) =>
         before
           ? community.repliesTo(memberId, withGold, limit, before)
-          : memos.repliesToOwnPosts.get(`replies-to:${memberId}:${withGold}:${limit}`, () =>
-              community.repliesTo(memberId, withGold, limit),
+          : memos.repliesToOwnPosts.get(
+              `replies-to:${memberId}:${withGold}:${limit}`,
+              () => community.repliesTo(memberId, withGold, limit),
+              memberId,
             ),
     },
     learning: {
@@ -170,18 +172,18 @@ export function withMemberReadsInMemory(data: DataAccess, memos: { own: Versione
       listEnrolments: (memberId, limit, before) =>
         before
           ? learning.listEnrolments(memberId, limit, before)
-          : memo.get(`enrolments:${memberId}:${limit}`, () => learning.listEnrolments(memberId, limit)),
+          : memo.get(`enrolments:${memberId}:${limit}`, () => learning.listEnrolments(memberId, limit), memberId),
       listCertificates: (memberId, limit, before) =>
         before
           ? learning.listCertificates(memberId, limit, before)
-          : memo.get(`certificates:${memberId}:${limit}`, () => learning.listCertificates(memberId, limit)),
-      countsOf: (memberId) => memo.get(`counts:${memberId}`, () => learning.countsOf(memberId)),
+          : memo.get(`certificates:${memberId}:${limit}`, () => learning.listCertificates(memberId, limit), memberId),
+      countsOf: (memberId) => memo.get(`counts:${memberId}`, () => learning.countsOf(memberId), memberId),
     },
     billing: {
       ...billing,
       currentOf: (memberIds) =>
         memberIds.length === 1
-          ? memo.get(`subscription:${memberIds[0]}`, () => billing.currentOf(memberIds))
+          ? memo.get(`subscription:${memberIds[0]}`, () => billing.currentOf(memberIds), memberIds[0])
           : billing.currentOf(memberIds),
     },
   };

@@ -1,4 +1,4 @@
-import type { DataVersion } from './data-version.ts';
+import { versionsFor, type DataVersion } from './data-version.ts';
 import { CACHE_BOUNDS } from '../../common/limits.ts';
 
 /** A page as one session's browser gets it: its headers, and its body in the encoding that browser asked for. */
@@ -10,9 +10,12 @@ export interface OwnPage {
   body: Buffer;
 }
 
+/** Lookups of members' kept pages in this process, found or not (`/metrics`, the bench's busy hour). */
+export const ownPageLookups = { hits: 0, misses: 0 };
+
 /**
  * Pages rendered for one signed-in session, kept while every data version they were rendered at
- * holds (docs/decisions/009). The caller's key names the session, so a page reaches no one else.
+ * holds, the member's own data by that member's changes only (docs/decisions/009). The caller's key names the session, so a page reaches no one else.
  */
 export class OwnPageCache {
   private readonly versions: DataVersion[];
@@ -23,28 +26,32 @@ export class OwnPageCache {
     this.versions = versions;
   }
 
-  /** Every version as one text, or null while any is still unknown (nothing is kept then). */
-  get currentVersion(): string | null {
-    if (this.versions.some((version) => version.current < 0)) return null;
-    return this.versions.map((version) => version.current).join(':');
+  /** The versions a member's page holds for, as one text (their own data by their own changes only), or null while any is unknown. */
+  versionFor(memberId: string): string | null {
+    return versionsFor(this.versions, memberId);
   }
 
-  /** The kept page for this key if its data still holds and it is fresh (and, being used, it stays longest). */
-  lookup(key: string): OwnPage | undefined {
+  /** The kept page for this key if its member's data still holds and it is fresh (and, being used, it stays longest). */
+  lookup(key: string, memberId: string): OwnPage | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
+    if (!entry) {
+      ownPageLookups.misses += 1;
+      return undefined;
+    }
     this.entries.delete(key);
-    if (entry.version !== this.currentVersion || Date.now() - entry.madeAt > CACHE_BOUNDS.ownPages.maxAgeMs) {
+    if (entry.version !== this.versionFor(memberId) || Date.now() - entry.madeAt > CACHE_BOUNDS.ownPages.maxAgeMs) {
       this.bytes -= entry.body.length;
+      ownPageLookups.misses += 1;
       return undefined;
     }
     this.entries.set(key, entry);
+    ownPageLookups.hits += 1;
     return entry;
   }
 
-  store(key: string, page: OwnPage): void {
+  store(key: string, memberId: string, page: OwnPage): void {
     // A page rendered from data that changed meanwhile is sent once, not kept.
-    if (page.version !== this.currentVersion) return;
+    if (page.version !== this.versionFor(memberId)) return;
     const previous = this.entries.get(key);
     if (previous) {
       this.entries.delete(key);

@@ -28,18 +28,20 @@ export function createContactService(deps: {
   return {
     async send(viewer, input) {
       await deps.limiter.check('contact:address', viewer.client.address, CONTACT_LIMIT);
-      // The acknowledgement goes to the address typed: one inbox is not flooded from many client addresses.
-      const { perRecipient } = TYPED_ADDRESS_MAIL.contactAnswers;
-      if ((await data.contact.countFrom(input.email, new Date(Date.now() - perRecipient.windowMs))) >= perRecipient.max)
-        throw new ServiceError(
-          429,
-          `We have received ${perRecipient.max} messages from ${input.email} in the last 24 hours, the most a day, so this one was not sent: we will answer those. Please write again tomorrow.`,
-        );
       const [received, forStaff] = await Promise.all([
         mailTemplates.contactReceived({ name: input.name, subject: input.subject }),
         mailTemplates.contactForStaff(input),
       ]);
       await data.transaction(async (tx) => {
+        // The acknowledgement goes to the address typed: one inbox is not flooded from many client
+        // addresses, nor by many requests at once (counted under the address's hold).
+        const { perRecipient } = TYPED_ADDRESS_MAIL.contactAnswers;
+        await tx.outbox.holdAddresses([input.email]);
+        if ((await tx.contact.countFrom(input.email, new Date(Date.now() - perRecipient.windowMs))) >= perRecipient.max)
+          throw new ServiceError(
+            429,
+            `We have received ${perRecipient.max} messages from ${input.email} in the last 24 hours, the most a day, so this one was not sent: we will answer those. Please write again tomorrow.`,
+          );
         await tx.contact.create({
           ...input,
           ipAddress: viewer.client.address,

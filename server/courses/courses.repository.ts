@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, lte, max, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lte, max, sql, type SQL, getTableColumns } from 'drizzle-orm';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { courseLearnerCounts, courses, enrolments, lessonAttachments, lessons, uploadedFiles } from '../../db/schema.ts';
@@ -89,8 +89,14 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
       return row?.value ?? 0;
     },
 
+    /** A course's lessons in order, with who may open each one's stored video (its file's own visibility). */
     async listLessons(courseId: string) {
-      return db.select().from(lessons).where(eq(lessons.courseId, courseId)).orderBy(asc(lessons.position));
+      return db
+        .select({ ...getTableColumns(lessons), videoFileAccessTier: uploadedFiles.accessTier })
+        .from(lessons)
+        .leftJoin(uploadedFiles, eq(uploadedFiles.id, lessons.videoFileId))
+        .where(eq(lessons.courseId, courseId))
+        .orderBy(asc(lessons.position));
     },
 
     /** The attachments of a course's lessons, with the files' names and who may open them. */

@@ -1,6 +1,6 @@
 import { COURSE_NOT_FOUND, type Course, type CoursesService } from '../../common/courses.contract.ts';
 import { notFound } from '../../common/errors.ts';
-import { mayOpenAttachment, mayOpenCourse, mayWatchLesson } from '../../common/policies.ts';
+import { mayOpenAttachment, mayOpenCourse, mayOpenServedFile, mayWatchLesson } from '../../common/policies.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { CourseRow } from './courses.repository.ts';
@@ -52,7 +52,11 @@ export function createCoursesService(data: DataAccess): CoursesService {
       const course = await get(viewer, courseId);
       const [rows, attachments] = await Promise.all([courses.listLessons(course.id), courses.listAttachments(course.id)]);
       return rows.map((lesson) => {
-        const opens = mayWatchLesson(viewer, { courseTier: course.tier, freePreview: lesson.freePreview });
+        const place = { courseTier: course.tier, freePreview: lesson.freePreview };
+        // A stored video also keeps its file's own visibility, as its route does: no link that answers 403.
+        const opens = lesson.videoFileId
+          ? mayOpenServedFile(viewer, { accessTier: lesson.videoFileAccessTier }, [{ as: 'lesson video', courseId: course.id, ...place }])
+          : mayWatchLesson(viewer, place);
         return {
           id: lesson.id,
           title: lesson.title,

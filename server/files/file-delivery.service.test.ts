@@ -1,5 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { uploadedFiles } from '../../db/schema.ts';
+import { lessons, uploadedFiles } from '../../db/schema.ts';
 import { authoredCourse, libraryFile, refusal, scheduledSession, serviceTestApp } from '../../tests/helpers/service-tests.ts';
 
 // Who may open which stored file: a public one everyone, a members-only one the members whose tier
@@ -8,6 +9,8 @@ import { authoredCourse, libraryFile, refusal, scheduledSession, serviceTestApp 
 
 const t = serviceTestApp();
 const delivery = () => t.app.services.fileDelivery;
+const fileIdOf = async (lessonId: string) =>
+  (await t.db.select({ id: lessons.videoFileId }).from(lessons).where(eq(lessons.id, lessonId)))[0]!.id!;
 const signIn = (what: string) => ({ status: 401, message: `Please sign in to open this ${what}.` });
 const upgrade = (what: string) => ({
   status: 403,
@@ -73,16 +76,21 @@ describe('files by id and by address', () => {
 });
 
 describe("a lesson's video, a resource's download, a session's recording", () => {
-  let lessons: string[];
+  let lessonIds: string[];
   let draftLesson: string;
+  const videoFile = (filename: string, accessTier: 'gold' | 'bronze' | null) =>
+    libraryFile(t, { filename, folder: 'videos', contentType: 'video/mp4', accessTier });
   beforeAll(async () => {
-    const video = await libraryFile(t, { filename: 'lesson.mp4', folder: 'videos', contentType: 'video/mp4', accessTier: 'bronze' });
+    const trailer = await videoFile('trailer.mp4', null);
+    const video = await videoFile('lesson.mp4', 'bronze');
     const made = await authoredCourse(t, { title: 'Open Houses', tier: 'silver' }, [
-      { title: 'Preview', video_file_id: video, free_preview: true },
+      { title: 'Preview', video_file_id: trailer, free_preview: true },
       { title: 'Members', video_file_id: video },
       { title: 'Reading' },
+      { title: 'Members’ preview', video_file_id: video, free_preview: true },
+      { title: 'Gold cut', video_file_id: await videoFile('gold-cut.mp4', 'gold') },
     ]);
-    lessons = made.lessons.map((lesson) => lesson.id);
+    lessonIds = made.lessons.map((lesson) => lesson.id);
     const draft = await authoredCourse(
       t,
       { title: 'Draft Course' },
@@ -93,17 +101,43 @@ describe("a lesson's video, a resource's download, a session's recording", () =>
   });
 
   it('plays a free preview to everyone, the other lessons to members whose tier reaches the course’s and staff', async () => {
-    expect(await delivery().lessonVideo(t.asVisitor(), lessons[0]!)).toMatchObject({ membersOnly: true, file: { filename: 'lesson.mp4' } });
-    expect(await refusal(delivery().lessonVideo(t.asVisitor(), lessons[1]!))).toEqual(signIn('lesson video'));
-    // The course's tier decides, not the file's own (Bronze) visibility.
-    expect(await refusal(delivery().lessonVideo(await t.asMember('bronze'), lessons[1]!))).toEqual(upgrade('lesson video'));
+    expect(await delivery().lessonVideo(t.asVisitor(), lessonIds[0]!)).toMatchObject({
+      membersOnly: true,
+      file: { filename: 'trailer.mp4' },
+    });
+    expect(await refusal(delivery().lessonVideo(t.asVisitor(), lessonIds[1]!))).toEqual(signIn('lesson video'));
+    // The course's tier decides where it is stricter than the file's own (Bronze) visibility.
+    expect(await refusal(delivery().lessonVideo(await t.asMember('bronze'), lessonIds[1]!))).toEqual(upgrade('lesson video'));
     for (const viewer of [await t.asMember('silver'), await t.asStaff('editor')])
-      expect((await delivery().lessonVideo(viewer, lessons[1]!)).file.filename).toBe('lesson.mp4');
+      expect((await delivery().lessonVideo(viewer, lessonIds[1]!)).file.filename).toBe('lesson.mp4');
     const noVideo = { status: 404, message: 'This lesson has no video.' };
-    expect(await refusal(delivery().lessonVideo(await t.asMember('gold'), lessons[2]!))).toEqual(noVideo);
+    expect(await refusal(delivery().lessonVideo(await t.asMember('gold'), lessonIds[2]!))).toEqual(noVideo);
     // A draft's lessons are not there for members, even its free preview; staff see them.
     expect(await refusal(delivery().lessonVideo(await t.asMember('gold'), draftLesson))).toEqual(noVideo);
     expect((await delivery().lessonVideo(await t.asStaff('owner'), draftLesson)).file.filename).toBe('lesson.mp4');
+  });
+
+  it('keeps the video file’s own visibility where it is stricter than the lesson’s', async () => {
+    // A Bronze file as a free preview plays to Bronze members and up only.
+    expect(await refusal(delivery().lessonVideo(t.asVisitor(), lessonIds[3]!))).toEqual(signIn('lesson video'));
+    expect(await refusal(delivery().lessonVideo(await t.asMember('free'), lessonIds[3]!))).toEqual(upgrade('lesson video'));
+    expect((await delivery().lessonVideo(await t.asMember('bronze'), lessonIds[3]!)).file.filename).toBe('lesson.mp4');
+    // A Gold file in a Silver course plays to Gold members only (and staff).
+    expect(await refusal(delivery().lessonVideo(await t.asMember('silver'), lessonIds[4]!))).toEqual(upgrade('lesson video'));
+    for (const viewer of [await t.asMember('gold'), await t.asStaff('editor')])
+      expect((await delivery().lessonVideo(viewer, lessonIds[4]!)).file.filename).toBe('gold-cut.mp4');
+  });
+
+  it('opens a lesson’s video by its id only to whom every lesson using it plays, and never as a public file', async () => {
+    const trailerId = await fileIdOf(lessonIds[0]!);
+    const trailer = await delivery().fileById(t.asVisitor(), trailerId);
+    expect(trailer).toMatchObject({ membersOnly: true, publicImage: false });
+    expect(await delivery().publicFile(trailer.file.storageKey)).toBeNull();
+    // The Bronze video is a Silver lesson's, and a draft's: a Silver member may not see the draft.
+    const videoId = await fileIdOf(lessonIds[1]!);
+    expect(await refusal(delivery().fileById(await t.asMember('bronze'), videoId))).toEqual(upgrade('file'));
+    expect(await refusal(delivery().fileById(await t.asMember('gold'), videoId))).toEqual({ status: 404, message: 'File not found.' });
+    expect((await delivery().fileById(await t.asStaff('editor'), videoId)).file.filename).toBe('lesson.mp4');
   });
 
   it('gives a resource’s file to members whose tier reaches tier_required, and staff', async () => {
@@ -127,6 +161,11 @@ describe("a lesson's video, a resource's download, a session's recording", () =>
       file: { filename: 'workbook.pdf' },
     });
     expect((await delivery().resourceDownload(editor, withFile.id)).file.filename).toBe('workbook.pdf');
+    // By its id the public file is the resource's too: Silver's, and no longer at its public address.
+    expect(await refusal(delivery().fileById(await t.asMember('bronze'), fileId))).toEqual(upgrade('file'));
+    const byId = await delivery().fileById(await t.asMember('silver'), fileId);
+    expect(byId).toMatchObject({ membersOnly: true, publicImage: false });
+    expect(await delivery().publicFile(byId.file.storageKey)).toBeNull();
     expect(await refusal(delivery().resourceDownload(await t.asMember('gold'), linkOnly.id))).toEqual({
       status: 404,
       message: 'This resource has no download.',
@@ -144,5 +183,8 @@ describe("a lesson's video, a resource's download, a session's recording", () =>
     expect(await refusal(delivery().sessionRecording(await t.asMember('silver'), session.id))).toEqual(upgrade('recording'));
     for (const viewer of [await t.asMember('gold'), editor])
       expect(await delivery().sessionRecording(viewer, session.id)).toMatchObject({ membersOnly: true, file: { filename: 'clinic.mp4' } });
+    // By its id the Bronze file is the Gold session's too.
+    expect(await refusal(delivery().fileById(await t.asMember('silver'), recording))).toEqual(upgrade('file'));
+    expect((await delivery().fileById(await t.asMember('gold'), recording)).file.filename).toBe('clinic.mp4');
   });
 });

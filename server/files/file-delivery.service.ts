@@ -1,12 +1,13 @@
 import { notFound } from '../../common/errors.ts';
 import type { CoursesService } from '../../common/courses.contract.ts';
-import { isPublicFile, mayDownloadResource, mayOpenFile, mayWatchLesson, mayWatchRecording, refuseFile } from '../../common/policies.ts';
+import { isOpenToAll, isPublicFile, mayOpenServedFile, refuseFile, type FileUse } from '../../common/policies.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { StoredFile } from './send-file.ts';
 
-// Who may open which file (common/policies.ts decides): a public file everyone, a members-only one
-// the members whose tier reaches it, a lesson's video and a resource's download through their own checks.
+// Who may open which file (common/policies.ts decides): a file by its own visibility, and one that a
+// lesson, a resource or a session serves also by their checks, on their routes and by its id alike
+// (an id must not open what the place keeps). Such a file is never public: no address, no shared cache.
 
 /** A file cleared for this viewer, and whether it is for members only (never stored by a shared cache). */
 interface FileDelivery {
@@ -15,15 +16,15 @@ interface FileDelivery {
 }
 
 export interface FileDeliveryService {
-  /** A public file by its storage key (the local `/files/...` address); null for a members-only or unknown one. */
+  /** A public file by its storage key (the local `/files/...` address); null for a members-only, a paid place's or an unknown one. */
   publicFile(storageKey: string): Promise<FileDelivery | null>;
-  /** An uploaded file by id, for whoever its visibility allows (staff: every file); an image at a width, if asked. */
+  /** An uploaded file by id, for whoever its visibility and every place using it allow (staff: every file); an image at a width, if asked. */
   fileById(viewer: Viewer, fileId: string, width?: number): Promise<FileDelivery & { publicImage: boolean }>;
-  /** A lesson's uploaded video, for members whose tier reaches the course's (and staff). */
+  /** A lesson's uploaded video, for members whose tier reaches the course's and the file's (and staff). */
   lessonVideo(viewer: Viewer, lessonId: string): Promise<FileDelivery>;
-  /** A resource's uploaded file, for members whose tier reaches tier_required (and staff). */
+  /** A resource's uploaded file, for members whose tier reaches tier_required and the file's (and staff). */
   resourceDownload(viewer: Viewer, resourceId: string): Promise<FileDelivery>;
-  /** A coaching session's uploaded recording, for members whose tier reaches the session's (and staff). */
+  /** A coaching session's uploaded recording, for members whose tier reaches the session's and the file's (and staff). */
   sessionRecording(viewer: Viewer, sessionId: string): Promise<FileDelivery>;
 }
 
@@ -38,22 +39,35 @@ export function createFileDeliveryService(deps: {
   courses: CoursesService;
 }): FileDeliveryService {
   const { data } = deps;
+
+  /** Whether the viewer may see the course of every lesson among these places (a draft's lessons are staff's). */
+  async function seesEveryCourse(viewer: Viewer, places: readonly FileUse[]): Promise<boolean> {
+    const courseIds = new Set(places.flatMap((place) => (place.as === 'lesson video' ? [place.courseId] : [])));
+    for (const courseId of courseIds) if (!(await deps.courses.find(viewer, courseId))) return false;
+    return true;
+  }
+
   return {
     async publicFile(storageKey) {
       const row = await data.files.findByStorageKey(storageKey);
-      return row && isPublicFile(row) ? delivery(row, false) : null;
+      // A members-only file needs no second read.
+      if (!row || !isPublicFile(row)) return null;
+      return isOpenToAll(row, await data.files.gatedUsesOf(row.id)) ? delivery(row, false) : null;
     },
 
     // With a width, an image comes as its smallest WebP copy at least that wide (or as uploaded).
     async fileById(viewer, fileId, width) {
-      const row = await data.files.findById(fileId);
+      const [row, places] = await Promise.all([data.files.findById(fileId), data.files.gatedUsesOf(fileId)]);
       if (!row) throw notFound('File not found.');
-      if (!mayOpenFile(viewer, row)) refuseFile(viewer, 'file');
+      if (!mayOpenServedFile(viewer, row, places)) refuseFile(viewer, 'file');
+      // As on the lesson's own route, a video in a course the viewer may not see is not there for them.
+      if (!(await seesEveryCourse(viewer, places))) throw notFound('File not found.');
       const variant = width ? row.variants.filter((each) => each.width >= width).sort((a, b) => a.width - b.width)[0] : undefined;
       const file = variant
         ? { storageKey: variant.key, contentType: 'image/webp', filename: row.filename.replace(/\.[^.]+$/, '.webp') }
         : row;
-      return { ...delivery(file, !isPublicFile(row)), publicImage: isPublicFile(row) && row.contentType.startsWith('image/') };
+      const openToAll = isOpenToAll(row, places);
+      return { ...delivery(file, !openToAll), publicImage: openToAll && row.contentType.startsWith('image/') };
     },
 
     async lessonVideo(viewer, lessonId) {
@@ -61,21 +75,21 @@ export function createFileDeliveryService(deps: {
       // Only where the course itself may be seen (drafts by staff, archived ones by their members);
       // there, a free preview is open to everyone.
       if (!found || !(await deps.courses.find(viewer, found.courseId))) throw notFound('This lesson has no video.');
-      if (!mayWatchLesson(viewer, found)) refuseFile(viewer, 'lesson video');
+      if (!mayOpenServedFile(viewer, found.file, [{ as: 'lesson video', ...found }])) refuseFile(viewer, 'lesson video');
       return delivery(found.file, true);
     },
 
     async resourceDownload(viewer, resourceId) {
       const found = await data.files.findResourceFile(resourceId);
       if (!found) throw notFound('This resource has no download.');
-      if (!mayDownloadResource(viewer, found)) refuseFile(viewer, 'download');
+      if (!mayOpenServedFile(viewer, found.file, [{ as: 'download', tierRequired: found.tierRequired }])) refuseFile(viewer, 'download');
       return delivery(found.file, true);
     },
 
     async sessionRecording(viewer, sessionId) {
       const found = await data.coaching.recordingFile(sessionId);
       if (!found) throw notFound('This session has no uploaded recording.');
-      if (!mayWatchRecording(viewer, found)) refuseFile(viewer, 'recording');
+      if (!mayOpenServedFile(viewer, found.file, [{ as: 'recording', minTier: found.minTier }])) refuseFile(viewer, 'recording');
       return delivery(found.file, true);
     },
   };

@@ -1,5 +1,7 @@
 import { and, desc, eq, getTableColumns, like, not, sql } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 import type { UploadFolder } from '../../common/files.contract.ts';
+import type { FileUse } from '../../common/policies.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import {
@@ -67,6 +69,45 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
         .innerJoin(uploadedFiles, eq(uploadedFiles.id, lessons.videoFileId))
         .where(eq(lessons.id, lessonId));
       return row ?? null;
+    },
+
+    /**
+     * The places that serve the file through a check of their own (each lesson with it as video, with
+     * its course; each resource with it as download; each coaching session with it as recording), in
+     * one statement: the file's id answers to all of them.
+     */
+    async gatedUsesOf(id: string): Promise<FileUse[]> {
+      // One row shape for the three: only a lesson's row has a course (the others' null is never read).
+      const rows = await unionAll(
+        db
+          .select({ as: sql<FileUse['as']>`'lesson video'`, tier: courses.tier, courseId: courses.id, freePreview: lessons.freePreview })
+          .from(lessons)
+          .innerJoin(courses, eq(courses.id, lessons.courseId))
+          .where(eq(lessons.videoFileId, id)),
+        db
+          .select({
+            as: sql<FileUse['as']>`'download'`,
+            tier: resources.tierRequired,
+            courseId: sql<string>`null`,
+            freePreview: sql<boolean>`false`,
+          })
+          .from(resources)
+          .where(eq(resources.fileId, id)),
+        db
+          .select({
+            as: sql<FileUse['as']>`'recording'`,
+            tier: coachingSeries.minTier,
+            courseId: sql<string>`null`,
+            freePreview: sql<boolean>`false`,
+          })
+          .from(coachingSessions)
+          .innerJoin(coachingSeries, eq(coachingSeries.id, coachingSessions.seriesId))
+          .where(eq(coachingSessions.recordingFileId, id)),
+      );
+      return rows.map((row): FileUse => {
+        if (row.as === 'lesson video') return { as: row.as, courseTier: row.tier, freePreview: row.freePreview, courseId: row.courseId };
+        return row.as === 'download' ? { as: row.as, tierRequired: row.tier } : { as: row.as, minTier: row.tier };
+      });
     },
 
     /** A resource's stored file with the tier it requires; null when the resource has none. */

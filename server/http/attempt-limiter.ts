@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import type { Redis } from 'ioredis';
 import { ServiceError } from '../../common/errors.ts';
 import { IN_PROCESS_COUNTS } from '../../common/limits.ts';
@@ -127,6 +128,34 @@ function tooMany(waitMs: number): ServiceError {
   return new ServiceError(429, `Too many attempts. Please wait ${wait} and try again.`);
 }
 
+/** An IPv6 address's eight blocks, as hexadecimal text (an IPv4 tail as two blocks). */
+function ipv6Blocks(address: string): string[] {
+  const withoutZone = address.replace(/%.*$/, '');
+  const ipv4Tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(withoutZone);
+  const hex = ipv4Tail
+    ? withoutZone.slice(0, ipv4Tail.index) +
+      [((+ipv4Tail[1]! << 8) | +ipv4Tail[2]!).toString(16), ((+ipv4Tail[3]! << 8) | +ipv4Tail[4]!).toString(16)].join(':')
+    : withoutZone;
+  const [head = '', tail] = hex.split('::');
+  const front = head ? head.split(':') : [];
+  const back = tail ? tail.split(':') : [];
+  return [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back];
+}
+
+/**
+ * The client a limit counts, from its address: an IPv6 client is given a whole /64 and may pick any
+ * address in it, so the /64 is the client (an IPv4 address written as IPv6 is that IPv4 address).
+ */
+function clientNetwork(address: string): string {
+  if (!isIPv6(address)) return address;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  const prefix = ipv6Blocks(address)
+    .slice(0, 4)
+    .map((block) => parseInt(block, 16).toString(16));
+  return `${prefix.join(':')}::/64`;
+}
+
 /**
  * Counts attempts per key (a client address, an account) and refuses with 429 past the limit.
  * Counts live in Redis when configured, so every server process sees the same numbers. When Redis
@@ -141,8 +170,9 @@ export class AttemptLimiter {
     this.counter = redis ? new CounterWithFallback(new RedisCounter(redis), new MemoryCounter()) : new MemoryCounter();
   }
 
+  // A client address in a key (alone, or paired with an account as `email|address`) counts as its network.
   private key(scope: string, key: string) {
-    return `${this.prefix}:${scope}:${key.toLowerCase()}`;
+    return `${this.prefix}:${scope}:${key.toLowerCase().split('|').map(clientNetwork).join('|')}`;
   }
 
   /** Counts this attempt and refuses it past the limit (every sign-in and sign-up, the contact form). */

@@ -36,8 +36,14 @@ function drainUnreadBody(request: http.IncomingMessage, bounds: DrainBounds): vo
   request.once('end', done);
   request.once('close', done);
   socket.once('close', done);
-  // Whoever was reading it (a multipart parser that gave up) reads no more; the rest goes nowhere.
+  // Whoever was reading it (a multipart parser that gave up) reads no more; the rest goes nowhere,
+  // counted, as a body sent in chunks says nothing of its length beforehand.
   request.unpipe();
+  let drained = 0;
+  request.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > bounds.maxBytes) socket.destroy();
+  });
   request.resume();
 }
 

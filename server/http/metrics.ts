@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DatabaseHandle } from '../../db/client.ts';
+import { ownPageLookups } from '../cache/own-page-cache.ts';
 import type { OutboxRepository } from '../mail/outbox.repository.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -85,6 +86,17 @@ export function serveMetrics(
     async collect() {
       const state = await outboxState().catch(() => null);
       if (state) this.set(state.oldestAgeSeconds);
+    },
+  });
+
+  new Gauge({
+    name: 'own_page_lookups',
+    help: "Members' own pages (the dashboard) asked for since start, by whether a kept copy was current.",
+    labelNames: ['result'] as const,
+    registers: [registry],
+    collect() {
+      this.set({ result: 'hit' }, ownPageLookups.hits);
+      this.set({ result: 'miss' }, ownPageLookups.misses);
     },
   });
 

@@ -23,6 +23,16 @@ const withoutTokens = (text: SQLWrapper) => sql`regexp_replace(${text}, 'token=[
 
 export function createOutboxRepository(db: DatabaseOrTransaction) {
   return {
+    /**
+     * Holds, until the transaction ends, the right to mail these addresses (any case): limits counted
+     * from stored mail are counted once at a time per address, so two requests at once cannot both
+     * find room for the last message. Taken in one order, so two holders never wait on each other.
+     */
+    async holdAddresses(addresses: string[]): Promise<void> {
+      for (const address of [...new Set(addresses.map((each) => each.toLowerCase()))].sort())
+        await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`mail-to:${address}`}, 0))`);
+    },
+
     /** Adds a message; inside a transaction it is sent only if that transaction commits. */
     async enqueue(mail: OutgoingMail): Promise<string> {
       const [row] = await db

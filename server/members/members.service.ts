@@ -101,7 +101,15 @@ export function createMembersService(data: DataAccess, learning: Pick<ServerLear
     },
 
     async *exportCsv(viewer, search) {
-      requireStaffArea(viewer, 'members');
+      const staff = requireStaffArea(viewer, 'members');
+      // Every member's address leaves the site: the log says who took which, and when.
+      await data.audit.record({
+        actorEmail: staff.email,
+        action: 'member.export',
+        target: search ? `members matching "${search}"` : 'all members',
+        oldValue: null,
+        newValue: null,
+      });
       yield `${['Name', 'Email', 'Tier', 'Joined'].join(',')}\r\n`;
       let before: MemberCursor | undefined;
       for (;;) {

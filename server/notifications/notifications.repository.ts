@@ -10,6 +10,7 @@ import {
   notifications,
   pushMessages,
   pushSubscriptions,
+  sessions,
 } from '../../db/schema.ts';
 
 // The notifications centre's tables: each member's notifications (a page at a time, latest first,
@@ -239,7 +240,7 @@ export function createNotificationsRepository(db: DatabaseOrTransaction) {
         .values(values)
         .onConflictDoUpdate({
           target: pushSubscriptions.endpoint,
-          set: { p256dh: values.p256dh, auth: values.auth, userAgent: values.userAgent },
+          set: { p256dh: values.p256dh, auth: values.auth, userAgent: values.userAgent, sessionId: values.sessionId },
           setWhere: eq(pushSubscriptions.memberId, values.memberId),
         })
         .returning({ id: pushSubscriptions.id });
@@ -263,7 +264,7 @@ export function createNotificationsRepository(db: DatabaseOrTransaction) {
       return row?.value ?? 0;
     },
 
-    /** Queues a push to each of the member's devices (at most `limit` devices). */
+    /** Queues a push to each of the member's devices still signed in (its session neither ended nor revoked). */
     async queuePush(
       memberId: string,
       payload: { title: string; body: string; url: string; tag: string },
@@ -272,7 +273,10 @@ export function createNotificationsRepository(db: DatabaseOrTransaction) {
     ) {
       await db.execute(sql`insert into ${pushMessages} (subscription_id, notification_id, payload, required_tier)
         select ${pushSubscriptions.id}, ${notificationId}, ${JSON.stringify(payload)}::jsonb, ${requiredTier}
-        from ${pushSubscriptions} where ${pushSubscriptions.memberId} = ${memberId}`);
+        from ${pushSubscriptions} where ${pushSubscriptions.memberId} = ${memberId}
+          and (${pushSubscriptions.sessionId} is null or exists (
+            select 1 from ${sessions} where ${sessions.id} = ${pushSubscriptions.sessionId}
+              and ${sessions.revokedAt} is null and ${sessions.expiresAt} > now()))`);
     },
 
     /** Claims pushes due now until `until` (SKIP LOCKED: each goes to one worker), with their device and member. */

@@ -126,6 +126,7 @@ export function createNotificationsService(deps: { data: DataAccess; push: PushS
         p256dh: input.keys.p256dh,
         auth: input.keys.auth,
         userAgent: viewer.client.userAgent?.slice(0, 300) ?? null,
+        sessionId: member.sessionId,
       });
       if (!saved) throw conflict(PUSH_DEVICE_TAKEN);
     },

@@ -264,13 +264,13 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
    * Where a member's own page is kept: by page, encoding and session (and staff session, for edit
    * mode). None for a request whose answer is one of a kind: a flash to show, cookies to forget.
    */
-  async function ownPageKey(request: FastifyRequest): Promise<string | undefined> {
+  async function ownPageKey(request: FastifyRequest): Promise<{ key: string; memberId: string } | undefined> {
     if (request.method !== 'GET' || !KEPT_OWN_PAGES.has(request.url) || request.headers.authorization) return undefined;
     if (app.siteCookies.flash(request) !== undefined) return undefined;
     const viewer = await request.viewer();
     if (!viewer.member || (await request.staleSessionCookies()).length > 0) return undefined;
     const encoding = preferredEncoding(request.headers['accept-encoding']) ?? 'identity';
-    return `${request.url} ${encoding} ${viewer.member.sessionId} ${viewer.staff?.sessionId ?? '-'}`;
+    return { key: `${request.url} ${encoding} ${viewer.member.sessionId} ${viewer.staff?.sessionId ?? '-'}`, memberId: viewer.member.id };
   }
 
   const sendOwnPage = (reply: FastifyReply, page: OwnPage) => reply.code(200).headers(page.headers).send(page.body);
@@ -279,10 +279,10 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
    * A member's own page as kept for their session, else rendered like a shared page (its inline
    * scripts allowed by hash, so no nonce is ever sent twice) and kept while its data holds.
    */
-  async function sendKeptOwnPage(request: FastifyRequest, reply: FastifyReply, key: string) {
-    const kept = ownPages.lookup(key);
+  async function sendKeptOwnPage(request: FastifyRequest, reply: FastifyReply, { key, memberId }: { key: string; memberId: string }) {
+    const kept = ownPages.lookup(key, memberId);
     if (kept) return sendOwnPage(reply, kept);
-    const version = ownPages.currentVersion;
+    const version = ownPages.versionFor(memberId);
     const watched = watchedServices(app.services);
     const response = await explainingFailure(
       await render(createRequest(request, reply), await loadContext(request, reply, true, watched.services)),
@@ -311,7 +311,7 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
       },
       body: encoding === 'br' ? await brotli(html, dynamicBrotli(html)) : encoding === 'gzip' ? await gzip(html) : html,
     };
-    ownPages.store(key, made);
+    ownPages.store(key, memberId, made);
     return sendOwnPage(reply, made);
   }
 

@@ -7,7 +7,7 @@ import { slugOf } from '../../common/slug.ts';
 import { decodeCursor, INVALID_CURSOR, pageOf } from '../lists/keyset.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { ResourceListKey } from './resources.repository.ts';
-import { publicShape, type ResourceRow } from './resources.service.ts';
+import { publicShape, type ResourceRecord } from './resources.service.ts';
 
 // Staff's side of the resources library: what they author, and the files behind the downloads.
 
@@ -17,7 +17,7 @@ const RESOURCE_NOT_FOUND = 'Resource not found';
 const ResourceListCursor = z.tuple([z.number().int().min(-2_147_483_648).max(2_147_483_647), z.string().min(1).max(100)]);
 
 export function createResourceAuthoringService(data: DataAccess): ResourceAuthoringService {
-  const staffShape = (row: ResourceRow, fileName: string | null): StaffResource => ({
+  const staffShape = (row: ResourceRecord, fileName: string | null): StaffResource => ({
     ...publicShape(row, true),
     file_id: row.fileId,
     file_name: fileName,

@@ -1,8 +1,11 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { resources, uploadedFiles } from '../../db/schema.ts';
 
 type NewResource = typeof resources.$inferInsert;
+
+/** A resource's columns and its stored file's visibility (null: no file, or a public one). */
+const withFileAccess = { ...getTableColumns(resources), fileAccessTier: uploadedFiles.accessTier };
 
 /** Where the staff's next page of resources starts: the last row's place in the library's order. */
 export interface ResourceListKey {
@@ -13,15 +16,21 @@ export interface ResourceListKey {
 
 export function createResourcesRepository(db: DatabaseOrTransaction) {
   return {
+    /** The library in its order, with who may open each stored file (its own visibility). */
     async list() {
-      return db.select().from(resources).orderBy(asc(resources.position), asc(resources.title));
+      return db
+        .select(withFileAccess)
+        .from(resources)
+        .leftJoin(uploadedFiles, eq(uploadedFiles.id, resources.fileId))
+        .orderBy(asc(resources.position), asc(resources.title));
     },
 
     /** The daily tips, in the library's order: a handful to a few hundred short texts. */
     async dailyTips() {
       return db
-        .select()
+        .select(withFileAccess)
         .from(resources)
+        .leftJoin(uploadedFiles, eq(uploadedFiles.id, resources.fileId))
         .where(eq(resources.resourceType, 'daily_tip'))
         .orderBy(asc(resources.position), asc(resources.title), asc(resources.id));
     },

@@ -21,6 +21,15 @@ export interface SessionRequestInfo {
 
 type SessionRow = Awaited<ReturnType<SessionsRepository['findByTokenHashes']>>[number];
 
+/**
+ * The data version a kept session holds for, by whose it is (a member's id; undefined: any change
+ * at all, to tell whether something changed while sessions were read); null while it is unknown.
+ */
+type Freshness = (owner?: string) => string | null;
+
+/** Whose data a session's answer shows: its member's, or (staff) no member's. */
+const ownerKey = (row: SessionRow) => row.member?.id ?? `staff:${row.staff?.id ?? row.session.id}`;
+
 /** A kept session's rough size in memory: its JSON, twice (UTF-16), and the map's own share. */
 const estimatedBytes = (row: SessionRow) => 128 + 2 * JSON.stringify(row).length;
 
@@ -33,7 +42,7 @@ const estimatedBytes = (row: SessionRow) => 128 + 2 * JSON.stringify(row).length
 export class SessionService {
   private readonly repository: SessionsRepository;
   private readonly policy: SessionPolicy;
-  private readonly freshness: (() => string | null) | undefined;
+  private readonly freshness: Freshness | undefined;
   private readonly kept = new Map<string, { version: string; row: SessionRow; bytes: number }>();
   private keptBytes = 0;
 
@@ -44,8 +53,8 @@ export class SessionService {
     this.keptBytes -= entry.bytes;
   }
 
-  /** `freshness` names the data version the kept sessions hold for, or null while it is unknown. */
-  constructor(repository: SessionsRepository, policy: SessionPolicy, freshness?: () => string | null) {
+  /** `freshness` names the data version a kept session holds for, or null while it is unknown. */
+  constructor(repository: SessionsRepository, policy: SessionPolicy, freshness?: Freshness) {
     this.repository = repository;
     this.policy = policy;
     this.freshness = freshness;
@@ -53,18 +62,22 @@ export class SessionService {
 
   /** The stored sessions for these hashes: kept ones, and the rest in one query. */
   private async rowsFor(hashes: string[]): Promise<SessionRow[]> {
-    const version = this.freshness?.() ?? null;
+    const { freshness } = this;
     const found: SessionRow[] = [];
     const missing: string[] = [];
     for (const hash of hashes) {
-      const entry = version === null ? undefined : this.kept.get(hash);
-      if (entry && entry.version === version) found.push(entry.row);
+      const entry = this.kept.get(hash);
+      if (entry && freshness && entry.version === freshness(ownerKey(entry.row))) found.push(entry.row);
       else missing.push(hash);
     }
     if (missing.length === 0) return found;
+    // Whether anything changed while the rows were read: then they are used, not kept.
+    const before = freshness?.();
     const fetched = await this.repository.findByTokenHashes(missing);
-    if (version !== null) {
+    if (freshness && before != null && before === freshness()) {
       for (const row of fetched) {
+        const version = freshness(ownerKey(row));
+        if (version === null) continue;
         this.forget(row.session.tokenHash);
         const bytes = estimatedBytes(row);
         this.kept.set(row.session.tokenHash, { version, row, bytes });

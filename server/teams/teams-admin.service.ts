@@ -22,6 +22,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 async function refuseOffersPastLimits(tx: Repositories, staffEmail: string, to: string): Promise<void> {
   const { perStaff, perRecipient } = TYPED_ADDRESS_MAIL.teamOffers;
+  // Counted under both addresses' hold: offers made at once by two owners, or twice, wait their turn.
+  await tx.outbox.holdAddresses([staffEmail, to]);
   if ((await tx.teams.quotesMadeBy(staffEmail, new Date(Date.now() - perStaff.windowMs))) >= perStaff.max)
     throw new ServiceError(
       429,

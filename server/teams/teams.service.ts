@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { givesAccess, planName, priceCents } from '../../common/billing.contract.ts';
 import { badRequest, conflict, forbidden, notFound, ServiceError } from '../../common/errors.ts';
 import { formatDateTime } from '../../common/format.ts';
-import { TEAMS, TYPED_ADDRESS_MAIL } from '../../common/limits.ts';
+import { CHECKOUT_LIMIT, TEAMS, TYPED_ADDRESS_MAIL } from '../../common/limits.ts';
 import { requireMember } from '../../common/policies.ts';
 import { BILLING_PERIODS, PAID_TIERS, type BillingPeriod, type PaidTier } from '../../common/pricing.ts';
 import {
@@ -26,6 +26,7 @@ import { applyMembershipTier } from '../billing/membership-tier.ts';
 import type { StripeGateway } from '../billing/stripe-gateway.ts';
 import type { SyncDependencies } from '../billing/subscription-sync.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
+import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
@@ -74,6 +75,7 @@ export function createTeamsService(deps: {
   data: DataAccess;
   gateway: StripeGateway | undefined;
   mailer: Mailer;
+  limiter: AttemptLimiter;
   log: SyncDependencies['log'];
   learning: Pick<ServerLearningService, 'recordOf'>;
 }): TeamsService {
@@ -152,6 +154,8 @@ export function createTeamsService(deps: {
    */
   async function refuseInvitationsPastLimits(tx: Repositories, team: TeamRow, emails: string[]): Promise<void> {
     const { perBrokerPerSeat, perRecipient, sameAgainAfterMs } = TYPED_ADDRESS_MAIL.teamInvitations;
+    // The per-address count spans every team: two brokers inviting one address at once wait their turn.
+    await tx.outbox.holdAddresses(emails);
     const allowed = perBrokerPerSeat.max * team.seats;
     const made = await tx.teams.invitationsMadeBy(team.brokerId, new Date(Date.now() - perBrokerPerSeat.windowMs));
     if (made + emails.length > allowed)
@@ -179,6 +183,7 @@ export function createTeamsService(deps: {
 
     async checkout(viewer, input) {
       const member = requireMember(viewer);
+      await deps.limiter.check('checkout', member.id, CHECKOUT_LIMIT);
       const { gateway, stripe } = stripeFor(deps);
       const managed = await data.teams.managedBy(member.id);
       if (managed && givesAccess(managed.status))

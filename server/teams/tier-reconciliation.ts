@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { STREAM_BATCH } from '../../common/limits.ts';
 import { ACCESS_STATUSES, reapplyMembershipTier } from '../billing/membership-tier.ts';
-import { loggableError } from '../loggable-error.ts';
-import { runInBackground } from '../background-work.ts';
+import { scheduleRepeating } from '../background-work.ts';
 import type { DataAccess, Repositories, RunsAlone } from '../repositories.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -43,20 +42,14 @@ export async function runTierReconciliation(database: RunsAlone, data: DataAcces
 
 /** Runs the check once a day (the first ten minutes after start, out of its rush), in one process at a time. */
 export function scheduleTierReconciliation(app: FastifyInstance, database: RunsAlone, data: DataAccess): void {
-  const run = async () => {
-    try {
-      const corrected = await runInBackground('tier reconciliation', () => runTierReconciliation(database, data));
-      if (corrected > 0) app.log.warn({ corrected }, 'corrected the tier of members whose tier had no source');
-    } catch (error) {
-      app.log.warn({ err: loggableError(error) }, 'the daily tier check failed; trying again tomorrow');
-    }
+  const job = {
+    name: 'tier reconciliation',
+    firstAfterMs: 10 * 60_000,
+    everyMs: DAY_MS,
+    onFailure: 'the daily tier check failed; trying again tomorrow',
   };
-  const first = setTimeout(() => void run(), 10 * 60_000);
-  const daily = setInterval(() => void run(), DAY_MS);
-  first.unref();
-  daily.unref();
-  app.addHook('preClose', async () => {
-    clearTimeout(first);
-    clearInterval(daily);
+  scheduleRepeating(app, job, async () => {
+    const corrected = await runTierReconciliation(database, data);
+    if (corrected > 0) app.log.warn({ corrected }, 'corrected the tier of members whose tier had no source');
   });
 }

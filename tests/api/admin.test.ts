@@ -305,7 +305,9 @@ describe('members, messages and activity', () => {
     expect(csv.body.split('\r\n')[0]).toBe('Name,Email,Tier,Joined');
 
     const activity = (await t.app.inject({ url: '/api/admin/activity', headers: staffHeaders })).json();
-    expect(activity[0]).toMatchObject({
+    // The export is in the log too, newest first.
+    expect(activity[0]).toMatchObject({ actor_email: staffEmail, action: 'member.export', target: 'members matching "tier change"' });
+    expect(activity[1]).toMatchObject({
       actor_email: staffEmail,
       action: 'member.tier',
       target: member.email,

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_DEVICE_TAKEN, type NotificationPage, type NotificationSettings } from '../../common/notifications.contract.ts';
-import { members, notificationDigests, outboxMessages, pushSubscriptions } from '../../db/schema.ts';
+import { members, notificationDigests, outboxMessages, pushMessages, pushSubscriptions } from '../../db/schema.ts';
 import { createMailer } from '../../server/mail/mailer.ts';
 import { handOutNews, sendDigests } from '../../server/notifications/notification-jobs.ts';
 import { createDataAccess } from '../../server/repositories.ts';
@@ -246,6 +246,24 @@ describe('push', () => {
         timeout: 15_000,
       })
       .toBe(0);
+  });
+
+  it('sends nothing more to a device whose member signed out there, and goes on to their other devices', async () => {
+    const author = await t.loginAs('bronze', { name: 'Two Devices' });
+    const laptop = await request('POST', '/api/auth/login', {}, { email: author.email, password: author.password });
+    const laptopHeaders = { authorization: `Bearer ${laptop.json<{ token: string }>().token}` };
+    const [phone, computer] = [push.subscribe(), push.subscribe()];
+    expect((await request('POST', '/api/push/subscriptions', author.headers, phone)).statusCode).toBe(201);
+    expect((await request('POST', '/api/push/subscriptions', laptopHeaders, computer)).statusCode).toBe(201);
+
+    const post = await discussion(author);
+    // Signed out on the phone (a shared or a lost one): its pushes stop, the computer's go on.
+    expect((await request('POST', '/api/auth/logout', author.headers)).statusCode).toBe(200);
+    await replyTo(await t.loginAs('bronze', { name: 'Later Replier' }), post.id, 'Pushed to the computer only.');
+    const delivered = await push.waitFor((message) => message.endpoint === computer.endpoint, 15_000);
+    expect(JSON.parse(delivered.payload)).toMatchObject({ body: 'Pushed to the computer only.' });
+    const [phoneRow] = await t.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, phone.endpoint));
+    expect(await t.db.select().from(pushMessages).where(eq(pushMessages.subscriptionId, phoneRow!.id))).toEqual([]);
   });
 
   it('refuses a push address at a service the site does not send to, and bad keys, and stops on request', async () => {

@@ -105,6 +105,27 @@ describe('a body over the limit gets a 413 the client reads', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('reads a body sent in chunks (no length said) for nothing only so far too', async () => {
+    const socket = net.connect(port, '127.0.0.1');
+    let closed = false;
+    socket.once('close', () => (closed = true));
+    socket.on('error', () => {});
+    socket.resume();
+    socket.write(`POST /api/contact HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`);
+    const chunk = Buffer.concat([Buffer.from(`${MB.toString(16)}\r\n`), Buffer.alloc(MB, 'x'), Buffer.from('\r\n')]);
+    // The server drains up to 64 MB here: it must cut the connection well before three times that.
+    let sent = 0;
+    while (!closed && sent < 192 * MB) {
+      if (!socket.write(chunk)) await new Promise((resolve) => socket.once('drain', resolve).once('close', resolve));
+      sent += MB;
+    }
+    await new Promise((resolve) =>
+      closed ? resolve(undefined) : socket.once('close', resolve).setTimeout(2_000, () => resolve(undefined)),
+    );
+    expect(closed, `still open after ${sent / MB} MB`).toBe(true);
+    socket.destroy();
+  });
+
   it('cuts off a client still sending the rest of a refused body after the time a request is given', async () => {
     const slow = await createTestApp({ seed: false, env: { REQUEST_TIMEOUT_SECONDS: '1' } });
     try {

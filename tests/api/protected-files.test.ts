@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StaffCourseDetail } from '../../common/courses.contract.ts';
 import { lessons, uploadedFiles } from '../../db/schema.ts';
 import { moveDemoMediaIntoFileStore } from '../../db/seed/seed.ts';
 import { LocalDiskStorage } from '../../server/files/storage.ts';
@@ -11,13 +14,16 @@ import { createTestApp, type MemberLogin, type TestApp } from '../helpers/test-a
 let t: TestApp;
 let silver: MemberLogin;
 let gold: MemberLogin;
+let staffId: string;
 let staffHeaders: Record<string, string>;
 let goldVideo: string;
 beforeAll(async () => {
   t = await createTestApp();
   silver = await t.loginAs('silver');
   gold = await t.loginAs('gold');
-  staffHeaders = { authorization: `Bearer ${(await t.loginAsStaff()).token}` };
+  const staff = await t.loginAsStaff();
+  staffId = staff.id;
+  staffHeaders = { authorization: `Bearer ${staff.token}` };
   const goldLessons = (await t.app.inject({ url: '/api/courses/luxury-market/lessons', headers: gold.headers })).json() as {
     id: string;
     video_url: string | null;
@@ -25,6 +31,26 @@ beforeAll(async () => {
   goldVideo = goldLessons.find((lesson) => lesson.video_url)!.video_url!;
 });
 afterAll(() => t.close());
+
+const PLAYBOOK = { name: 'Team Playbook.pdf', content: PDF_BYTES };
+const REPLAY = {
+  name: 'replay.webm',
+  content: fs.readFileSync(path.join(import.meta.dirname, '../../db/seed/files/lessons/lesson-preview-1.webm')),
+};
+
+/** Staff upload a file to the library (visibility: the folder's default unless given). */
+async function upload(folder: string, visibility?: string, file = PLAYBOOK) {
+  const body = multipartBody(visibility ? { folder, visibility } : { folder }, file);
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/admin/upload',
+    payload: body.payload,
+    headers: { ...staffHeaders, ...body.headers },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json() as { id: string; url: string; visibility: string };
+}
+const keyOf = async (id: string) => (await t.db.select().from(uploadedFiles).where(eq(uploadedFiles.id, id)))[0]!.storageKey;
 
 describe('lesson videos', () => {
   it('point entitled members at the checked route, and refuse everyone else', async () => {
@@ -80,19 +106,6 @@ describe('resource downloads', () => {
 });
 
 describe('uploaded files', () => {
-  const upload = async (folder: string, visibility?: string) => {
-    const body = multipartBody(visibility ? { folder, visibility } : { folder }, { name: 'Team Playbook.pdf', content: PDF_BYTES });
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/upload',
-      payload: body.payload,
-      headers: { ...staffHeaders, ...body.headers },
-    });
-    expect(response.statusCode).toBe(201);
-    return response.json() as { id: string; url: string; visibility: string };
-  };
-  const keyOf = async (id: string) => (await t.db.select().from(uploadedFiles).where(eq(uploadedFiles.id, id)))[0]!.storageKey;
-
   it('are members-only by default outside the images folder, and their public address answers 404', async () => {
     const file = await upload('ebooks');
     expect(file.visibility).toBe('bronze');
@@ -158,6 +171,116 @@ describe('uploaded files', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().detail).toBe('Choose who may open the file: public, free, bronze, silver or gold.');
+  });
+});
+
+// A file's id reaches no further than the places that use it: a lesson's video, a resource's
+// download, a session's recording each keep it to those they let in, whatever the file's own
+// visibility, and the stricter of the two wins on their own routes too.
+describe('files that paid content uses', () => {
+  let free: MemberLogin;
+  let bronze: MemberLogin;
+  beforeAll(async () => {
+    free = await t.loginAs('free');
+    bronze = await t.loginAs('bronze');
+  });
+
+  const staffPost = (url: string, payload: object, method: 'POST' | 'PUT' = 'POST') =>
+    t.app.inject({ method, url, headers: staffHeaders, payload });
+
+  /** A lesson with this uploaded video, added to a seeded course; answers its id. */
+  async function lessonWithVideo(courseId: string, videoFileId: string): Promise<string> {
+    const title = `Walk-through ${videoFileId.slice(0, 8)}`;
+    const added = await staffPost(`/api/admin/courses/${courseId}/lessons`, {
+      title,
+      duration: '08:00',
+      description: 'A showing, room by room.',
+      video_file_id: videoFileId,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    return (added.json() as StaffCourseDetail).lessons.find((lesson) => lesson.title === title)!.id;
+  }
+
+  /** A resource of this tier whose download is this uploaded file; answers its id. */
+  async function resourceWithFile(tierRequired: string, fileId: string): Promise<string> {
+    const created = await staffPost('/api/admin/resources', {
+      title: `Pricing sheets ${fileId.slice(0, 8)}`,
+      description: 'Price bands for the quarter.',
+      resource_type: 'ebook',
+      tier_required: tierRequired,
+      file_id: fileId,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    return (created.json() as { id: string }).id;
+  }
+
+  /** Checks the file by id and at its public address: a visitor asked to sign in, `refused` to upgrade, `served` (and staff) given it privately. */
+  async function expectFileOnlyFor(fileId: string, content: Buffer, who: { refused: MemberLogin[]; served: MemberLogin[] }) {
+    const url = `/api/files/${fileId}`;
+    const visitor = await t.app.inject(url);
+    expect(visitor.statusCode).toBe(401);
+    expect(visitor.json().detail).toBe('Please sign in to open this file.');
+    for (const member of who.refused) {
+      const refused = await t.app.inject({ url, headers: member.headers });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().detail).toBe('Your membership does not include this file. Upgrade your plan to open it.');
+    }
+    for (const headers of [...who.served.map((member) => member.headers), staffHeaders]) {
+      const served = await t.app.inject({ url, headers });
+      expect(served.statusCode).toBe(200);
+      expect(served.headers['cache-control']).toBe('private, no-store');
+      expect(served.rawPayload.equals(content)).toBe(true);
+    }
+    expect((await t.app.inject(`/files/${await keyOf(fileId)}`)).statusCode).toBe(404);
+  }
+
+  it('keeps a Gold lesson’s video, though public itself, to Gold members and staff by its id, and off its public address', async () => {
+    const video = await upload('videos', 'public', REPLAY);
+    await lessonWithVideo('luxury-market', video.id);
+    await expectFileOnlyFor(video.id, REPLAY.content, { refused: [free, bronze, silver], served: [gold] });
+  });
+
+  it('keeps a Silver resource’s download, though open to every member itself, to Silver members and up by its id', async () => {
+    const download = await upload('ebooks', 'free');
+    await resourceWithFile('silver', download.id);
+    await expectFileOnlyFor(download.id, PLAYBOOK.content, { refused: [free, bronze], served: [silver, gold] });
+  });
+
+  it('keeps a Gold session’s recording, though public itself, to Gold members and staff by its id, and off its public address', async () => {
+    const recording = await upload('videos', 'public', REPLAY);
+    const start = new Date(Date.now() + 24 * 60 * 60_000).toISOString();
+    const scheduled = await staffPost('/api/admin/coaching/series', {
+      title: 'Luxury pricing clinic',
+      host_staff_id: staffId,
+      date: start.slice(0, 10),
+      time: start.slice(11, 16),
+      time_zone: 'UTC',
+      duration_minutes: 60,
+      min_tier: 'gold',
+      capacity: 20,
+      join_url: 'https://meet.example.com/luxury-clinic',
+    });
+    expect(scheduled.statusCode, scheduled.body).toBe(201);
+    const sessionId = (scheduled.json() as { id: string }).id;
+    const recorded = await staffPost(`/api/admin/coaching/sessions/${sessionId}/recording`, { recording_file_id: recording.id }, 'PUT');
+    expect(recorded.statusCode, recorded.body).toBe(200);
+    await expectFileOnlyFor(recording.id, REPLAY.content, { refused: [free, bronze, silver], served: [gold] });
+  });
+
+  it('keeps a file’s own stricter visibility on the lesson-video and download routes too', async () => {
+    const goldOnly = await upload('videos', 'gold', REPLAY);
+    const lessonVideo = `/api/lessons/${await lessonWithVideo('negotiation-strategies', goldOnly.id)}/video`;
+    const goldReport = await upload('ebooks', 'gold');
+    const download = `/api/resources/${await resourceWithFile('silver', goldReport.id)}/download`;
+    for (const [url, what] of [
+      [lessonVideo, 'lesson video'],
+      [download, 'download'],
+    ] as const) {
+      const refused = await t.app.inject({ url, headers: silver.headers });
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.json().detail).toBe(`Your membership does not include this ${what}. Upgrade your plan to open it.`);
+      for (const headers of [gold.headers, staffHeaders]) expect((await t.app.inject({ url, headers })).statusCode, url).toBe(200);
+    }
   });
 });
 

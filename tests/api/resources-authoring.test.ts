@@ -81,6 +81,11 @@ describe('resources authoring', () => {
       file_id: fileId,
     });
     expect(edited.json().tier_required).toBe('bronze');
+    // The file keeps its own rule (Silver): no link, and no download, until staff open the file to Bronze too.
+    expect((await find(bronze.headers))?.download_url).toBeNull();
+    expect((await request('GET', link, bronze.headers)).statusCode).toBe(403);
+    expect((await request('POST', `/api/admin/files/${fileId}/visibility`, staff, { visibility: 'bronze' })).statusCode).toBe(200);
+    expect((await find(bronze.headers))?.download_url).toBe(link);
     expect((await request('GET', link, bronze.headers)).statusCode).toBe(200);
     const [entry] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'resource.update')).orderBy(desc(auditLog.id)).limit(1);
     expect(entry?.target).toBe(resource.id);

@@ -722,10 +722,10 @@ export interface Member {
   repliesLeft: number;
 }
 
-/** Registers members through the API, then raises them to Bronze directly in the database. */
+/** Registers members through the API, then raises them to Bronze directly in the database (a cluster's). */
 export async function registerMembers(
   target: Target,
-  cluster: PostgresCluster,
+  cluster: PostgresCluster | undefined,
   count: number,
   options: { tier?: 'free' | 'bronze'; label?: string } = {},
 ): Promise<Member[]> {
@@ -756,6 +756,7 @@ export async function registerMembers(
   await Promise.all(Array.from({ length: Math.min(4, count) }, worker));
   members.sort((a, b) => (a.email < b.email ? -1 : 1));
   if ((options.tier ?? 'bronze') === 'bronze') {
+    if (!cluster) throw new Error('members are raised to Bronze in a PostgreSQL cluster: ask for free members on the embedded database');
     await cluster.query(`update members set membership_tier = 'bronze', complimentary_tier = 'bronze' where email = any($1)`, [
       members.map((member) => member.email),
     ]);

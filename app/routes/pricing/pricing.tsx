@@ -58,7 +58,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const code = asked ? OfferCode.safeParse(asked) : null;
   const [subscription, offer, trials] = await Promise.all([
     viewer.member ? orFallback(services.billing.subscription(viewer), null, 'the subscription') : null,
-    code?.success ? orFallback(services.offers.find(code.data), null, 'the offer') : null,
+    code?.success ? orFallback(services.offers.find(viewer, code.data), null, 'the offer') : null,
     services.billing.enabled ? orFallback(services.offers.trials(), null, 'the free trials') : null,
   ]);
   return {

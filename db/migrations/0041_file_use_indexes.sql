@@ -1,0 +1,3 @@
+CREATE INDEX "coaching_sessions_recording_file_idx" ON "coaching_sessions" USING btree ("recording_file_id") WHERE recording_file_id is not null;--> statement-breakpoint
+CREATE INDEX "lessons_video_file_idx" ON "lessons" USING btree ("video_file_id") WHERE video_file_id is not null;--> statement-breakpoint
+CREATE INDEX "resources_file_idx" ON "resources" USING btree ("file_id") WHERE file_id is not null;
