@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance } from 'fastify';
 import { loggableError } from './loggable-error.ts';
+import type { RunsAlone } from './repositories.ts';
 
 const running = new AsyncLocalStorage<string>();
 
@@ -15,16 +16,17 @@ export const backgroundJob = (): string | undefined => running.getStore();
 
 /**
  * Runs `work` as the scheduled job `job`: once `firstAfterMs` after start, then every `everyMs`,
- * until the server closes. A failure is logged with `onFailure` and the next turn tries again.
+ * until the server closes; with `alone`, in one process at a time (the others skip that turn). A
+ * failure is logged with `onFailure` and the next turn tries again.
  */
 export function scheduleRepeating(
   app: FastifyInstance,
-  job: { name: string; firstAfterMs: number; everyMs: number; onFailure: string },
+  job: { name: string; firstAfterMs: number; everyMs: number; onFailure: string; alone?: RunsAlone },
   work: () => Promise<void>,
 ): void {
   const run = async () => {
     try {
-      await runInBackground(job.name, work);
+      await runInBackground(job.name, () => (job.alone ? job.alone.runAlone(job.name, work).then(() => {}) : work()));
     } catch (error) {
       app.log.warn({ err: loggableError(error) }, job.onFailure);
     }

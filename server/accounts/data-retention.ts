@@ -51,18 +51,15 @@ export async function purgeOldMail(data: DataAccess, now = new Date()): Promise<
 /** Runs the removal once a day (and a minute after start), in one process at a time. */
 export function scheduleDataRetention(app: FastifyInstance, database: RunsAlone, data: DataAccess): void {
   const job = {
-    name: 'data retention',
+    name: 'data-retention',
     firstAfterMs: 60_000,
     everyMs: DAY_MS,
     onFailure: 'the daily data retention failed; trying again tomorrow',
+    alone: database,
   };
   scheduleRepeating(app, job, async () => {
-    let removed = 0;
-    let purged = 0;
-    await database.runAlone('data-retention', async () => {
-      removed = await removeLapsedMembers(data);
-      purged = await purgeOldMail(data);
-    });
+    const removed = await removeLapsedMembers(data);
+    const purged = await purgeOldMail(data);
     if (removed > 0)
       app.log.info({ removed }, `removed the data of members whose plan ended ${DATA_KEPT_AFTER_CANCELLATION_DAYS} days ago`);
     if (purged > 0) app.log.info({ purged }, `removed mail sent more than ${OUTBOX_KEPT_DAYS} days ago`);

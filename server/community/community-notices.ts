@@ -5,6 +5,9 @@ import { mailTemplates } from '../mail/templates.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import type { Repositories } from '../repositories.ts';
 import type { PostRow, ReplyRow } from './community.repository.ts';
+
+/** A member a mention may name, as the members repository reads them. */
+type NamedMember = Awaited<ReturnType<Repositories['members']['namedAny']>>[number];
 import { excerpt } from './community-views.ts';
 
 // What the community tells its members (server/notifications/): a reply to their discussion or to a
@@ -38,8 +41,12 @@ export function mentionedNames(text: string): string[][] {
 export function createCommunityNotices(deps: { notifier: Notifier; mailer: Mailer }) {
   const { notifier, mailer } = deps;
 
-  /** The members a text names with @: for each mention, those of the longest reading that names anyone (a few at most). */
-  async function mentioned(tx: Repositories, text: string) {
+  /**
+   * The members a text names with @ who may read it (`mayRead`): for each mention, those of the
+   * longest reading that names any such member (a few at most). Those who may not read it are left
+   * out before the few are chosen, so namesakes elsewhere never crowd out the one meant.
+   */
+  async function mentioned(tx: Repositories, text: string, mayRead: (member: NamedMember) => boolean) {
     const readings = mentionedNames(text);
     if (readings.length === 0) return [];
     const named = await tx.members.namedAny(
@@ -49,7 +56,7 @@ export function createCommunityNotices(deps: { notifier: Notifier; mailer: Maile
     const chosen = new Map<string, (typeof named)[number]>();
     for (const reading of readings) {
       for (const name of reading) {
-        const matches = named.filter((member) => member.name.toLowerCase() === name);
+        const matches = named.filter((member) => member.name.toLowerCase() === name && mayRead(member));
         if (matches.length === 0) continue;
         for (const member of matches.slice(0, NOTIFICATIONS.membersPerMention)) chosen.set(member.id, member);
         break;
@@ -65,8 +72,8 @@ export function createCommunityNotices(deps: { notifier: Notifier; mailer: Maile
     item: { id: string; authorId: string | null; authorName: string; text: string },
     told: Set<string | null> = new Set(),
   ): Promise<void> {
-    for (const member of await mentioned(tx, item.text)) {
-      if (member.id === item.authorId || told.has(member.id) || !mayReadPostsIn(member, post.space)) continue;
+    for (const member of await mentioned(tx, item.text, (candidate) => mayReadPostsIn(candidate, post.space))) {
+      if (member.id === item.authorId || told.has(member.id)) continue;
       await notifier.notify(tx, member, {
         kind: 'mention',
         groupKey: `mention:${item.id}`,

@@ -11,16 +11,14 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
  */
 export function scheduleSessionPurge(app: FastifyInstance, sessions: SessionService, database: RunsAlone) {
   const job = {
-    name: 'session purge',
+    name: 'session-purge',
     firstAfterMs: 1000,
     everyMs: PURGE_EVERY_MS,
     onFailure: 'purging expired sessions failed; trying again later',
+    alone: database,
   };
   scheduleRepeating(app, job, async () => {
-    let removed = 0;
-    await database.runAlone('session-purge', async () => {
-      removed = await sessions.purgeExpired();
-    });
+    const removed = await sessions.purgeExpired();
     if (removed > 0) app.log.info({ removed }, 'expired sessions purged');
   });
 }

@@ -71,6 +71,17 @@ describe('an @mention in the Gold Lounge', () => {
   });
 });
 
+describe('namesakes', () => {
+  it('never crowd the Gold member named out: those who may not read the Lounge are left out before the few are chosen', async () => {
+    // Three members outside the Lounge, older than the Gold one, share the Gold member's name.
+    for (const tier of ['free', 'bronze', 'silver'] as const) await t.loginAs(tier, { name: 'Pat Namesake' });
+    const gold = await t.loginAs('gold', { name: 'Pat Namesake' });
+    const post = await loungePost('Namesakes', 'A word for @Pat Namesake.');
+    const told = await storedFor(gold);
+    expect(told.notifications.filter((row) => row.url === `/community/${post.id}`)).toHaveLength(1);
+  });
+});
+
 describe('a member who is not Gold', () => {
   it('cannot start a discussion in the Gold Lounge, nor reply or like there, and nothing is stored', async () => {
     const post = await loungePost('Gold only', 'Members of the lounge only.');

@@ -1,6 +1,4 @@
-import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TYPED_ADDRESS_MAIL } from '../../common/limits.ts';
 import { INVITATION_NOT_VALID, QUOTE_FOR_ANOTHER, type TeamQuoteView, type TeamView } from '../../common/teams.contract.ts';
@@ -8,9 +6,10 @@ import type { Tier } from '../../common/tiers.ts';
 import { auditLog, contactMessages, members, subscriptions, teamInvitations, teams } from '../../db/schema.ts';
 import { createDataAccess } from '../../server/repositories.ts';
 import { runTierReconciliation, TIER_CHECK_ACTOR } from '../../server/teams/tier-reconciliation.ts';
-import { linkIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server.ts';
-import { startFakeStripe, type FakeStripe } from '../helpers/stripe-server.ts';
-import { createTestApp, uniqueEmail, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
+import { startBillingSite, type BillingSite } from '../helpers/billing-site.ts';
+import { linkIn, type TestSmtpServer } from '../helpers/smtp-server.ts';
+import type { FakeStripe } from '../helpers/stripe-server.ts';
+import { uniqueEmail, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
 
 // What an attacker tried on team plans, against the Stripe-compatible server (signed webhooks) and a
 // real SMTP server: a team's tier must end with the team however it ends, a seat is for the owner of
@@ -21,11 +20,6 @@ let fake: FakeStripe;
 let smtp: TestSmtpServer;
 let t: TestApp;
 let owner: { authorization: string };
-
-async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-}
 
 const request = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: object = {}, payload?: object) =>
   t.app.inject({ method, url, headers: { ...headers }, payload });
@@ -92,27 +86,13 @@ const offer = (messageId: string, as = owner) =>
     valid_days: 30,
   });
 
+let site: BillingSite;
 beforeAll(async () => {
-  fake = await startFakeStripe();
-  smtp = await startSmtpServer();
-  t = await createTestApp({
-    env: {
-      STRIPE_SECRET_KEY: fake.secretKey,
-      STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
-      STRIPE_API_BASE: fake.url,
-      SMTP_URL: smtp.url,
-      PUBLIC_URL,
-    },
-    mailTiming: { pollMs: 200, retryBaseMs: 200 },
-  });
-  fake.setWebhookTarget(`${await listen(t.app)}/api/billing/webhook`);
+  site = await startBillingSite(PUBLIC_URL);
+  ({ t, fake, smtp } = site);
   owner = { authorization: `Bearer ${(await t.loginAsStaff()).token}` };
 });
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-  await fake.close();
-});
+afterAll(() => site.close());
 
 describe('a team’s tier ends with the team, whichever way it ends', () => {
   it('the broker deletes their account: the team and its seats go, its subscription ends at Stripe, and each agent keeps only their own tier', async () => {

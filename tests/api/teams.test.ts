@@ -1,6 +1,4 @@
-import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   INVITATION_NOT_VALID,
@@ -15,9 +13,10 @@ import { contactMessages, members, outboxMessages, subscriptions, teamQuotes } f
 import { sendDueBroadcasts } from '../../server/broadcasts/broadcast-sender.ts';
 import { createMailer } from '../../server/mail/mailer.ts';
 import { createDataAccess } from '../../server/repositories.ts';
-import { linkIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server.ts';
-import { startFakeStripe, type FakeStripe } from '../helpers/stripe-server.ts';
-import { createTestApp, uniqueEmail, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
+import { startBillingSite, type BillingSite } from '../helpers/billing-site.ts';
+import { linkIn, type TestSmtpServer } from '../helpers/smtp-server.ts';
+import type { FakeStripe } from '../helpers/stripe-server.ts';
+import { uniqueEmail, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
 
 // Team plans against the Stripe-compatible server: a broker buys seats, invites agents by email,
 // agents join with the mailed link and have the team's tier while they hold a seat; seats are counted
@@ -29,11 +28,6 @@ let smtp: TestSmtpServer;
 let t: TestApp;
 let broker: MemberLogin;
 let team: TeamView;
-
-async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-}
 
 const request = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: object = {}, payload?: object) =>
   t.app.inject({ method, url, headers: { ...headers }, payload });
@@ -54,27 +48,13 @@ async function invitationFor(email: string): Promise<string> {
   return new URL(linkIn(mail!, `${PUBLIC_URL}/team/join?token=`)).searchParams.get('token')!;
 }
 
+let site: BillingSite;
 beforeAll(async () => {
-  fake = await startFakeStripe();
-  smtp = await startSmtpServer();
-  t = await createTestApp({
-    env: {
-      STRIPE_SECRET_KEY: fake.secretKey,
-      STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
-      STRIPE_API_BASE: fake.url,
-      SMTP_URL: smtp.url,
-      PUBLIC_URL,
-    },
-    mailTiming: { pollMs: 200, retryBaseMs: 200 },
-  });
-  fake.setWebhookTarget(`${await listen(t.app)}/api/billing/webhook`);
+  site = await startBillingSite(PUBLIC_URL);
+  ({ t, fake, smtp } = site);
   broker = await t.loginAs('free', { name: 'Brenda Broker' });
 });
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-  await fake.close();
-});
+afterAll(() => site.close());
 
 describe('a broker', () => {
   it('buys 5 or more seats at a tier and period, and the seats are theirs to give, not their own tier', async () => {

@@ -85,6 +85,51 @@ describe('the dashboard kept for its member', () => {
     expect(enrolled((await visit(baseUrl(), '/dashboard', first)).html)).toBe('1');
     expect(enrolled((await visit(baseUrl(), '/dashboard', second)).html)).toBe('0');
   });
+
+  it("stays kept through another member's writes, and shows the member's own notifications at once, however they came", async () => {
+    const lookups = async () => {
+      const text = await (await fetch(`${baseUrl()}/metrics`)).text();
+      return Number(/^own_page_lookups\{result="hit"\} (\d+)/m.exec(text)?.[1] ?? NaN);
+    };
+    const cookieOf = async (name: string) => {
+      const page = await browser.newPage();
+      await signInAsNewMember(page, name);
+      return (await page.context().cookies()).map(({ name: cookie, value }) => `${cookie}=${value}`).join('; ');
+    };
+    const [mine, other] = [await cookieOf('Kept Through Others'), await cookieOf('Busy Neighbour')];
+    await visit(baseUrl(), '/dashboard', mine);
+    expect((await visit(baseUrl(), '/dashboard', mine)).html).toContain('Kept Through Others');
+    // Another member enrols: this member's kept dashboard is still the one served.
+    expect((await fetch(`${baseUrl()}/api/courses/first-90-days/enrol`, { method: 'POST', headers: { cookie: other } })).status).toBe(200);
+    const hitsBefore = await lookups();
+    await visit(baseUrl(), '/dashboard', mine);
+    expect(await lookups()).toBe(hitsBefore + 1);
+
+    // Both take part in the community (staff give them Bronze); this member starts a discussion.
+    const staff = await browser.newPage();
+    await signInAsStaff(staff);
+    const idOf = async (cookie: string) => {
+      const { email } = (await (await fetch(`${baseUrl()}/api/auth/me`, { headers: { cookie } })).json()) as { email: string };
+      return ((await (await staff.request.get(`/api/admin/members?search=${encodeURIComponent(email)}`)).json()) as { id: string }[])[0]!
+        .id;
+    };
+    for (const cookie of [mine, other])
+      expect(
+        (await staff.request.post(`/api/admin/members/${await idOf(cookie)}/tier`, { data: { membership_tier: 'bronze' } })).status(),
+      ).toBe(200);
+    const send = (cookie: string, path: string, body: object) =>
+      fetch(`${baseUrl()}${path}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (await (await send(mine, '/api/community/posts', { title: 'Kept and told', body: 'Tell me.' })).json()) as { id: string };
+
+    // The other member replies: this member's kept dashboard shows the bell's new count at once.
+    const bell = (html: string) => /aria-label="Notifications(?:, (\d+) unread)?"/.exec(html)?.[1] ?? '0';
+    expect(bell((await visit(baseUrl(), '/dashboard', mine)).html)).toBe('0');
+    expect((await send(other, `/api/community/posts/${post.id}/replies`, { body: 'Told you.' })).status).toBe(201);
+    await expect.poll(async () => bell((await visit(baseUrl(), '/dashboard', mine)).html), { timeout: 5000 }).toBe('1');
+    // Read on another device (the API): the kept dashboard's bell is back to none.
+    expect((await send(mine, '/api/notifications/read', {})).status).toBe(200);
+    expect(bell((await visit(baseUrl(), '/dashboard', mine)).html)).toBe('0');
+  });
 });
 
 // Two server processes on one PostgreSQL database, when the tests have one (TEST_DATABASE_URL).

@@ -37,10 +37,10 @@ describe('taking part in the community', () => {
     expect(await reply.textContent()).toContain('Gold');
     await gold.page.getByText('1 replies').waitFor();
 
-    await gold.page.getByRole('button', { name: 'Like (0 likes)' }).click();
-    await gold.page.getByRole('button', { name: 'Unlike (1 likes)' }).waitFor();
+    await gold.page.getByRole('button', { name: '♥ 0 likes, Like', exact: true }).click();
+    await gold.page.getByRole('button', { name: '♥ 1 like, Like', exact: true }).waitFor();
     await gotoHydrated(gold.page, postUrl);
-    expect(await gold.page.getByRole('button', { name: 'Unlike (1 likes)' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await gold.page.getByRole('button', { name: '♥ 1 like, Like', exact: true }).getAttribute('aria-pressed')).toBe('true');
 
     // The author: their own discussion in Community Highlights, the reply beside it, and an email.
     await gotoHydrated(bronze.page, '/dashboard');

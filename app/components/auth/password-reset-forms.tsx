@@ -14,7 +14,7 @@ export function ForgotPasswordForm({ result, busy, loginPath }: { result: Result
         <p role="status" className="rounded-lg bg-green-50 px-4 py-3 text-green-800">
           {result.message}
         </p>
-        <Link to={loginPath} className="block text-center font-semibold text-brand-800 hover:text-brand-600">
+        <Link to={loginPath} className="flex min-h-11 items-center justify-center font-semibold text-brand-800 hover:text-brand-600">
           Back to sign in
         </Link>
       </div>
@@ -31,7 +31,7 @@ export function ForgotPasswordForm({ result, busy, loginPath }: { result: Result
       <Button type="submit" size="block" disabled={busy}>
         {busy ? 'Sending...' : 'Send me a reset link'}
       </Button>
-      <Link to={loginPath} className="block text-center text-sm font-semibold text-brand-800 hover:text-brand-600">
+      <Link to={loginPath} className="flex min-h-11 items-center justify-center text-sm font-semibold text-brand-800 hover:text-brand-600">
         Back to sign in
       </Link>
     </Form>
@@ -46,7 +46,7 @@ export function ResetPasswordForm({ token, result, busy, loginPath }: { token: s
         <p role="status" className="rounded-lg bg-green-50 px-4 py-3 text-green-800">
           Your password was changed. Sign in with your new password.
         </p>
-        <Link to={loginPath} className="block text-center font-semibold text-brand-800 hover:text-brand-600">
+        <Link to={loginPath} className="flex min-h-11 items-center justify-center font-semibold text-brand-800 hover:text-brand-600">
           Sign in
         </Link>
       </div>

@@ -51,11 +51,20 @@ function QuickLog({ goal }: { goal: GoalView }) {
   );
 }
 
-export function GoalCard({ goal, children }: { goal: GoalView; children?: React.ReactNode }) {
+/** A goal; its title is a heading one level below the list's (h3 under the dashboard's 'Your Goals', h2 on /goals). */
+export function GoalCard({
+  goal,
+  heading: Heading = 'h3',
+  children,
+}: {
+  goal: GoalView;
+  heading?: 'h2' | 'h3';
+  children?: React.ReactNode;
+}) {
   return (
     <li className="rounded-xl border border-gray-200 bg-white p-4" data-testid="goal">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h3 className="font-bold text-gray-900">{goal.title}</h3>
+        <Heading className="font-bold text-gray-900">{goal.title}</Heading>
         {goal.streak_days > 0 && <span className="text-sm font-semibold text-gold-600">🔥 {goal.streak_days}-day streak</span>}
       </div>
       <p className="mt-1 text-sm text-gray-700">

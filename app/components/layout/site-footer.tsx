@@ -22,7 +22,7 @@ function FooterGroup({ title, links }: { title: string; links: { to: string; lab
   return (
     <div>
       <h2 className="text-sm font-semibold uppercase tracking-wide text-gold-400">{title}</h2>
-      <ul className="mt-4 space-y-3">
+      <ul className="mt-2">
         {links.map((link) => (
           <li key={link.to}>
             <Link to={link.to} className="text-sm text-gray-300 hover:text-white">
@@ -35,7 +35,7 @@ function FooterGroup({ title, links }: { title: string; links: { to: string; lab
   );
 }
 
-const APP_BUTTON = 'block w-full rounded-lg border border-gray-600 px-4 py-2 text-center text-sm text-gray-200 hover:border-gold-400';
+const APP_BUTTON = 'block w-full rounded-lg border border-gray-600 px-4 py-3 text-center text-sm text-gray-200 hover:border-gold-400';
 
 /** The footer; its texts come with the root loader's data (missing only on an error page). */
 export function SiteFooter({

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Form, Link, NavLink } from 'react-router';
 import { NAV_SCROLL_THRESHOLD_PX, NOTIFICATIONS } from '../../../common/limits.ts';
 import type { PublicViewer } from '../../../common/viewer.ts';
@@ -58,6 +58,7 @@ function NotificationBell({ unread, onClick }: { unread: number; onClick: () => 
 export function SiteNav({ viewer, unread = 0, editMode }: { viewer: PublicViewer; unread?: number; editMode?: EditModeState }) {
   const [scrolled, setScrolled] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     const onScroll = () => setScrolled(window.scrollY > NAV_SCROLL_THRESHOLD_PX);
@@ -65,6 +66,18 @@ export function SiteNav({ viewer, unread = 0, editMode }: { viewer: PublicViewer
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
+
+  // Escape closes the open phone menu and puts the focus back on its button.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [menuOpen]);
 
   // SPEC 2: 'Edit Site' / 'Exit Edit' for staff only; on a phone it also closes the menu, so the page is there to edit.
   const editControl = editMode && (
@@ -108,7 +121,7 @@ export function SiteNav({ viewer, unread = 0, editMode }: { viewer: PublicViewer
     </>
   ) : (
     <>
-      <Link to="/login" onClick={() => setMenuOpen(false)} className="text-sm font-semibold text-brand-800 hover:text-brand-600">
+      <Link to="/login" onClick={() => setMenuOpen(false)} className={ACTION_LINK}>
         Login
       </Link>
       <ButtonLink to="/signup" size="sm" onClick={() => setMenuOpen(false)}>
@@ -146,6 +159,7 @@ export function SiteNav({ viewer, unread = 0, editMode }: { viewer: PublicViewer
           {actions}
         </div>
         <button
+          ref={menuButton}
           type="button"
           className="justify-self-end rounded-md p-2 text-brand-800 md:hidden"
           aria-expanded={menuOpen}

@@ -45,7 +45,7 @@ export function SpotifyPlayer({ episode }: { episode: Pick<PodcastEpisode, 'titl
           href={direct}
           target="_blank"
           rel="noopener noreferrer"
-          className="mt-2 inline-block text-sm font-semibold text-green-800 underline-offset-2 hover:underline"
+          className="mt-2 inline-flex min-h-11 items-center text-sm font-semibold text-green-800 underline-offset-2 hover:underline"
         >
           Player not loading? Listen on Spotify
         </a>

@@ -302,7 +302,7 @@ export default function AccountPage({ loaderData }: Route.ComponentProps) {
         <a
           href="/api/account/export"
           download
-          className="mt-4 inline-block rounded-lg border border-brand-800 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50"
+          className="mt-4 inline-flex min-h-11 items-center rounded-lg border border-brand-800 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50"
         >
           Download my data
         </a>

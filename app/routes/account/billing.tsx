@@ -195,7 +195,10 @@ export default function BillingPage({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-3xl space-y-6 px-4 py-10">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <h1 className="text-2xl font-extrabold text-gray-900 sm:text-3xl">Billing</h1>
-        <Link to="/account" className="text-sm font-semibold text-brand-800 underline hover:text-brand-600">
+        <Link
+          to="/account"
+          className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 underline hover:text-brand-600"
+        >
           Account settings
         </Link>
       </div>
@@ -261,12 +264,17 @@ export default function BillingPage({ loaderData }: Route.ComponentProps) {
                   <td className="capitalize">{invoice.status}</td>
                   <td className="space-x-3 text-right font-semibold">
                     {invoice.url && (
-                      <a href={invoice.url} className="text-brand-800 hover:text-brand-600" target="_blank" rel="noopener noreferrer">
+                      <a
+                        href={invoice.url}
+                        className="inline-flex min-h-11 items-center text-brand-800 hover:text-brand-600"
+                        target="_blank"
+                        rel="noopener noreferrer"
+                      >
                         View
                       </a>
                     )}
                     {invoice.pdf_url && (
-                      <a href={invoice.pdf_url} className="text-brand-800 hover:text-brand-600">
+                      <a href={invoice.pdf_url} className="inline-flex min-h-11 items-center text-brand-800 hover:text-brand-600">
                         PDF
                       </a>
                     )}

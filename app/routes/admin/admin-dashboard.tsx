@@ -61,7 +61,7 @@ export default function AdminDashboardLayout({ loaderData, matches }: Route.Comp
             <p className="truncate text-sm text-gold-100">{email}</p>
           </div>
           <div className="flex items-center gap-3">
-            <Link to="/" className="text-sm font-semibold text-gold-300 hover:text-white">
+            <Link to="/" className="inline-flex min-h-11 items-center text-sm font-semibold text-gold-300 hover:text-white">
               View Site
             </Link>
             <Form
@@ -90,7 +90,7 @@ export default function AdminDashboardLayout({ loaderData, matches }: Route.Comp
                   <Link
                     to={tab.to}
                     aria-current={current ? 'page' : undefined}
-                    className={`inline-block rounded-lg px-4 py-2 text-sm font-semibold ${current ? 'bg-brand-800 text-white' : 'bg-white text-gray-700 hover:bg-gray-50'}`}
+                    className={`inline-flex min-h-11 items-center rounded-lg px-4 text-sm font-semibold ${current ? 'bg-brand-800 text-white' : 'bg-white text-gray-700 hover:bg-gray-50'}`}
                   >
                     {tab.label}
                   </Link>

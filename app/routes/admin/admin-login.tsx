@@ -58,7 +58,10 @@ export default function AdminLoginPage() {
         <Button type="submit" size="block" disabled={busy}>
           {busy ? 'Logging in...' : 'Login'}
         </Button>
-        <Link to="/admin/forgot-password" className="block text-center text-sm font-medium text-brand-800 hover:text-brand-600">
+        <Link
+          to="/admin/forgot-password"
+          className="flex min-h-11 items-center justify-center text-sm font-medium text-brand-800 hover:text-brand-600"
+        >
           Forgot password?
         </Link>
       </Form>

@@ -54,7 +54,7 @@ export default function LoginPage() {
           error={errors.password}
         />
         <div className="text-right">
-          <Link to="/forgot-password" className="text-sm font-medium text-brand-800 hover:text-brand-600">
+          <Link to="/forgot-password" className="inline-flex min-h-11 items-center text-sm font-medium text-brand-800 hover:text-brand-600">
             Forgot password?
           </Link>
         </div>

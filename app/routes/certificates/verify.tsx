@@ -40,7 +40,7 @@ export default function CertificateVerificationPage({ loaderData }: Route.Compon
         </div>
       )}
       <div className="mt-8 text-center">
-        <Link to="/courses" className="font-semibold text-brand-800 hover:text-brand-600">
+        <Link to="/courses" className="inline-flex min-h-11 items-center font-semibold text-brand-800 hover:text-brand-600">
           Browse Courses
         </Link>
       </div>

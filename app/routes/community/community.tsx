@@ -207,14 +207,17 @@ function FeedCard({ post, canLike }: { post: PostView; canLike: boolean }) {
         </p>
       </div>
       <h3 className="mt-3 text-lg font-bold text-gray-900">
-        <Link to={`/community/${encodeURIComponent(post.id)}`} className="hover:text-brand-700">
+        <Link to={`/community/${encodeURIComponent(post.id)}`} className="inline-flex min-h-11 items-center hover:text-brand-700">
           {post.title}
         </Link>
       </h3>
       <LinkedText text={post.content.length > 400 ? `${post.content.slice(0, 399)}…` : post.content} className="mt-2 text-gray-700" />
       <div className="mt-3 flex items-center gap-4 text-sm text-gray-600">
         <LikeButton postId={post.id} liked={post.liked_by_me} count={post.likes_count} canLike={canLike} />
-        <Link to={`/community/${encodeURIComponent(post.id)}`} className="font-semibold text-brand-800 hover:text-brand-600">
+        <Link
+          to={`/community/${encodeURIComponent(post.id)}`}
+          className="inline-flex min-h-11 items-center font-semibold text-brand-800 hover:text-brand-600"
+        >
           {post.replies_count} replies
         </Link>
       </div>
@@ -262,7 +265,7 @@ function Composer({ feed }: { feed: FeedResponse }) {
 
 function Tabs({ feed }: { feed: FeedResponse }) {
   const tab = (active: boolean) =>
-    `rounded-full px-4 py-1.5 text-sm font-semibold ${active ? 'bg-brand-800 text-white' : 'bg-gray-100 text-gray-700 hover:bg-gray-200'}`;
+    `inline-flex min-h-11 items-center rounded-full px-4 text-sm font-semibold ${active ? 'bg-brand-800 text-white' : 'bg-gray-100 text-gray-700 hover:bg-gray-200'}`;
   const to = (changes: Record<string, string>) => `?${new URLSearchParams({ space: feed.space, sort: feed.sort, ...changes })}`;
   return (
     <div className="flex flex-wrap items-center justify-between gap-3">
@@ -317,14 +320,14 @@ function PageLinks({ newest, older }: { newest: string | null; older: string | n
   return (
     <nav aria-label="Pages" className="mt-6 flex items-center justify-between text-sm font-semibold">
       {newest ? (
-        <Link to={newest} className="text-brand-800 hover:text-brand-600">
+        <Link to={newest} className="inline-flex min-h-11 items-center text-brand-800 hover:text-brand-600">
           ← Newest
         </Link>
       ) : (
         <span />
       )}
       {older ? (
-        <Link to={older} className="text-brand-800 hover:text-brand-600" rel="next">
+        <Link to={older} className="inline-flex min-h-11 items-center text-brand-800 hover:text-brand-600" rel="next">
           Older →
         </Link>
       ) : (

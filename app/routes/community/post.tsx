@@ -216,7 +216,7 @@ export default function PostPage({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-3xl space-y-6 px-4 py-8">
       <Link
         to={post.space === 'gold' ? '/community?space=gold' : '/community'}
-        className="text-sm font-semibold text-brand-800 hover:text-brand-600"
+        className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 hover:text-brand-600"
       >
         ← {post.space === 'gold' ? 'Gold Lounge' : 'Community'}
       </Link>
@@ -245,7 +245,11 @@ export default function PostPage({ loaderData }: Route.ComponentProps) {
         )}
         {moreReplies ? (
           // Replies come a page at a time; the reply form waits at the last page, where a new reply shows.
-          <Link to={`?${new URLSearchParams({ after: moreReplies })}`} rel="next" className="block text-sm font-semibold text-brand-800">
+          <Link
+            to={`?${new URLSearchParams({ after: moreReplies })}`}
+            rel="next"
+            className="flex min-h-11 items-center text-sm font-semibold text-brand-800"
+          >
             More replies →
           </Link>
         ) : (

@@ -160,7 +160,7 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
         </aside>
       </div>
       <div className="mx-auto max-w-6xl px-4 pb-12">
-        <Link to="/" className="font-semibold text-brand-800 hover:text-brand-600">
+        <Link to="/" className="inline-flex min-h-11 items-center font-semibold text-brand-800 hover:text-brand-600">
           ← Back to Home
         </Link>
       </div>

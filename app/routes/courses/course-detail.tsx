@@ -149,7 +149,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
       <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 px-4 py-12 text-white">
         <div className="mx-auto grid max-w-6xl gap-8 lg:grid-cols-2 lg:items-center">
           <div>
-            <Link to="/courses" className="text-sm text-gold-100 hover:text-white">
+            <Link to="/courses" className="inline-flex min-h-11 items-center text-sm text-gold-100 hover:text-white">
               ← Back to Courses
             </Link>
             <div className="mt-4">
@@ -186,7 +186,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
                 {progress.certificate_code && (
                   <Link
                     to={`/certificates/${progress.certificate_code}`}
-                    className="mt-2 inline-block text-sm font-semibold text-gold-300 underline"
+                    className="mt-2 inline-flex min-h-11 items-center text-sm font-semibold text-gold-300 underline"
                   >
                     View your certificate
                   </Link>
@@ -244,7 +244,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
             }))}
           />
         )}
-        <Link to="/courses" className="mt-10 inline-block font-semibold text-brand-800 hover:text-brand-600">
+        <Link to="/courses" className="mt-10 inline-flex min-h-11 items-center font-semibold text-brand-800 hover:text-brand-600">
           ← Browse all courses
         </Link>
       </section>

@@ -213,7 +213,10 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
         <p className="text-gray-600">
           {returning ? 'Here is where you left off.' : 'Here is where to start: pick a course, play an episode or join a discussion.'}
         </p>
-        <Link to="/account" className="text-sm font-semibold text-brand-800 underline hover:text-brand-600">
+        <Link
+          to="/account"
+          className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 underline hover:text-brand-600"
+        >
           Account settings
         </Link>
       </div>
@@ -251,7 +254,10 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
               {subscription.cancel_at_period_end ? 'Ends' : 'Renews'} on {formatDate(subscription.current_period_end, 'long')}
             </p>
           )}
-          <Link to="/account/billing" className="mt-4 inline-block text-sm font-semibold text-gold-300 underline hover:text-gold-200">
+          <Link
+            to="/account/billing"
+            className="mt-4 inline-flex min-h-11 items-center text-sm font-semibold text-gold-300 underline hover:text-gold-200"
+          >
             Billing and invoices
           </Link>
         </section>
@@ -424,7 +430,10 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
                     <span className="font-semibold text-gray-900">{post.user_name}</span>{' '}
                     <span className="text-gray-500">{formatDate(post.created_at)}</span>
                   </p>
-                  <Link to={`/community/${encodeURIComponent(post.id)}`} className="font-semibold text-gray-900 hover:text-brand-800">
+                  <Link
+                    to={`/community/${encodeURIComponent(post.id)}`}
+                    className="inline-flex min-h-11 items-center font-semibold text-gray-900 hover:text-brand-800"
+                  >
                     {post.title}
                   </Link>
                   <p className="line-clamp-3 text-sm text-gray-600">{post.content}</p>

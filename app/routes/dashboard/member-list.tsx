@@ -45,7 +45,7 @@ export default function MemberListPage({ loaderData }: Route.ComponentProps) {
   const { title, empty } = LISTS[listed.list];
   const { items, next_cursor } = listed.page;
   return (
-    <main className="mx-auto max-w-3xl px-4 pt-24 pb-16">
+    <div className="mx-auto max-w-3xl px-4 pt-24 pb-16">
       <Link to="/dashboard" className={LIST_LINK_CLASS}>
         ← Dashboard
       </Link>
@@ -63,6 +63,6 @@ export default function MemberListPage({ loaderData }: Route.ComponentProps) {
         )}
         <Pager param="before" next={next_cursor} />
       </Card>
-    </main>
+    </div>
   );
 }

@@ -204,7 +204,7 @@ export default function GoalsPage({ loaderData }: Route.ComponentProps) {
       ) : (
         <ul className="space-y-3">
           {goals.map((goal) => (
-            <GoalCard key={goal.id} goal={goal}>
+            <GoalCard key={goal.id} goal={goal} heading="h2">
               <ReminderForm goal={goal} />
               <RemoveGoal goal={goal} />
             </GoalCard>

@@ -202,7 +202,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
           <PlanCards period="monthly" buttonTarget="/pricing" />
         </div>
         <div className="mt-8 text-center">
-          <Link to="/pricing" className="font-semibold text-brand-800 underline hover:text-brand-600">
+          <Link to="/pricing" className="inline-block py-3 font-semibold text-brand-800 underline hover:text-brand-600">
             Compare all plans and features
           </Link>
         </div>

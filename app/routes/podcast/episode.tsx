@@ -36,7 +36,7 @@ export default function EpisodePage({ loaderData }: Route.ComponentProps) {
   }
   return (
     <article className="mx-auto max-w-3xl px-4 py-10">
-      <Link to="/podcast/episodes" className="text-sm font-semibold text-brand-800 hover:text-brand-600">
+      <Link to="/podcast/episodes" className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 hover:text-brand-600">
         ← All episodes
       </Link>
       <EpisodeImage src={episode.thumbnail} className="mt-4 rounded-2xl" />

@@ -68,7 +68,8 @@ export default function EpisodesPage({ loaderData }: Route.ComponentProps) {
           <p className="text-center text-gray-600">No episodes yet. The first one is on its way.</p>
         ) : (
           <>
-            <p className="text-sm text-gray-600">{result.total === 1 ? '1 episode' : `${result.total} episodes`}</p>
+            {/* The heading the cards' h3 titles sit under: the episode count, as before. */}
+            <h2 className="text-sm font-normal text-gray-600">{result.total === 1 ? '1 episode' : `${result.total} episodes`}</h2>
             <div className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
               {result.episodes.map((episode) => (
                 <EpisodeCard key={episode.id} episode={episode} />
@@ -79,7 +80,7 @@ export default function EpisodesPage({ loaderData }: Route.ComponentProps) {
           </>
         )}
         <p className="mt-10 text-center">
-          <Link to="/podcast" className="font-semibold text-brand-800 hover:text-brand-600">
+          <Link to="/podcast" className="inline-flex min-h-11 items-center font-semibold text-brand-800 hover:text-brand-600">
             ← Back to the podcast
           </Link>
         </p>

@@ -39,7 +39,7 @@ function EpisodePlayer({ episode, label, field }: { episode: PodcastEpisode; lab
         className="text-sm font-semibold uppercase tracking-wide text-gold-600"
       />
       <h3 className="mt-1 text-lg font-bold text-gray-900">
-        <Link to={episodePath(episode)} className="hover:text-brand-700">
+        <Link to={episodePath(episode)} className="inline-flex min-h-11 items-center hover:text-brand-700">
           {episode.title}
         </Link>
       </h3>

@@ -196,7 +196,10 @@ export default function CourseEditor({ loaderData }: Route.ComponentProps) {
   const added = adding.data;
   return (
     <section className="space-y-6">
-      <Link to="/admin/dashboard/courses" className="text-sm font-semibold text-brand-800 hover:text-brand-600">
+      <Link
+        to="/admin/dashboard/courses"
+        className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 hover:text-brand-600"
+      >
         ← All courses
       </Link>
       <div className="flex flex-wrap items-start justify-between gap-4">

@@ -37,7 +37,10 @@ function CourseRow({ course }: { course: StaffCourse }) {
     <li className="rounded-xl border border-gray-200 bg-white p-4" data-course-id={course.id}>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
-          <Link to={`/admin/dashboard/courses/${course.id}`} className="font-semibold text-brand-800 hover:text-brand-600">
+          <Link
+            to={`/admin/dashboard/courses/${course.id}`}
+            className="inline-flex min-h-11 items-center font-semibold text-brand-800 hover:text-brand-600"
+          >
             {course.title}
           </Link>
           <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-gray-600">

@@ -230,7 +230,12 @@ export default function FilesTab({ loaderData }: Route.ComponentProps) {
               <p className="text-xs text-gray-500">{item.folder}</p>
             </div>
             <VisibilitySelect file={item} />
-            <a href={item.url} target="_blank" rel="noopener noreferrer" className="font-semibold text-brand-800 hover:text-brand-600">
+            <a
+              href={item.url}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="inline-flex min-h-11 items-center font-semibold text-brand-800 hover:text-brand-600"
+            >
               View
             </a>
             <FileActions file={item} />

@@ -34,7 +34,10 @@ export default function MemberDetailPage({ loaderData }: Route.ComponentProps) {
   const { member, enrolments, certificates, sign_ins: signIns, activity, next } = detail;
   return (
     <div className="space-y-6">
-      <Link to="/admin/dashboard/members" className="text-sm font-semibold text-brand-800 hover:text-brand-600">
+      <Link
+        to="/admin/dashboard/members"
+        className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 hover:text-brand-600"
+      >
         ← All members
       </Link>
       <div>

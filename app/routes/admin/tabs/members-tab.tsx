@@ -93,7 +93,7 @@ function SubscriptionCell({ member }: { member: AdminMember }) {
     if (fetcher.data.ok) window.alert(`${member.email}: ${fetcher.data.message}`);
     else window.alert(`Could not refund ${member.email}: ${fetcher.data.formError}`);
   }, [fetcher.state, fetcher.data, member.email]);
-  if (!subscription) return <span className="text-gray-400">None</span>;
+  if (!subscription) return <span className="text-gray-600">None</span>;
   const plan =
     subscription.tier && subscription.period ? planName({ tier: subscription.tier, period: subscription.period }) : 'Custom plan';
   const date = formatDate(subscription.current_period_end);
@@ -133,9 +133,9 @@ function SubscriptionCell({ member }: { member: AdminMember }) {
 function RevenueCard({ revenue }: { revenue: Revenue }) {
   return (
     <section className="mb-6 rounded-xl border border-gray-200 p-4" aria-labelledby="revenue-title" data-testid="revenue">
-      <h3 id="revenue-title" className="text-sm font-semibold uppercase tracking-wide text-gray-500">
+      <h2 id="revenue-title" className="text-sm font-semibold uppercase tracking-wide text-gray-500">
         Revenue
-      </h3>
+      </h2>
       <div className="mt-2 flex flex-wrap gap-6">
         <p>
           <span className="block text-2xl font-extrabold text-brand-800">
@@ -199,7 +199,7 @@ export default function MembersTab({ loaderData }: Route.ComponentProps) {
         <h2 className="text-xl font-bold text-gray-900">Members</h2>
         <a
           href={`/api/admin/members/export.csv?search=${encodeURIComponent(search)}`}
-          className="text-sm font-semibold text-brand-800 hover:text-brand-600"
+          className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 hover:text-brand-600"
         >
           Export CSV
         </a>
@@ -239,7 +239,10 @@ export default function MembersTab({ loaderData }: Route.ComponentProps) {
                 className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2 sm:table-row sm:py-0"
               >
                 <td className="font-medium text-gray-900 sm:py-2">
-                  <Link to={`/admin/dashboard/members/${member.id}`} className="text-brand-800 hover:text-brand-600">
+                  <Link
+                    to={`/admin/dashboard/members/${member.id}`}
+                    className="inline-flex min-h-11 items-center text-brand-800 hover:text-brand-600"
+                  >
                     {member.name}
                   </Link>
                 </td>
