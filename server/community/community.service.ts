@@ -9,7 +9,7 @@ import {
   type CommunitySpace,
 } from '../../common/community.contract.ts';
 import { conflict, forbidden, notFound } from '../../common/errors.ts';
-import { COMMUNITY_RATES, DASHBOARD_MAX_ITEMS, PAGE_SIZE, REPEAT_WINDOW_MS } from '../../common/limits.ts';
+import { COMMUNITY_RATES, DASHBOARD_MAX_ITEMS, PAGE_SIZE, REPEAT_WINDOW_MS, SEARCH_WINDOW } from '../../common/limits.ts';
 import { type SignedInMember, type Viewer } from '../../common/viewer.ts';
 import {
   editRefusal,
@@ -91,15 +91,25 @@ export function createCommunityService(deps: {
         )
       : Promise.resolve(new Set<string>());
 
-  /** One page of a space in the order asked: the best matches, the most liked, or the newest (pinned first). */
-  async function feedPage(space: CommunitySpace, sort: 'newest' | 'top', words: string | undefined, before: string | undefined) {
+  /**
+   * One page of a space in the order asked: the best matches, the most liked, or the newest (pinned
+   * first). A search is told how many discussions the words match (counted up to SEARCH_WINDOW and
+   * one more), which decides how it reads them.
+   */
+  async function feedPage(
+    space: CommunitySpace,
+    sort: 'newest' | 'top',
+    search: { words: string; matches: number } | undefined,
+    before: string | undefined,
+  ) {
     const size = PAGE_SIZE.communityFeed;
-    if (words) {
+    if (search) {
+      const { words } = search;
       // The cursor holds the window (after its newest-first edge; '' for the first) and the place in it.
       const key = before ? decodeCursor(before, SearchCursor) : undefined;
       const window = key?.[0] ? { createdAt: key[0], id: key[1] } : undefined;
       const after = key?.[3] ? { rank: key[2], id: key[3] } : undefined;
-      const rare = await data.community.matchesFew(words);
+      const rare = search.matches < SEARCH_WINDOW;
       const found = await data.community.search(space, words, size + 1, { window, after, rare });
       const items = found.rows.slice(0, size);
       const last = items.at(-1);
@@ -144,10 +154,14 @@ export function createCommunityService(deps: {
       const member = requireMember(viewer);
       if (!mayReadPostsIn(viewer, query.space)) throw forbidden(GOLD_SPACE_ONLY);
       const words = query.q || undefined;
-      const [page, total] = await Promise.all([
-        feedPage(query.space, query.sort, words, query.before),
-        data.community.countVisible(query.space, words),
-      ]);
+      const counted = data.community.countVisible(query.space, words, SEARCH_WINDOW);
+      // Awaited below; should the page fail first, its failure is the one answered.
+      counted.catch(() => {});
+      // Searched, the count comes first: it also tells the search whether the words are rare.
+      const page = words
+        ? await feedPage(query.space, query.sort, { words, matches: await counted }, query.before)
+        : await feedPage(query.space, query.sort, undefined, query.before);
+      const total = await counted;
       const liked = await likedOf(viewer, page.items);
       return {
         posts: page.items.map((row) => postView(row, member.id, liked)),
