@@ -149,11 +149,13 @@ export const isPublicFile = (file: { accessTier: Tier | null }) => mayOpenFile(N
 /** A place that serves an uploaded file through its own check: a lesson's video, a resource's download, a session's recording. */
 export type FileUse =
   | { as: 'lesson video'; courseId: string; courseTier: Tier; freePreview: boolean }
+  | { as: 'lesson attachment'; courseId: string; courseTier: Tier }
   | { as: 'download'; tierRequired: Tier }
   | { as: 'recording'; minTier: Tier };
 
 function placeLetsIn(asker: Asker, place: FileUse): boolean {
   if (place.as === 'lesson video') return mayWatchLesson(asker, place);
+  if (place.as === 'lesson attachment') return mayOpenLessons(asker, { tier: place.courseTier });
   if (place.as === 'download') return mayDownloadResource(asker, place);
   return mayWatchRecording(asker, place);
 }

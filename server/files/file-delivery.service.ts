@@ -42,7 +42,7 @@ export function createFileDeliveryService(deps: {
 
   /** Whether the viewer may see the course of every lesson among these places (a draft's lessons are staff's). */
   async function seesEveryCourse(viewer: Viewer, places: readonly FileUse[]): Promise<boolean> {
-    const courseIds = new Set(places.flatMap((place) => (place.as === 'lesson video' ? [place.courseId] : [])));
+    const courseIds = new Set(places.flatMap((place) => ('courseId' in place ? [place.courseId] : [])));
     for (const courseId of courseIds) if (!(await deps.courses.find(viewer, courseId))) return false;
     return true;
   }

@@ -73,11 +73,12 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
 
     /**
      * The places that serve the file through a check of their own (each lesson with it as video, with
-     * its course; each resource with it as download; each coaching session with it as recording), in
+     * its course, or as an attachment; each resource with it as download; each coaching session with it
+     * as recording), in
      * one statement: the file's id answers to all of them.
      */
     async gatedUsesOf(id: string): Promise<FileUse[]> {
-      // One row shape for the three: only a lesson's row has a course (the others' null is never read).
+      // One row shape for the four: only a lesson's rows have a course (the others' null is never read).
       const rows = await unionAll(
         db
           .select({ as: sql<FileUse['as']>`'lesson video'`, tier: courses.tier, courseId: courses.id, freePreview: lessons.freePreview })
@@ -103,9 +104,21 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
           .from(coachingSessions)
           .innerJoin(coachingSeries, eq(coachingSeries.id, coachingSessions.seriesId))
           .where(eq(coachingSessions.recordingFileId, id)),
+        db
+          .select({
+            as: sql<FileUse['as']>`'lesson attachment'`,
+            tier: courses.tier,
+            courseId: courses.id,
+            freePreview: sql<boolean>`false`,
+          })
+          .from(lessonAttachments)
+          .innerJoin(lessons, eq(lessons.id, lessonAttachments.lessonId))
+          .innerJoin(courses, eq(courses.id, lessons.courseId))
+          .where(eq(lessonAttachments.fileId, id)),
       );
       return rows.map((row): FileUse => {
         if (row.as === 'lesson video') return { as: row.as, courseTier: row.tier, freePreview: row.freePreview, courseId: row.courseId };
+        if (row.as === 'lesson attachment') return { as: row.as, courseTier: row.tier, courseId: row.courseId };
         return row.as === 'download' ? { as: row.as, tierRequired: row.tier } : { as: row.as, minTier: row.tier };
       });
     },

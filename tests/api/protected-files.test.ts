@@ -240,6 +240,18 @@ describe('files that paid content uses', () => {
     await expectFileOnlyFor(video.id, REPLAY.content, { refused: [free, bronze, silver], served: [gold] });
   });
 
+  it('keeps a Gold lesson’s attachment, though open to every member itself, to Gold members and staff by its id', async () => {
+    const handout = await upload('ebooks', 'free');
+    const added = await staffPost(`/api/admin/courses/luxury-market/lessons`, {
+      title: `Handout ${handout.id.slice(0, 8)}`,
+      duration: '05:00',
+      description: 'The checklist, to print.',
+      attachment_file_ids: [handout.id],
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    await expectFileOnlyFor(handout.id, PLAYBOOK.content, { refused: [free, bronze, silver], served: [gold] });
+  });
+
   it('keeps a Silver resource’s download, though open to every member itself, to Silver members and up by its id', async () => {
     const download = await upload('ebooks', 'free');
     await resourceWithFile('silver', download.id);
