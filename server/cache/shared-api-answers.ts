@@ -27,12 +27,16 @@ export function shareVisitorAnswers(app: FastifyInstance) {
   // per answer and version is enough, the others are answered without keeping a copy.
   const compressing = new Set<string>();
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.routeOptions.config.visitorCache || !isVisitorRead(request, app.siteCookies)) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.routeOptions.config.visitorCache || !isVisitorRead(request, app.siteCookies)) return done();
     const key = `api:${request.url}`;
     const kept = app.visitorCache.lookup(key);
-    if (kept) return sendShared(request, reply, kept);
+    if (kept) {
+      sendShared(request, reply, kept);
+      return;
+    }
     request.sharedAnswer = { key, version: app.visitorCache.versionFor(key) };
+    done();
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

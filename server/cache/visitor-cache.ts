@@ -50,8 +50,17 @@ export async function shareableAnswer(
   return { version, status, headers, identity: body, br, gzip: gz, etag };
 }
 
+// Browsers send a handful of different Accept-Encoding values: each is read once (a bounded memo).
+const parsedEncodings = new Map<string, 'br' | 'gzip' | undefined>();
 /** The encoding to send: brotli when the browser takes it, else gzip, else none. */
 export function preferredEncoding(accept: string | undefined): 'br' | 'gzip' | undefined {
+  if (accept === undefined) return undefined;
+  if (parsedEncodings.has(accept)) return parsedEncodings.get(accept);
+  const parsed = parseEncoding(accept);
+  if (parsedEncodings.size < 64) parsedEncodings.set(accept, parsed);
+  return parsed;
+}
+function parseEncoding(accept: string | undefined): 'br' | 'gzip' | undefined {
   const offered = new Set<string>();
   for (const part of (accept ?? '').split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
@@ -63,15 +72,30 @@ export function preferredEncoding(accept: string | undefined): 'br' | 'gzip' | u
   return undefined;
 }
 
+/** A kept answer's whole header set per encoding, made once: each hit sends one object, not five headers. */
+const headerSets = new WeakMap<SharedAnswer, Record<'br' | 'gzip' | 'identity', Record<string, string>>>();
+function headerSetsOf(answer: SharedAnswer) {
+  let sets = headerSets.get(answer);
+  if (!sets) {
+    // Browsers may keep it, but ask again each time (a 304 costs next to nothing).
+    const common = {
+      ...answer.headers,
+      'cache-control': 'private, no-cache',
+      vary: 'Accept-Encoding, Cookie, Authorization',
+      etag: answer.etag,
+    };
+    sets = { br: { ...common, 'content-encoding': 'br' }, gzip: { ...common, 'content-encoding': 'gzip' }, identity: common };
+    headerSets.set(answer, sets);
+  }
+  return sets;
+}
 export function sendShared(request: FastifyRequest, reply: FastifyReply, answer: SharedAnswer) {
-  reply.code(answer.status).headers(answer.headers);
-  // Browsers may keep it, but ask again each time (a 304 costs next to nothing).
-  reply.header('cache-control', 'private, no-cache');
-  reply.header('vary', 'Accept-Encoding, Cookie, Authorization');
-  reply.header('etag', answer.etag);
-  if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
   const encoding = preferredEncoding(request.headers['accept-encoding']);
-  if (encoding) reply.header('content-encoding', encoding);
+  reply.code(answer.status).headers(headerSetsOf(answer)[encoding ?? 'identity']);
+  if (request.headers['if-none-match'] === answer.etag) {
+    reply.removeHeader('content-encoding');
+    return reply.code(304).send();
+  }
   return reply.send(encoding === 'br' ? answer.br : encoding === 'gzip' ? answer.gzip : answer.identity);
 }
 

@@ -17,9 +17,10 @@ export function refuseCrossSiteWrites(app: FastifyInstance, siteOrigin: { readon
     if (origin === undefined) return true;
     return origin === siteOrigin.publicUrl || origin === `${request.protocol}://${request.host}`;
   };
-  app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method) || request.headers.authorization || !app.siteCookies.carriesAny(request)) return;
-    if (!fromThisSite(request)) throw forbidden('This request came from another site, so it was refused.');
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (SAFE_METHODS.has(request.method) || request.headers.authorization || !app.siteCookies.carriesAny(request)) return done();
+    if (!fromThisSite(request)) return done(forbidden('This request came from another site, so it was refused.'));
+    done();
   });
 }
 
@@ -28,11 +29,12 @@ export function refuseCrossSiteWrites(app: FastifyInstance, siteOrigin: { readon
  * shared cache: `private, no-store` and `Vary: Cookie, Authorization`, unless a route chose its own.
  */
 export function keepAnswersPrivate(app: FastifyInstance) {
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const dynamic = request.url.startsWith('/api/') || request.routeOptions.url === '*';
-    if (!dynamic || reply.hasHeader('cache-control')) return payload;
-    reply.header('cache-control', 'private, no-store');
-    reply.header('vary', 'Cookie, Authorization');
-    return payload;
+    if (dynamic && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', 'private, no-store');
+      reply.header('vary', 'Cookie, Authorization');
+    }
+    done(null, payload);
   });
 }

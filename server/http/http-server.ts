@@ -68,7 +68,10 @@ export function httpServerFactory(config: Pick<Config, 'requestTimeoutMs' | 'max
         connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs),
       },
       (request, response) => {
-        response.once('finish', () => drainUnreadBody(request, drain));
+        // Only a request that says it has a body can have one left unread.
+        if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) {
+          response.once('finish', () => drainUnreadBody(request, drain));
+        }
         handler(request, response);
       },
     );

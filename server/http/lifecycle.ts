@@ -12,9 +12,9 @@ declare module 'fastify' {
 export function closeConnectionsWhileDraining(app: FastifyInstance): void {
   app.decorate('lifecycle', { draining: false });
   // At the answer, not at the request: a request already under way when the drain began closes its connection too.
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (app.lifecycle.draining) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 }
 

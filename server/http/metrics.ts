@@ -100,10 +100,20 @@ export function serveMetrics(
     },
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    const labels = { method: request.method, route: routeLabel(request), status: String(reply.statusCode) };
-    requests.inc(labels);
-    latency.observe(labels, reply.elapsedTime / 1000);
+  // The label set's children, made once per method, route and status (a bounded set: routes are patterns).
+  const bound = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = routeLabel(request);
+    const key = `${request.method} ${reply.statusCode} ${route}`;
+    let children = bound.get(key);
+    if (!children) {
+      const labels = { method: request.method, route, status: String(reply.statusCode) };
+      children = { count: requests.labels(labels), time: latency.labels(labels) };
+      bound.set(key, children);
+    }
+    children.count.inc();
+    children.time.observe(reply.elapsedTime / 1000);
+    done();
   });
 
   app.get('/metrics', async (request, reply) => {

@@ -63,7 +63,8 @@ export function requestIdGenerator(trustProxy: string | undefined): (request: In
 
 /** Every answer names its request, so a member or a proxy can quote it and the logs find it. */
 export function answerWithRequestId(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 }

@@ -61,6 +61,8 @@ export class SiteLogController extends LogController {
   override incomingRequest() {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    // The line below is dropped anyway at 'warn' and up: not even made then (this runs for every request).
+    if (!error && (reply.log as { isLevelEnabled?(level: string): boolean }).isLevelEnabled?.('info') === false) return;
     const line = { method: request.method, path: pathOf(request), status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
     if (error) reply.log.error({ ...line, err: { type: error.name, message: error.message } }, 'request failed');
     else reply.log.info(line, 'request');

@@ -54,7 +54,8 @@ export function securityHeaders(app: FastifyInstance, options: { production: boo
   };
   // Only meaningful behind HTTPS, which is how production runs.
   if (options.production) headers['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
+    done();
   });
 }

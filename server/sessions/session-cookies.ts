@@ -60,6 +60,7 @@ export class SiteCookies {
 
   /** Whether the request carries any of the site's cookies (a browser acting for a signed-in person). */
   carriesAny(request: FastifyRequest): boolean {
-    return Object.values(this.names).some((name) => request.cookies[name] !== undefined);
+    const cookies = request.cookies;
+    return cookies[this.names.member] !== undefined || cookies[this.names.staff] !== undefined || cookies[this.names.flash] !== undefined;
   }
 }
