@@ -146,16 +146,22 @@ export function withPublicReadsInMemory(data: DataAccess, memo: VersionedMemo): 
 
 /**
  * The repositories with each member's own first pages for their dashboard and pages (enrolments
- * with progress, certificates, current subscription, replies to their posts) answered from memory
+ * with progress, certificates, current subscription, replies to their posts, the bell's unread count) answered from memory
  * until that member's data changes (another member's changes leave them in memory): the replies
  * while the community holds too, the rest while the catalogue does. Later pages, lists of members
  * (staff reads) and transactions are untouched.
  */
 export function withMemberReadsInMemory(data: DataAccess, memos: { own: VersionedMemo; repliesToOwnPosts: VersionedMemo }): DataAccess {
-  const { learning, billing, community } = data;
+  const { learning, billing, community, notifications } = data;
   const memo = memos.own;
   return {
     ...data,
+    // The bell on every page a member opens: its count moves with their own notifications only.
+    notifications: {
+      ...notifications,
+      unread: (memberId, tiers, cap) =>
+        memo.get(`unread:${memberId}:${tiers.join(',')}:${cap}`, () => notifications.unread(memberId, tiers, cap), memberId),
+    },
     community: {
       ...community,
       repliesTo: (memberId, withGold, limit, before) =>

@@ -84,7 +84,8 @@ export function createNotificationsService(deps: { data: DataAccess; push: PushS
 
     async markRead(viewer, ids) {
       const member = requireMember(viewer);
-      await data.notifications.markRead(member.id, ids);
+      // In a transaction, so the count read next is this process's fresh one, never the count kept from before.
+      await data.transaction((tx) => tx.notifications.markRead(member.id, ids));
       return unreadOf(member);
     },
 
@@ -92,7 +93,7 @@ export function createNotificationsService(deps: { data: DataAccess; push: PushS
       const member = requireMember(viewer);
       const row = await data.notifications.find(id);
       if (!row || row.memberId !== member.id) return null;
-      await data.notifications.markRead(member.id, [id]);
+      await data.transaction((tx) => tx.notifications.markRead(member.id, [id]));
       return row.url;
     },
 
