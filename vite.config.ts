@@ -4,15 +4,19 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
 
 // What every page of the site loads, as one file: React, React Router and the site's own shell
-// (toasts, the layout's building blocks, the content texts). Brotli starts afresh on each file, so
+// (toasts, the layout's building blocks, the editable texts). Brotli starts afresh on each file, so
 // one file is smaller than the dozen small ones the automatic split makes of them.
+// Only what a visitor's pages use belongs here: a module here brings every module it imports into
+// this file too, whoever else uses them (so the nav and the images import common/limits-every-page.ts,
+// not all of common/limits.ts). What only members or staff use (the nav's signed-in actions, edit
+// mode) is loaded lazily, for them alone. scripts/check-js-budget.ts holds each page to its budget.
 const SHELL = [
   /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
   /[\\/]app[\\/]lib[\\/](toast\.tsx|forms\.ts|meta\.ts|root-data\.ts|responsive-image\.ts)$/,
   /[\\/]app[\\/]components[\\/](ui[\\/]button|ui[\\/]card|editable[\\/]editable-text)\.tsx$/,
   // The layout every page sits in: nav, footer and the app's install buttons.
   /[\\/]app[\\/]components[\\/](layout[\\/]site-(nav|footer)|app-install[\\/]install-app)\.tsx$/,
-  /[\\/]common[\\/](brand|content-sections)\.ts$/,
+  /[\\/]common[\\/]brand\.ts$/,
   /preload-helper\.js$/,
 ];
 

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // The lanes (scripts/test-all.sh runs them all):
-//   unit     pure code beside it, in seconds;
+//   unit     pure code beside it (the build scripts' too), in seconds;
 //   service  each service's rules beside it (*.service.test.ts), in process on the embedded database;
 //   api      the API and services through app.inject, on the embedded database and, when
 //            TEST_DATABASE_URL is set, again on PostgreSQL (api-postgres);
@@ -21,7 +21,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['common/**/*.test.ts', 'db/**/*.test.ts', 'server/**/*.test.ts', 'app/**/*.test.ts'],
+          include: ['common/**/*.test.ts', 'db/**/*.test.ts', 'server/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: ['server/**/*.service.test.ts'],
           setupFiles,
         },

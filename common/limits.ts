@@ -11,7 +11,6 @@ export const HOME_PODCAST_EPISODES = 3;
 export const DASHBOARD_MAX_ITEMS = 3;
 /** A visitor reads the first two community posts in full; the rest are blurred. */
 export const COMMUNITY_PREVIEW_POSTS = 2;
-export const NAV_SCROLL_THRESHOLD_PX = 20;
 export const CONTENT_SAVE_RELOAD_DELAY_MS = 500;
 export const DEFAULT_EPISODE_DURATION = '45:00';
 
@@ -289,17 +288,9 @@ export const STREAM_BATCH = 500;
 /** 'Recommended for you' reads a member's latest enrolments, this many (docs/decisions/016): enough to know their taste. */
 export const RECOMMENDATIONS_READ = { enrolments: 50 } as const;
 
-// Uploaded images: the WebP copies server/files/image-variants.ts makes and app/lib/responsive-image.ts asks for.
-export const IMAGES = {
-  /** The copies' widths: phone, tablet and desktop cards. */
-  variantWidths: [320, 640, 1280],
-  /** The copy an image shows without srcset: the tablet's, fine on any screen. */
-  defaultWidth: 640,
-  /** The widest copy a client may ask for (`?w=`): wider than any card, and a bound on the work one request asks. */
-  maxAskedWidth: 4000,
-  /** A decompression bomb (a tiny file of a huge image) is refused rather than eating the memory. */
-  maxInputPixels: 50_000_000,
-} as const;
+// Uploaded images' copies (IMAGES) and the nav's scroll threshold are in limits-every-page.ts: the
+// code of every page uses them, and this whole module would otherwise come with every page.
+export { IMAGES } from './limits-every-page.ts';
 
 // The minute jobs (server/coaching/coaching-jobs.ts, in every process): members are read a batch at a
 // time, and a run takes a few batches, so a backlog goes out over the next minutes while the other jobs still run.

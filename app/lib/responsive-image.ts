@@ -1,4 +1,4 @@
-import { IMAGES } from '../../common/limits.ts';
+import { IMAGES } from '../../common/limits-every-page.ts';
 
 // An image uploaded to the file library has WebP copies of the widths IMAGES names; the browser
 // picks the one its screen needs. Other images (the demo's SVGs) are sent as they are.

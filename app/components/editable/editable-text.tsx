@@ -5,7 +5,7 @@ import type { ContentSectionKey } from '../../../common/content-sections.ts';
 export interface EditModeState {
   enabled: boolean;
   toggle: () => void;
-  /** The in-place editor, there once it has loaded (see loadTextEditor). */
+  /** The in-place editor: staff's alone, so it comes with edit-mode.tsx, which only staff load. */
   Editor?: ComponentType<EditableTextProps>;
 }
 
@@ -21,9 +21,6 @@ export interface EditableTextProps {
   /** Outside edit mode the text is a link to this address (a mailto: or tel: link, say). */
   href?: string;
 }
-
-/** The in-place editor is staff's alone, so it is loaded for staff only and visitors never download it. */
-export const loadTextEditor = () => import('./text-editor.tsx').then((module) => module.TextEditor);
 
 /** A text that comes from a content section: plain text (React escapes it), editable in edit mode. */
 export function EditableText(props: EditableTextProps) {

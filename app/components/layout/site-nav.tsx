@@ -1,9 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
-import { Form, Link, NavLink } from 'react-router';
-import { NAV_SCROLL_THRESHOLD_PX, NOTIFICATIONS } from '../../../common/limits.ts';
+import { lazy, useEffect, useRef, useState } from 'react';
+import { Link, NavLink } from 'react-router';
+import { NAV_SCROLL_THRESHOLD_PX } from '../../../common/limits-every-page.ts';
 import type { PublicViewer } from '../../../common/viewer.ts';
-import type { EditModeState } from '../editable/editable-text.tsx';
-import { Button, buttonClass, ButtonLink } from '../ui/button.tsx';
+import { ButtonLink } from '../ui/button.tsx';
 
 // SPEC 2 Shared layout: the five section links, in the top navigation and the mobile menu.
 const SECTION_LINKS = [
@@ -14,8 +13,8 @@ const SECTION_LINKS = [
   { to: '/pricing', label: 'Pricing' },
 ] as const;
 
-// The signed-in actions: at least 44 px tall, easy to tap on a phone.
-const ACTION_LINK = 'inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 hover:text-brand-600';
+// The actions' links (Login; a member's Dashboard and Coaching): at least 44 px tall, easy to tap on a phone.
+export const ACTION_LINK = 'inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 hover:text-brand-600';
 
 export function Logo() {
   return (
@@ -30,32 +29,11 @@ export function Logo() {
   );
 }
 
-/** The bell beside the signed-in actions: the notifications page, with how many are unread. */
-function NotificationBell({ unread, onClick }: { unread: number; onClick: () => void }) {
-  const count = unread >= NOTIFICATIONS.unreadShownUpTo ? `${NOTIFICATIONS.unreadShownUpTo - 1}+` : String(unread);
-  return (
-    <Link
-      to="/notifications"
-      onClick={onClick}
-      aria-label={unread > 0 ? `Notifications, ${count} unread` : 'Notifications'}
-      className="relative inline-flex min-h-11 min-w-10 shrink-0 items-center justify-center text-brand-800 hover:text-brand-600"
-    >
-      <svg width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-        <path d="M6 8a6 6 0 1 1 12 0c0 7 3 9 3 9H3s3-2 3-9M10.3 21a1.94 1.94 0 0 0 3.4 0" />
-      </svg>
-      {unread > 0 && (
-        <span
-          data-testid="unread-count"
-          className="absolute top-1 right-0 min-w-5 rounded-full bg-brand-800 px-1 text-center text-xs font-bold text-white"
-        >
-          {count}
-        </span>
-      )}
-    </Link>
-  );
-}
+// What only a signed-in member or staff see, loaded for them alone: a visitor's pages never download it.
+const MemberActions = lazy(() => import('./member-actions.tsx'));
+const EditSiteButton = lazy(() => import('../editable/edit-mode.tsx').then((module) => ({ default: module.EditSiteButton })));
 
-export function SiteNav({ viewer, unread = 0, editMode }: { viewer: PublicViewer; unread?: number; editMode?: EditModeState }) {
+export function SiteNav({ viewer, unread = 0, editsTexts = false }: { viewer: PublicViewer; unread?: number; editsTexts?: boolean }) {
   const [scrolled, setScrolled] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
@@ -80,45 +58,11 @@ export function SiteNav({ viewer, unread = 0, editMode }: { viewer: PublicViewer
   }, [menuOpen]);
 
   // SPEC 2: 'Edit Site' / 'Exit Edit' for staff only; on a phone it also closes the menu, so the page is there to edit.
-  const editControl = editMode && (
-    <Button
-      variant="gold"
-      size="sm"
-      aria-pressed={editMode.enabled}
-      onClick={() => {
-        editMode.toggle();
-        setMenuOpen(false);
-      }}
-    >
-      {editMode.enabled ? 'Exit Edit' : 'Edit Site'}
-    </Button>
-  );
+  const editControl = editsTexts && <EditSiteButton onToggle={() => setMenuOpen(false)} />;
 
   const member = viewer.member;
   const actions = member ? (
-    <>
-      {/* SPEC 2's welcome line, which also opens the account settings (room is short beside the bell). */}
-      <Link
-        to="/account"
-        onClick={() => setMenuOpen(false)}
-        aria-label={`Welcome, ${member.name}: Account`}
-        className="inline-flex min-h-11 min-w-0 max-w-40 items-center text-sm text-gray-700 hover:text-brand-800"
-      >
-        <span className="truncate">Welcome, {member.name}</span>
-      </Link>
-      <NotificationBell unread={unread} onClick={() => setMenuOpen(false)} />
-      <Link to="/dashboard" onClick={() => setMenuOpen(false)} className={ACTION_LINK}>
-        Dashboard
-      </Link>
-      <Link to="/coaching" onClick={() => setMenuOpen(false)} className={ACTION_LINK}>
-        Coaching
-      </Link>
-      <Form method="post" action="/logout" onSubmit={() => setMenuOpen(false)}>
-        <button type="submit" className={buttonClass({ variant: 'outline', size: 'sm' })}>
-          Logout
-        </button>
-      </Form>
-    </>
+    <MemberActions member={member} unread={unread} onNavigate={() => setMenuOpen(false)} />
   ) : (
     <>
       <Link to="/login" onClick={() => setMenuOpen(false)} className={ACTION_LINK}>
