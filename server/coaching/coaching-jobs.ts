@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { COACHING, JOB_BATCHES } from '../../common/limits.ts';
 import { addLocalDays, DEFAULT_TIME_ZONE, formatInZone } from '../../common/time-zones.ts';
-import { loggableError } from '../loggable-error.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { sendGoalReminders } from '../goals/goal-reminders.ts';
 import { sendWeeklyTips } from '../tips/weekly-tips.ts';
@@ -11,7 +10,7 @@ import { handOutNews, sendDigests } from '../notifications/notification-jobs.ts'
 import { createNotifier, type Notifier } from '../notifications/notifier.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess } from '../repositories.ts';
-import { runInBackground } from '../background-work.ts';
+import { scheduleRepeating } from '../background-work.ts';
 import { planningHorizon, slotsFrom } from './coaching-admin.service.ts';
 
 // What runs on its own, every minute, in every process: weekly series planned weeks ahead, and the
@@ -107,27 +106,11 @@ export async function runMinuteJobs(data: DataAccess, mailer: Mailer, notifier: 
 
 /** Runs the minute's work every minute (and shortly after start); a failure is logged and tried again next minute. */
 export function scheduleCoachingJobs(app: FastifyInstance, data: DataAccess, mailer: Mailer, notifier: Notifier): void {
-  let running = false;
-  const run = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await runInBackground('minute jobs', () => runMinuteJobs(data, mailer, notifier));
-    } catch (error) {
-      app.log.warn(
-        { err: loggableError(error) },
-        'the coaching and goal reminders or the weekly tips could not run; trying again in a minute',
-      );
-    } finally {
-      running = false;
-    }
+  const job = {
+    name: 'minute jobs',
+    firstAfterMs: 5_000,
+    everyMs: COACHING.checkEveryMs,
+    onFailure: 'the coaching and goal reminders or the weekly tips could not run; trying again in a minute',
   };
-  const first = setTimeout(() => void run(), 5_000);
-  const every = setInterval(() => void run(), COACHING.checkEveryMs);
-  first.unref();
-  every.unref();
-  app.addHook('preClose', async () => {
-    clearTimeout(first);
-    clearInterval(every);
-  });
+  scheduleRepeating(app, job, () => runMinuteJobs(data, mailer, notifier));
 }
