@@ -11,6 +11,15 @@ import { defineConfig } from 'vitest/config';
 //            freeze and stop (tests/fault/).
 const setupFiles = ['tests/setup/fail-on-console-error.ts'];
 const apiTests = ['tests/api/**/*.test.ts'];
+// Two browser test files at a time against the one server, each with its own Chromium and its own accounts.
+const browserTests = {
+  globalSetup: ['tests/e2e/global-setup.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  // A page's answer to a click can take a few seconds on a loaded 2-core machine: a poll waits up to
+  // 10 s (not vitest's 1 s) before it fails.
+  expect: { poll: { timeout: 10_000 } },
+};
 
 export default defineConfig({
   test: {
@@ -80,13 +89,19 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          globalSetup: ['tests/e2e/global-setup.ts'],
-          // Two files at a time against the one server, each with its own Chromium and its own accounts.
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          // A page's answer to a click can take a few seconds on a loaded 2-core machine: a poll waits
-          // up to 10 s (not vitest's 1 s) before it fails.
-          expect: { poll: { timeout: 10_000 } },
+          exclude: ['tests/e2e/site-wide.test.ts'],
+          ...browserTests,
+        },
+      },
+      {
+        test: {
+          // What staff write for every visitor, which the other files assert the defaults of: after
+          // them, one file at a time.
+          name: 'e2e-site-wide',
+          include: ['tests/e2e/site-wide.test.ts'],
+          ...browserTests,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -24,5 +24,5 @@ echo "== production build"; npm run --silent build
 echo "== fault lane: PostgreSQL restarted and frozen, Redis stopped, SIGTERM, Stripe, SMTP and a full disk, all under load"
 vitest run --project fault --reporter=default --reporter=json --outputFile.json="$results/fault.json"
 echo "== browser tests"
-vitest run --project e2e --reporter=default --reporter=json --outputFile.json="$results/e2e.json"
+vitest run --project 'e2e*' --reporter=default --reporter=json --outputFile.json="$results/e2e.json"
 node scripts/summarize-tests.ts "$results/api.json" "$results/fault.json" "$results/e2e.json"

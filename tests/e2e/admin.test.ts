@@ -1,56 +1,10 @@
-import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { baseUrl, gotoHydrated, mailTo, pageProblems, signInAsStaff, useBrowser } from './browser.ts';
+import { adminPage, baseUrl, collectAlerts, gotoHydrated, mailTo, openTab, useBrowser, usePutBack } from './browser.ts';
 
 const browser = useBrowser();
 
-/** A page signed in as staff (by cookie: signing in through the form is tested once, below), on the dashboard. */
-async function adminPage(): Promise<Page> {
-  const page = await browser.newPage();
-  await signInAsStaff(page);
-  await gotoHydrated(page, '/admin/dashboard');
-  await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
-  return page;
-}
-
-/** Opens an admin tab by its link; each tab has its own address. */
-async function openTab(page: Page, name: string, path: string) {
-  const tab = page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name });
-  await tab.click();
-  await page.waitForURL((url) => url.pathname === path);
-  await page.locator(`nav[aria-label="Admin sections"] a[aria-current="page"][href="${path}"]`).waitFor();
-}
-
-/** Clicks an editable text and waits until it has the focus, ready for typing. */
-async function startEditing(page: Page, selector: string) {
-  await page.locator(selector).click();
-  await page.waitForFunction((css) => document.activeElement === document.querySelector(css), selector);
-}
-
-/** Collects window.alert texts and accepts them. */
-function collectAlerts(page: Page): string[] {
-  const alerts: string[] = [];
-  page.on('dialog', (dialog) => {
-    alerts.push(dialog.message());
-    void dialog.accept();
-  });
-  return alerts;
-}
-
-// Browser test files share one server: whatever a test changes is put back afterwards.
-const restorers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (restorers.length) await restorers.pop()!();
-});
-
-async function snapshotContent(page: Page, section: string) {
-  const original = (await (await page.request.get(`/api/admin/content/${section}`)).json()).data;
-  restorers.push(async () => {
-    await page.request.post(`/api/admin/content/${section}`, { data: original });
-  });
-  return original as Record<string, string>;
-}
+const putBack = usePutBack();
 
 describe('staff sign-in', () => {
   it('shows the login screen, refuses a wrong password inline, and guards the dashboard', async () => {
@@ -106,10 +60,10 @@ describe('staff sign-in', () => {
 
 describe('podcasts tab', () => {
   it('adds, edits and deletes episodes with Save All Changes, and the podcast page shows the result', async () => {
-    const page = await adminPage();
+    const page = await adminPage(browser);
     const alerts = collectAlerts(page);
     const original = await (await page.request.get('/api/admin/podcast/list')).json();
-    restorers.push(async () => {
+    putBack(async () => {
       await page.request.post('/api/admin/podcast/update', { data: original });
     });
     await page.getByRole('heading', { name: 'Manage Podcast Episodes' }).waitFor();
@@ -155,7 +109,7 @@ describe('podcasts tab', () => {
 
 describe('file upload tab', () => {
   it('uploads a members-only file into a folder, lists it, and its View link serves it to staff only', async () => {
-    const page = await adminPage();
+    const page = await adminPage(browser);
     const alerts = collectAlerts(page);
     await openTab(page, 'File Upload', '/admin/dashboard/files');
     await page.getByRole('heading', { name: 'Upload Files to Local Storage' }).waitFor();
@@ -189,82 +143,6 @@ describe('file upload tab', () => {
   });
 });
 
-const SECTION_CHECKS: { section: string; label: string; field: string; page: string }[] = [
-  { section: 'homepage_hero', label: 'Homepage - Hero Section', field: 'headline', page: '/' },
-  { section: 'homepage_features', label: 'Homepage - Features', field: 'feature2_title', page: '/' },
-  { section: 'about_mission', label: 'About - Mission', field: 'founder_name', page: '/about' },
-  { section: 'contact_info', label: 'Contact Information', field: 'phone', page: '/contact' },
-  { section: 'footer_text', label: 'Footer', field: 'tagline', page: '/pricing' },
-  { section: 'podcast_labels', label: 'Podcast - Labels', field: 'page_title', page: '/podcast' },
-];
-
-describe('content tab', () => {
-  it('edits every section, previews it as JSON, and the public page shows the new text', async () => {
-    const page = await adminPage();
-    const alerts = collectAlerts(page);
-    await openTab(page, 'Content', '/admin/dashboard/content');
-    await page.getByRole('heading', { name: 'Edit Page Content' }).waitFor();
-    for (const check of SECTION_CHECKS) {
-      await snapshotContent(page, check.section);
-      await page.locator('#content-section').selectOption({ label: check.label });
-      const input = page.locator(`[name="${check.field}"]`);
-      await expect.poll(() => input.inputValue()).not.toBe('');
-      const text = `Edited ${check.field} ${Date.now()}`;
-      await input.fill(text);
-      expect(await page.getByTestId('content-preview').textContent()).toContain(`"${check.field}": "${text}"`);
-      await page.getByRole('button', { name: 'Save Changes' }).click();
-      await expect.poll(() => alerts.at(-1)).toBe('Content saved successfully!');
-      alerts.length = 0;
-      const site = await browser.newPage();
-      await gotoHydrated(site, check.page);
-      expect(await site.getByText(text, { exact: true }).count(), check.section).toBe(1);
-      await site.close();
-    }
-    // Field labels turn underscores into spaces; 'desc' and 'content' fields are 4-row text areas.
-    await page.locator('#content-section').selectOption({ label: 'Homepage - Features' });
-    expect(await page.locator('textarea[name="feature1_desc"]').getAttribute('rows')).toBe('4');
-    expect(await page.getByText('feature1 title', { exact: true }).count()).toBe(1);
-  });
-});
-
-describe('in-place editing', () => {
-  it('offers Edit Site to staff only, saves with Enter and on blur, reverts with Escape, and stores plain text', async () => {
-    const visitor = await browser.newPage();
-    await gotoHydrated(visitor, '/');
-    expect(await visitor.getByRole('button', { name: 'Edit Site' }).count()).toBe(0);
-
-    const page = await adminPage();
-    const original = await snapshotContent(page, 'homepage_hero');
-    await gotoHydrated(page, '/');
-    await page.locator('header').getByRole('button', { name: 'Edit Site' }).click();
-    const headline = page.locator('h1[data-content-field="headline"]');
-    await startEditing(page, 'h1[data-content-field="headline"]');
-    await page.keyboard.type('<em>Sell</em> More Homes');
-    await page.keyboard.press('Escape');
-    expect(await headline.textContent()).toBe(original.headline);
-
-    await startEditing(page, 'h1[data-content-field="headline"]');
-    await page.keyboard.type('<em>Sell</em> More Homes');
-    await page.keyboard.press('Enter');
-    await page.getByRole('status').getByText('Saving...').waitFor();
-    await page.waitForEvent('load');
-    await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
-    expect(await page.locator('h1').textContent()).toBe('<em>Sell</em> More Homes');
-    expect(await page.locator('h1 em').count()).toBe(0);
-
-    // Edit mode is still on after the reload that follows a save, until staff switch it off.
-    await page.locator('header').getByRole('button', { name: 'Exit Edit' }).waitFor();
-    await startEditing(page, '[data-content-field="subheadline"]');
-    await page.keyboard.type('Saved when you click away');
-    await page.locator('footer').click({ position: { x: 5, y: 5 } });
-    await page.waitForEvent('load');
-    await page.getByText('Saved when you click away').waitFor();
-    await page.locator('header').getByRole('button', { name: 'Exit Edit' }).click();
-    expect(await page.getByRole('button', { name: 'Edit Site' }).count()).toBe(1);
-    expect(pageProblems(page)).toEqual([]);
-  });
-});
-
 describe('members and activity tabs', () => {
   it("changes a member's tier, which changes what the member may open, and the activity log shows it", async () => {
     const member = await browser.newPage();
@@ -274,7 +152,7 @@ describe('members and activity tabs', () => {
     await gotoHydrated(member, '/courses/luxury-market');
     await member.getByRole('link', { name: 'Upgrade to Access' }).waitFor();
 
-    const page = await adminPage();
+    const page = await adminPage(browser);
     await openTab(page, 'Members', '/admin/dashboard/members');
     await page.getByPlaceholder('Search by name or email').fill(email);
     const select = page.getByLabel(`Tier of ${email}`);
@@ -299,7 +177,7 @@ describe('members and activity tabs', () => {
 
 describe('staff accounts', () => {
   it('has the owner invite an editor by email; the editor chooses a password, authors, and cannot manage staff or members', async () => {
-    const owner = await adminPage();
+    const owner = await adminPage(browser);
     await openTab(owner, 'Staff', '/admin/dashboard/staff');
     const email = `editor-${Date.now()}@example.com`;
     await owner.getByLabel('Email', { exact: true }).fill(email);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -210,4 +210,40 @@ export async function pageWithoutJavaScript(b: Browser): Promise<Page> {
     extraHTTPHeaders: { 'x-forwarded-for': '198.19.0.1' },
   });
   return context.newPage();
+}
+
+/** A page signed in as staff (by cookie: signing in through the form is tested once), on the admin dashboard. */
+export async function adminPage(browser: ReturnType<typeof useBrowser>): Promise<Page> {
+  const page = await browser.newPage();
+  await signInAsStaff(page);
+  await gotoHydrated(page, '/admin/dashboard');
+  await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+  return page;
+}
+
+/** Opens an admin tab by its link; each tab has its own address. */
+export async function openTab(page: Page, name: string, path: string) {
+  const tab = page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name });
+  await tab.click();
+  await page.waitForURL((url) => url.pathname === path);
+  await page.locator(`nav[aria-label="Admin sections"] a[aria-current="page"][href="${path}"]`).waitFor();
+}
+
+/** Collects window.alert texts and accepts them. */
+export function collectAlerts(page: Page): string[] {
+  const alerts: string[] = [];
+  page.on('dialog', (dialog) => {
+    alerts.push(dialog.message());
+    void dialog.accept();
+  });
+  return alerts;
+}
+
+/** Browser test files share one server: whatever a test changes is put back after it, last change first. */
+export function usePutBack(): (restore: () => Promise<void>) => void {
+  const restorers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    while (restorers.length) await restorers.pop()!();
+  });
+  return (restore) => void restorers.push(restore);
 }
