@@ -2,7 +2,8 @@
 # Every test: type check, lint (with format and dead-code checks), then the unit, API (embedded
 # database, and PostgreSQL when TEST_DATABASE_URL is set) and process lanes, the fault lane (server
 # processes on a PostgreSQL cluster and a Redis of its own, restarted, frozen and stopped under load,
-# after a production build), and the browser tests against that build. First, the lockfile must be the committed one.
+# after a production build, whose JavaScript budgets and bench ratios are checked first), and the
+# browser tests against that build. First, the lockfile must be the committed one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 results="$(mktemp -d)"
@@ -21,6 +22,8 @@ echo "== unit, service, API and process tests"
 vitest run --project unit --project service --project 'api*' --project process --reporter=default --reporter=json --outputFile.json="$results/api.json"
 # Built before the fault lane: its visitors' pages must go on being served while PostgreSQL is away.
 echo "== production build"; npm run --silent build
+echo "== bench guard: the site against a bare server, and Lighthouse, each within 10% of its target"
+BENCH_ONLY=site BENCH_GUARD=1 node bench/run.ts
 echo "== fault lane: PostgreSQL restarted and frozen, Redis stopped, SIGTERM, Stripe, SMTP and a full disk, all under load"
 vitest run --project fault --reporter=default --reporter=json --outputFile.json="$results/fault.json"
 echo "== browser tests"

@@ -10,7 +10,7 @@ import { accountsRoutes } from './accounts/accounts.routes.ts';
 import { scheduleDataRetention } from './accounts/data-retention.ts';
 import { auditRoutes } from './audit/audit.routes.ts';
 import { DataVersion, versionsFor } from './cache/data-version.ts';
-import { shareVisitorAnswers } from './cache/shared-api-answers.ts';
+import { answerKeptReadsAtTheDoor, shareVisitorAnswers } from './cache/shared-api-answers.ts';
 import { VisitorCache } from './cache/visitor-cache.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { billingRoutes } from './billing/billing.routes.ts';
@@ -29,6 +29,7 @@ import { closeConnectionsWhileDraining } from './http/lifecycle.ts';
 import { recordRouteAccess } from './http/route-access.ts';
 import { serveMetrics } from './http/metrics.ts';
 import { answerWithRequestId, requestIdGenerator } from './http/request-id.ts';
+import { FrontDoor } from './http/front-door.ts';
 import { httpServerFactory } from './http/http-server.ts';
 import { SiteLogController } from './http/request-log.ts';
 import { paymentFormTargets, securityHeaders } from './http/security-headers.ts';
@@ -167,6 +168,8 @@ async function loadStripePrices(app: FastifyInstance, stripe: StripeGateway): Pr
 /** Builds the whole server: plugins in order, API routes, pages last (they catch every other path). */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { config } = deps;
+  const frontDoor = new FrontDoor();
+  const requestId = requestIdGenerator(config.trustProxy);
   const fastify = Fastify({
     logger: deps.logger ?? { level: config.logLevel },
     // One line per request that never carries the query string, cookies or tokens.
@@ -176,9 +179,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     // Request ids unique across processes, or the trusted proxy's (request-id.ts); on every log line.
-    genReqId: requestIdGenerator(config.trustProxy),
+    genReqId: requestId,
     requestIdHeader: false,
-    serverFactory: httpServerFactory(config),
+    serverFactory: httpServerFactory(config, frontDoor),
   });
   const app = useZodContracts(fastify);
 
@@ -189,7 +192,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   recordRouteAccess(app);
   answerWithRequestId(app);
   closeConnectionsWhileDraining(app);
-  serveMetrics(app, {
+  const countAnswer = serveMetrics(app, {
     token: config.metricsToken,
     behindProxy: config.trustProxy !== undefined,
     database: deps.database,
@@ -197,7 +200,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   await app.register(cookie);
-  securityHeaders(app, { production: config.isProduction, formTargets: paymentFormTargets(config.stripe) });
+  const siteHeaders = securityHeaders(app, { production: config.isProduction, formTargets: paymentFormTargets(config.stripe) });
   const dataVersion = new DataVersion(deps.database, app.log, 'public');
   const memberDataVersion = new DataVersion(deps.database, app.log, 'member', { keyedBy: 'member' });
   const sessionDataVersion = new DataVersion(deps.database, app.log, 'session');
@@ -322,5 +325,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ detail: 'Not found.' }));
 
   if (deps.pages) await app.register(pagesPlugin, deps.pages);
+  answerKeptReadsAtTheDoor(app, frontDoor, { siteHeaders, requestId, countAnswer });
   return app;
 }

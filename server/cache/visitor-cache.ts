@@ -19,6 +19,8 @@ export interface SharedAnswer {
   br: Buffer;
   gzip: Buffer;
   etag: string;
+  /** For a public API answer, the route pattern it came from (the metrics' label when the front door gives it). */
+  route?: string;
 }
 
 /** The route config of a public read whose answer is the same for every visitor (see shared-api-answers.ts). */
@@ -74,7 +76,7 @@ function parseEncoding(accept: string | undefined): 'br' | 'gzip' | undefined {
 
 /** A kept answer's whole header set per encoding, made once: each hit sends one object, not five headers. */
 const headerSets = new WeakMap<SharedAnswer, Record<'br' | 'gzip' | 'identity', Record<string, string>>>();
-function headerSetsOf(answer: SharedAnswer) {
+export function headerSetsOf(answer: SharedAnswer) {
   let sets = headerSets.get(answer);
   if (!sets) {
     // Browsers may keep it, but ask again each time (a 304 costs next to nothing).

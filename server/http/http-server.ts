@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { FastifyServerFactory } from 'fastify';
 import type { Config } from '../config.ts';
+import type { FrontDoor } from './front-door.ts';
 
 // How long a connection may sit idle, and how long a kept-alive one waits for its next request
 // (shorter than any proxy's idle timeout towards us, so the proxy never reuses a closed socket).
@@ -53,8 +54,12 @@ function drainUnreadBody(request: http.IncomingMessage, bounds: DrainBounds): vo
  * MAX_CONNECTIONS are open at once. A client that sends headers and then trickles its body is cut off.
  * An answer sent before its body was read (a body over the limit) is read by the client: the rest of
  * the body is drained, within bounds, instead of the connection being reset under the client.
+ * Requests meet the front door first (front-door.ts), and go on to the app unless it answered them.
  */
-export function httpServerFactory(config: Pick<Config, 'requestTimeoutMs' | 'maxConnections' | 'uploadMaxBytes'>): FastifyServerFactory {
+export function httpServerFactory(
+  config: Pick<Config, 'requestTimeoutMs' | 'maxConnections' | 'uploadMaxBytes'>,
+  frontDoor: FrontDoor,
+): FastifyServerFactory {
   const drain: DrainBounds = {
     maxBytes: Math.max(2 * config.uploadMaxBytes, DRAIN_MIN_BYTES),
     maxMs: config.requestTimeoutMs,
@@ -72,7 +77,7 @@ export function httpServerFactory(config: Pick<Config, 'requestTimeoutMs' | 'max
         if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) {
           response.once('finish', () => drainUnreadBody(request, drain));
         }
-        handler(request, response);
+        if (!frontDoor.tryAnswer(request, response)) handler(request, response);
       },
     );
     server.maxConnections = config.maxConnections;

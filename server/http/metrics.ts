@@ -20,6 +20,9 @@ function sameToken(sent: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** Counts an answer and its time, by method, route pattern and status. */
+export type CountAnswer = (method: string, route: string, status: number, ms: number) => void;
+
 /**
  * GET /metrics in Prometheus text format: requests and their latency by route and status, the
  * database pool, the mail outbox, the event loop and memory. Opened by `Authorization: Bearer
@@ -29,7 +32,7 @@ function sameToken(sent: string, expected: string): boolean {
 export function serveMetrics(
   app: FastifyInstance,
   deps: { token: string | undefined; behindProxy: boolean; database: DatabaseHandle; outbox: OutboxRepository },
-) {
+): CountAnswer {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
   const requests = new Counter({
@@ -102,17 +105,19 @@ export function serveMetrics(
 
   // The label set's children, made once per method, route and status (a bounded set: routes are patterns).
   const bound = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
-  app.addHook('onResponse', (request, reply, done) => {
-    const route = routeLabel(request);
-    const key = `${request.method} ${reply.statusCode} ${route}`;
+  const countAnswer: CountAnswer = (method, route, status, ms) => {
+    const key = `${method} ${status} ${route}`;
     let children = bound.get(key);
     if (!children) {
-      const labels = { method: request.method, route, status: String(reply.statusCode) };
+      const labels = { method, route, status: String(status) };
       children = { count: requests.labels(labels), time: latency.labels(labels) };
       bound.set(key, children);
     }
     children.count.inc();
-    children.time.observe(reply.elapsedTime / 1000);
+    children.time.observe(ms / 1000);
+  };
+  app.addHook('onResponse', (request, reply, done) => {
+    countAnswer(request.method, routeLabel(request), reply.statusCode, reply.elapsedTime);
     done();
   });
 
@@ -127,4 +132,5 @@ export function serveMetrics(
     }
     return reply.type(registry.contentType).send(await registry.metrics());
   });
+  return countAnswer;
 }

@@ -36,7 +36,11 @@ export const pageContentSecurityPolicy = (nonce: string, formTargets: readonly s
 export const sharedPageContentSecurityPolicy = (scriptHashes: readonly string[], formTargets: readonly string[]) =>
   directives(["'self'", ...scriptHashes.map((hash) => `'sha256-${hash}'`)].join(' '), formTargets);
 
-export function securityHeaders(app: FastifyInstance, options: { production: boolean; formTargets: readonly string[] }) {
+/** Sets the site's security headers on every answer; returns them, for answers given before the app (front-door.ts). */
+export function securityHeaders(
+  app: FastifyInstance,
+  options: { production: boolean; formTargets: readonly string[] },
+): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {
     'content-security-policy': directives("'self'", options.formTargets),
     'cross-origin-opener-policy': 'same-origin',
@@ -58,4 +62,5 @@ export function securityHeaders(app: FastifyInstance, options: { production: boo
     reply.headers(headers);
     done();
   });
+  return headers;
 }
