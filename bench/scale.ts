@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { SCALE_PASSWORD } from '../db/seed/scale.ts';
+import { BUSY_HOUR_WANTED, busyHour, type BusyHourResult } from './busy-hour.ts';
 import {
   CONNECTIONS,
   SECONDS,
@@ -141,6 +142,8 @@ interface PhaseResult {
   csv: Single & { lines: number; members: number };
   writes: WriteRound[];
   memory_mb: { after_warm_up: number; at_end: number; max: number };
+  /** On the scale data set only. */
+  busy_hour?: BusyHourResult;
   server_log: ServerLog;
 }
 
@@ -393,6 +396,8 @@ async function measureSite(phase: Phase, site: Site, db: pg.Client): Promise<Omi
   memory.max = Math.max(memory.max, rssBytes(pid));
   console.log(`  members CSV: ${csv.status}, ${csv.lines} lines for ${csv.members} members, ${kb(csv.bytes)} KB, ${csv.ms} ms`);
   const writes = await readsAfterWrites(site, sessions.writers);
+  await settle(db);
+  const busyHourResult = phase === 'scale' ? await busyHour(site, db, sessions.member.split('=')[0]!, sessions.staffToken) : undefined;
   memory.at_end = rssBytes(pid);
   memory.max = Math.max(memory.max, memory.at_end);
   const toMb = (bytes: number) => round1(bytes / MB);
@@ -402,6 +407,7 @@ async function measureSite(phase: Phase, site: Site, db: pg.Client): Promise<Omi
     csv,
     writes,
     memory_mb: { after_warm_up: toMb(memory.after_warm_up), at_end: toMb(memory.at_end), max: toMb(memory.max) },
+    ...(busyHourResult && { busy_hour: busyHourResult }),
   };
 }
 
@@ -578,6 +584,23 @@ function judge(demo: PhaseResult, scale: PhaseResult): Target[] {
       .filter((row) => !isOk(row.single.status) || row.load.non_2xx > 0 || row.load.errors > 0)
       .map((row) => `${index === 0 ? 'demo' : 'scale'} ${row.row} (single fetch ${row.single.status}; under load ${failures(row.load)})`),
   );
+  const busy = scale.busy_hour;
+  if (busy) {
+    targets.push({
+      target: 'a busy hour: readers keep their pace while 500 members act',
+      wanted: `/dashboard and /community each >= ${BUSY_HOUR_WANTED.minShareOfQuiet * 100}% of their quiet req/s`,
+      measured: `/dashboard ${(busy.share_of_quiet.dashboard * 100).toFixed(1)}% (${busy.busy.dashboard_rps} of ${busy.quiet.dashboard_rps} req/s), /community ${(busy.share_of_quiet.community * 100).toFixed(1)}% (${busy.busy.community_rps} of ${busy.quiet.community_rps} req/s)`,
+      met:
+        busy.share_of_quiet.dashboard >= BUSY_HOUR_WANTED.minShareOfQuiet &&
+        busy.share_of_quiet.community >= BUSY_HOUR_WANTED.minShareOfQuiet,
+    });
+    targets.push({
+      target: 'a busy hour: the dashboards kept for their members stay kept',
+      wanted: `hit rate > ${BUSY_HOUR_WANTED.minDashboardHitRate * 100}%`,
+      measured: `${(busy.dashboard_hit_rate * 100).toFixed(1)}%`,
+      met: busy.dashboard_hit_rate > BUSY_HOUR_WANTED.minDashboardHitRate,
+    });
+  }
   targets.push({
     target: 'every row answers 2xx',
     wanted: 'no non-2xx or errors, single fetch and under load',

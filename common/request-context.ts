@@ -89,3 +89,13 @@ export const viewerContext = createContext<Viewer>();
 export const pageSessionContext = createContext<PageSession>();
 /** The nonce this page's inline scripts carry; the response's Content-Security-Policy names it. */
 export const cspNonceContext = createContext<string>();
+
+/** The key every change to which discussions the community lists, or how many, is announced under (migration 0043). */
+export const COMMUNITY_LIST_KEY = 'feed';
+/**
+ * Set on a member's page that is kept (the dashboard, server/pages/pages.plugin.ts): its loader names
+ * the community discussions the page shows, and COMMUNITY_LIST_KEY for a list or a count. The page is
+ * then kept while those hold, not while nothing at all changes in the community. A page that names
+ * none is kept while the whole community holds.
+ */
+export const keptPageDiscussionsContext = createContext<Set<string> | null>(null);

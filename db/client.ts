@@ -14,7 +14,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as tar from 'tar';
-import { isConnectionLost } from './database-errors.ts';
+import { isConnectionLost, isTransientConflict } from './database-errors.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './lock.ts';
 import { copyWhileRunning } from './online-copy.ts';
 import * as schema from './schema.ts';
@@ -263,6 +263,35 @@ function releaseOnceAndOnEnd(pool: pg.Pool): void {
   };
 }
 
+/** How many times a transaction or a statement the database rolled back for a conflict is run in all. */
+const CONFLICT_ATTEMPTS = 4;
+
+/**
+ * A transaction (or a single statement) that PostgreSQL rolled back because it met another one (a
+ * deadlock, a serialization failure) is run again, after a short random wait, a few times at most.
+ * Writes that touch several tables announce their changes on shared counters (data_versions) in the
+ * order they touch them, so two such writes can deadlock on a busy site; the member must not see a
+ * 500 for it. Safe to run again: the database undid all of it, and what a transaction does besides
+ * (mail, push) goes through the outbox, written in the same transaction.
+ */
+function runConflictsAgain(pool: pg.Pool, db: ReturnType<typeof drizzlePg<typeof schema>>): void {
+  const again = async <T>(work: () => Promise<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        if (attempt >= CONFLICT_ATTEMPTS || !isTransientConflict(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+      }
+    }
+  };
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((work, config) => again(() => transaction(work, config))) as typeof db.transaction;
+  const poolQuery = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) =>
+    typeof args.at(-1) === 'function' ? poolQuery(...args) : again(() => poolQuery(...args));
+}
+
 async function openPostgres(url: string, timeouts: DatabaseTimeouts): Promise<DatabaseHandle> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -296,6 +325,7 @@ async function openPostgres(url: string, timeouts: DatabaseTimeouts): Promise<Da
     }
   };
   const db = drizzlePg({ client: pool, schema, casing: 'snake_case' });
+  runConflictsAgain(pool, db);
   let closed = false;
   const listeners = new Set<pg.Client>();
 

@@ -93,3 +93,17 @@ export function violatedConstraint(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+// 40P01 deadlock detected; 40001 serialization failure: the database rolled the transaction back, and
+// the same transaction run again will most likely go through.
+const CONFLICT_CODES = new Set(['40P01', '40001']);
+
+/** True when the database rolled back a transaction (or a statement) that met another one, and it may simply be run again. */
+export function isTransientConflict(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const candidate = current as { code?: unknown; cause?: unknown };
+    if (typeof candidate.code === 'string' && CONFLICT_CODES.has(candidate.code)) return true;
+    current = candidate.cause;
+  }
+  return false;
+}

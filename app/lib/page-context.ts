@@ -1,5 +1,5 @@
 import { redirect, type RouterContextProvider } from 'react-router';
-import { pageSessionContext, servicesContext, viewerContext } from '#request-context';
+import { COMMUNITY_LIST_KEY, keptPageDiscussionsContext, pageSessionContext, servicesContext, viewerContext } from '#request-context';
 import { withContentDefaults, type ContentFields, type ContentSectionKey } from '../../common/content-sections.ts';
 import { BeforeQuery } from '../../common/paging.ts';
 
@@ -67,4 +67,15 @@ export function staffPageServices(context: Context) {
 export function listPageOf(request: Request): BeforeQuery {
   const asked = BeforeQuery.safeParse({ before: new URL(request.url).searchParams.get('before') ?? undefined });
   return asked.success ? asked.data : {};
+}
+
+/**
+ * On a member's page that is kept (server/pages/pages.plugin.ts): the community discussions it shows,
+ * and that it shows their list or count. The page is kept while those hold (keptPageDiscussionsContext).
+ */
+export function showsDiscussions(context: Context, ids: Iterable<string>): void {
+  const shown = context.get(keptPageDiscussionsContext);
+  if (!shown) return;
+  shown.add(COMMUNITY_LIST_KEY);
+  for (const id of ids) shown.add(id);
 }

@@ -123,13 +123,18 @@ export class DataVersion {
 
 /**
  * Several versions as one text, for what one member sees (their own data by their own changes only,
- * shared data by every change), or for everyone when no member is named; null while any is still
- * unknown (nothing is kept then).
+ * shared data by every change), or for everyone when no member is named; with `discussions`, the
+ * community by the changes to those discussions only; null while any is still unknown (nothing is
+ * kept then).
  */
-export function versionsFor(versions: readonly DataVersion[], memberId?: string): string | null {
+export function versionsFor(versions: readonly DataVersion[], memberId?: string, discussions?: readonly string[]): string | null {
   if (versions.some((version) => version.current < 0)) return null;
   return versions
-    .map((version) => (memberId !== undefined && version.keyedBy === 'member' ? version.versionOf(memberId) : version.current))
+    .map((version) => {
+      if (memberId !== undefined && version.keyedBy === 'member') return version.versionOf(memberId);
+      if (discussions !== undefined && version.keyedBy === 'discussion') return discussions.map((key) => version.versionOf(key)).join(',');
+      return version.current;
+    })
     .join(':');
 }
 

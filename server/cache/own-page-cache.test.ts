@@ -36,6 +36,41 @@ describe('OwnPageCache', () => {
     expect(cache.lookup('/dashboard br session-a', 'ana')).toBeUndefined();
   });
 
+  it('keeps a page through changes to discussions it does not show, and not through one to a discussion it shows', () => {
+    const changedAt: Record<string, number> = { feed: 2, shown: 3, other: 3 };
+    const community = {
+      current: 10,
+      keyedBy: 'discussion',
+      versionOf: (key: string) => `k${changedAt[key] ?? 0}`,
+    } as unknown as DataVersion;
+    const cache = new OwnPageCache([{ current: 1 } as DataVersion, community]);
+    const shows = ['feed', 'shown'];
+    const start = cache.begin('ana')!;
+    cache.store('/dashboard', 'ana', { ...page(cache.versionSince(start, 'ana', shows)!, 'mine'), discussions: shows });
+    // A like on another discussion: the whole community moved on, this page did not.
+    changedAt.other = 11;
+    community.current = 11;
+    expect(cache.lookup('/dashboard', 'ana')?.body.toString()).toBe('mine');
+    changedAt.shown = 12;
+    community.current = 12;
+    expect(cache.lookup('/dashboard', 'ana')).toBeUndefined();
+
+    // A discussion it shows changed while it was rendered: the page is sent once, not kept.
+    const during = cache.begin('ana')!;
+    changedAt.feed = 13;
+    community.current = 13;
+    expect(cache.versionSince(during, 'ana', shows)).toBeNull();
+    // One it does not show changed meanwhile: kept.
+    const again = cache.begin('ana')!;
+    changedAt.other = 14;
+    community.current = 14;
+    expect(cache.versionSince(again, 'ana', shows)).toBe('1:k13,k12');
+    // A page that names no discussion holds while nothing in the community changes.
+    const whole = cache.begin('ana')!;
+    community.current = 15;
+    expect(cache.versionSince(whole, 'ana')).toBeNull();
+  });
+
   it('keeps a page a minute at most: it shows the time of day', () => {
     const cache = new OwnPageCache([{ current: 1 }] as DataVersion[]);
     cache.store('fresh', 'ana', page('1', 'now'));

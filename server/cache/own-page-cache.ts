@@ -8,6 +8,8 @@ export interface OwnPage {
   madeAt: number;
   headers: Record<string, string>;
   body: Buffer;
+  /** The community discussions it shows, when its loader named them (keptPageDiscussionsContext). */
+  discussions?: readonly string[];
 }
 
 /** Lookups of members' kept pages in this process, found or not (`/metrics`, the bench's busy hour). */
@@ -17,18 +19,56 @@ export const ownPageLookups = { hits: 0, misses: 0 };
  * Pages rendered for one signed-in session, kept while every data version they were rendered at
  * holds, the member's own data by that member's changes only (docs/decisions/009). The caller's key names the session, so a page reaches no one else.
  */
+/** Where a page's render started: the versions of all but the community, and the community's. */
+export interface RenderStart {
+  others: string;
+  community: number;
+}
+
 export class OwnPageCache {
   private readonly versions: DataVersion[];
+  /** The community's version, keyed by discussion, and the others. */
+  private readonly community: DataVersion | undefined;
+  private readonly others: DataVersion[];
   private readonly entries = new Map<string, OwnPage>();
   private bytes = 0;
 
   constructor(versions: DataVersion[]) {
     this.versions = versions;
+    this.community = versions.find((version) => version.keyedBy === 'discussion');
+    this.others = versions.filter((version) => version !== this.community);
   }
 
-  /** The versions a member's page holds for, as one text (their own data by their own changes only), or null while any is unknown. */
-  versionFor(memberId: string): string | null {
-    return versionsFor(this.versions, memberId);
+  /** Taken before a page's data is read; null while a version is unknown (the page is not kept then). */
+  begin(memberId: string): RenderStart | null {
+    const others = versionsFor(this.others, memberId);
+    return others === null ? null : { others, community: this.community?.current ?? 0 };
+  }
+
+  /**
+   * The version to keep a page rendered since `start` at, or null when something it may show changed
+   * during the render: the member's own data or anything shared, and of the community the discussions
+   * it shows when they are named (each known to have last changed before the render), else anything.
+   */
+  versionSince(start: RenderStart, memberId: string, discussions?: readonly string[]): string | null {
+    if (versionsFor(this.others, memberId) !== start.others) return null;
+    const community = this.community;
+    if (community === undefined) return this.versionFor(memberId);
+    if (discussions === undefined) return community.current === start.community ? this.versionFor(memberId) : null;
+    const changedSince = discussions.some((key) => {
+      const version = community.versionOf(key);
+      // 'k<n>': last changed at n; anything else: the process is still catching up on what changed.
+      return !version.startsWith('k') || Number(version.slice(1)) > start.community;
+    });
+    return changedSince ? null : this.versionFor(memberId, discussions);
+  }
+
+  /**
+   * The versions a member's page holds for, as one text (their own data by their own changes only,
+   * the community by the discussions it shows when they are named), or null while any is unknown.
+   */
+  versionFor(memberId: string, discussions?: readonly string[]): string | null {
+    return versionsFor(this.versions, memberId, discussions);
   }
 
   /** The kept page for this key if its member's data still holds and it is fresh (and, being used, it stays longest). */
@@ -39,7 +79,7 @@ export class OwnPageCache {
       return undefined;
     }
     this.entries.delete(key);
-    if (entry.version !== this.versionFor(memberId) || Date.now() - entry.madeAt > CACHE_BOUNDS.ownPages.maxAgeMs) {
+    if (entry.version !== this.versionFor(memberId, entry.discussions) || Date.now() - entry.madeAt > CACHE_BOUNDS.ownPages.maxAgeMs) {
       this.bytes -= entry.body.length;
       ownPageLookups.misses += 1;
       return undefined;
@@ -51,7 +91,7 @@ export class OwnPageCache {
 
   store(key: string, memberId: string, page: OwnPage): void {
     // A page rendered from data that changed meanwhile is sent once, not kept.
-    if (page.version !== this.versionFor(memberId)) return;
+    if (page.version !== this.versionFor(memberId, page.discussions)) return;
     const previous = this.entries.get(key);
     if (previous) {
       this.entries.delete(key);

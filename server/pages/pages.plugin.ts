@@ -9,7 +9,7 @@ import { createRequest, fastifyReactRouter, sendResponse } from '@mcansh/react-r
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
-import { cspNonceContext, pageSessionContext, servicesContext, viewerContext } from '#request-context';
+import { cspNonceContext, keptPageDiscussionsContext, pageSessionContext, servicesContext, viewerContext } from '#request-context';
 import { OwnPageCache, type OwnPage } from '../cache/own-page-cache.ts';
 import { isVisitorRead, preferredEncoding, sendShared, shareableAnswer, type SharedAnswer } from '../cache/visitor-cache.ts';
 import type { ServiceError } from '../../common/errors.ts';
@@ -27,9 +27,9 @@ const UPLOAD_PAGE = '/admin/dashboard/files';
 // What a shared page is rendered with in place of a nonce; it is taken out again, and the page's
 // inline scripts are allowed by their hashes instead (docs/decisions/005).
 const SHARED_PAGE_NONCE = 'shared-page';
-// Pages a member reloads often that show only their own data and the catalogue: kept per session
-// while the data holds (docs/decisions/009).
-const KEPT_OWN_PAGES = new Set(['/dashboard']);
+// Pages a member reloads often that show only their own data, the catalogue and the community
+// discussions their loaders name: kept per session while that data holds (docs/decisions/009).
+const KEPT_OWN_PAGES = new Set(['/dashboard', '/community']);
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -176,7 +176,13 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
   );
 
   // Loaders and actions call the services in process, with the viewer resolved once for the request.
-  async function loadContext(request: FastifyRequest, reply: FastifyReply, shared: boolean, services: ServerServices) {
+  async function loadContext(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    shared: boolean,
+    services: ServerServices,
+    discussions: Set<string> | null = null,
+  ) {
     const viewer = await request.viewer();
     // SPEC 8: a session that no longer works is forgotten silently; the visitor is simply signed out.
     for (const kind of await request.staleSessionCookies()) app.siteCookies.clearSession(request, reply, kind);
@@ -187,6 +193,7 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
     context.set(cspNonceContext, nonce);
     context.set(servicesContext, services);
     context.set(viewerContext, viewer);
+    context.set(keptPageDiscussionsContext, discussions);
     context.set(
       pageSessionContext,
       createPageSession({ services: app.services, sessions: app.sessions, cookies: app.siteCookies }, viewer, request, reply),
@@ -282,14 +289,19 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
   async function sendKeptOwnPage(request: FastifyRequest, reply: FastifyReply, { key, memberId }: { key: string; memberId: string }) {
     const kept = ownPages.lookup(key, memberId);
     if (kept) return sendOwnPage(reply, kept);
-    const version = ownPages.versionFor(memberId);
+    // Taken before the data is read: a change during the render to what the page shows means it is
+    // sent once, not kept.
+    const start = ownPages.begin(memberId);
+    const shown = new Set<string>();
     const watched = watchedServices(app.services);
     const response = await explainingFailure(
-      await render(createRequest(request, reply), await loadContext(request, reply, true, watched.services)),
+      await render(createRequest(request, reply), await loadContext(request, reply, true, watched.services, shown)),
       watched.away(),
       request.id,
     );
     const type = response.headers.get('content-type') ?? '';
+    const discussions = shown.size > 0 ? [...shown].sort() : undefined;
+    const version = start && ownPages.versionSince(start, memberId, discussions);
     if (version === null || response.status !== 200 || !type.startsWith('text/html')) {
       return sendOwn(request, reply, await asOwnPage(response));
     }
@@ -303,6 +315,7 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     const made: OwnPage = {
       version,
+      discussions,
       madeAt: Date.now(),
       headers: {
         'content-type': type,

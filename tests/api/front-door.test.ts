@@ -44,8 +44,7 @@ async function inApp(path: string, headers: Record<string, string> = {}, method:
 
 // What differs between any two answers, or belongs to the connection rather than the answer.
 const PER_ANSWER = new Set(['date', 'x-request-id', 'connection', 'keep-alive', 'transfer-encoding']);
-const comparable = (headers: RawAnswer['headers']) =>
-  Object.fromEntries(Object.entries(headers).filter(([name]) => !PER_ANSWER.has(name)));
+const comparable = (headers: RawAnswer['headers']) => Object.fromEntries(Object.entries(headers).filter(([name]) => !PER_ANSWER.has(name)));
 
 async function kept(path: string) {
   await expect.poll(async () => (await overHttp(path)).headers.etag, { timeout: 5_000 }).toBeDefined();

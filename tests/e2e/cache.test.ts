@@ -111,6 +111,12 @@ describe('the dashboard kept for its member', () => {
     // Read on another device (the API): the kept dashboard's bell is back to none.
     expect((await send(mine, '/api/notifications/read', {})).status).toBe(200);
     expect(bell((await visit(baseUrl(), '/dashboard', mine)).html)).toBe('0');
+
+    // The other member likes this member's discussion, which the dashboard shows: its count is the new one.
+    const liked = await fetch(`${baseUrl()}/api/community/posts/${post.id}/like`, { method: 'PUT', headers: { cookie: other } });
+    expect(liked.status).toBe(200);
+    const text = async () => (await visit(baseUrl(), '/dashboard', mine)).html.replaceAll('<!-- -->', '');
+    await expect.poll(text, { timeout: 5000 }).toContain('♥ 1 · 1 replies');
   });
 });
 

@@ -21,7 +21,7 @@ import { Input, Textarea } from '../../components/ui/field.tsx';
 import { SearchForm } from '../../components/ui/search-form.tsx';
 import { attempt, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
-import { orFallback, pageServices, pageSession } from '../../lib/page-context.ts';
+import { orFallback, pageServices, pageSession, showsDiscussions } from '../../lib/page-context.ts';
 import type { SiteNumbers } from '../../../common/stats.contract.ts';
 import type { Route } from './+types/community';
 import { TEXT_MAX } from '../../../common/limits.ts';
@@ -45,6 +45,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       orFallback(services.community.preview(viewer, { before }), { items: [], next_cursor: null }, 'community posts'),
       orFallback(services.community.count(viewer), null, 'the discussion count'),
     ]);
+    showsDiscussions(
+      context,
+      page.items.map((post) => post.id),
+    );
     return { kind: 'preview' as const, numbers, posts: page.items, next: page.next_cursor, firstPage: before === undefined, discussions };
   }
   const query = FeedQuery.safeParse(asked);
@@ -55,6 +59,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     const general = await services.community.feed(viewer, FeedQuery.parse({}));
     return { kind: 'feed' as const, numbers, feed: { ...general, firstPage: true }, notice: feed.message };
   }
+  showsDiscussions(
+    context,
+    feed.value.posts.map((post) => post.id),
+  );
   return { kind: 'feed' as const, numbers, feed: { ...feed.value, firstPage: asking.before === undefined }, notice: null };
 }
 

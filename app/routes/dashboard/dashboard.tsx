@@ -15,7 +15,7 @@ import { attempt } from '../../lib/forms.ts';
 import { formatDate } from '../../../common/format.ts';
 import { pageMeta } from '../../lib/meta.ts';
 import { useRootData } from '../../lib/root-data.ts';
-import { memberPageServices, orFallback, pageServices, pageSession } from '../../lib/page-context.ts';
+import { memberPageServices, orFallback, pageServices, pageSession, showsDiscussions } from '../../lib/page-context.ts';
 import type { Route } from './+types/dashboard';
 import { DEFAULT_TIME_ZONE, formatInZone, localDateOf } from '../../../common/time-zones.ts';
 
@@ -62,6 +62,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   ]);
   // Issue: 'Community Highlights' becomes the member's own once they take part.
   const posts = myPosts.length > 0 ? myPosts : communityPosts.items;
+  showsDiscussions(context, [
+    ...communityPosts.items.map((post) => post.id),
+    ...myPosts.map((post) => post.id),
+    ...repliesToMe.items.map((reply) => reply.post_id),
+  ]);
   // Only what the page shows travels to the browser: three of each list, and the counts.
   const shown = <T,>(list: T[]) => list.slice(0, DASHBOARD_MAX_ITEMS);
   return {
