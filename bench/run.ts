@@ -53,8 +53,8 @@ const LIGHTHOUSE_MIN = { performance: 100, accessibility: 100, 'best-practices':
 const LIGHTHOUSE_MAX_LCP_MS = 1_800;
 // The phone Lighthouse emulates by default: a high-end desktop's benchmark index slowed 4x.
 const MID_TIER_PHONE_INDEX = 1_750 / 4;
-// Lighthouse's score moves by a few points from run to run: each page's is the median of three.
-const LIGHTHOUSE_RUNS = 3;
+// Lighthouse's score moves by a few points from run to run: each page's is the median of five.
+const LIGHTHOUSE_RUNS = 5;
 // With BENCH_GUARD=1 (CI: scripts/test-all.sh) the run fails when a load row's share of the bare
 // server, or a Lighthouse score, is more than this far under its target (a margin for noise), and
 // writes no results.

@@ -11,6 +11,7 @@ import {
   ok,
   pagesBuilt,
   pending,
+  pollUntil,
   printPhases,
   registerMembers,
   sleep,
@@ -121,7 +122,9 @@ beforeAll(async () => {
     pageViews: WITH_PAGES,
   });
   t0 = now();
+  // At least 2.5 s of load, and enough answers to judge it by: a busy machine warms the processes up slower.
   await sleep(2500);
+  await pollUntil(async () => load.outcomes.length > 150, 10_000, 100);
 
   for (let round = 0; round < 2; round++) {
     const { requestedAt, readyAt } = await cluster.restart('fast');
