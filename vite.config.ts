@@ -32,7 +32,10 @@ export default defineConfig({
     rolldownOptions: {
       // Building a zod schema has no side effects: a page that uses only the plain constants of a
       // contract module (tier names, limits) then ships without zod.
-      treeshake: { manualPureFunctions: ['z'] },
+      // And nothing in common/ does anything when it is imported (contracts, rules, constants): a page
+      // whose loader or action alone used a contract (stripped from the browser's build) does not
+      // load the contract, nor zod, to run it for nothing.
+      treeshake: { manualPureFunctions: ['z'], moduleSideEffects: (id: string) => !/[\\/]common[\\/][^\\/]+\.ts$/.test(id) },
       output: {
         codeSplitting: {
           groups: [

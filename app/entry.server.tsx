@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
@@ -6,10 +8,23 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router';
 import { cspNonceContext } from '#request-context';
 import { NonceProvider } from './lib/nonce.tsx';
+import { SiteStylesProvider } from './lib/site-styles.tsx';
+import { scriptsAfterPaint } from './lib/scripts-after-paint.server.ts';
+import stylesheet from './app.css?url';
 
 // React Router's default Node entry, with one addition: every inline script of the page carries the
 // request's CSP nonce, so the Content-Security-Policy needs no 'unsafe-inline' for scripts.
 export const streamTimeout = 5_000;
+
+/** The built stylesheet's text, written into every page (app/lib/site-styles.tsx); null in development. */
+function builtStylesheet(): string | null {
+  try {
+    return fs.readFileSync(path.join(import.meta.dirname, '../client', stylesheet), 'utf8');
+  } catch {
+    return null;
+  }
+}
+const siteStyles = builtStylesheet();
 
 export default function handleRequest(
   request: Request,
@@ -31,7 +46,9 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <SiteStylesProvider value={siteStyles}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </SiteStylesProvider>
       </NonceProvider>,
       {
         nonce,
@@ -46,7 +63,12 @@ export default function handleRequest(
           });
           responseHeaders.set('Content-Type', 'text/html');
           pipe(body);
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          resolve(
+            new Response(createReadableStreamFromReadable(body.pipe(scriptsAfterPaint())), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
         },
         onShellError(error: unknown) {
           reject(error);

@@ -5,6 +5,7 @@ import { publicViewer } from '../common/viewer.ts';
 import { mayEditPageTexts } from '../common/policies.ts';
 import { buttonClass } from './components/ui/button.tsx';
 import { useNonce } from './lib/nonce.tsx';
+import { SiteStyles } from './lib/site-styles.tsx';
 import { orFallback, pageContent, pageServices, pageSession } from './lib/page-context.ts';
 import { FAILURE_ATTRIBUTES } from '../common/page-failure.ts';
 import { unlessRequestFailed } from './lib/forms.ts';
@@ -50,8 +51,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="apple-touch-icon" href="/icons/apple-touch-icon.png" />
         <meta name="apple-mobile-web-app-title" content="RealtyPocket" />
         <Meta />
-        {/* Before the module preloads: on a slow connection the page paints once this alone has arrived. */}
-        <link rel="stylesheet" href={stylesheet} />
+        <SiteStyles href={stylesheet} />
         <link rel="preload" href={displayFont} as="font" type="font/woff2" crossOrigin="anonymous" />
         <link rel="preload" href={textFont} as="font" type="font/woff2" crossOrigin="anonymous" />
         <Links />

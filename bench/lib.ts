@@ -95,8 +95,8 @@ export function decodedBody(answer: RawAnswer): Buffer {
   }
 }
 
-export async function load(url: string, headers: Record<string, string>) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+export async function load(url: string, headers: Record<string, string>, seconds = SECONDS) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
   // Which statuses the non-2xx answers were, when there were any.
   const failed = Object.entries(result.statusCodeStats ?? {}).filter(([status]) => !status.startsWith('2'));
   return {

@@ -4,14 +4,12 @@ import { Tier } from './tiers.ts';
 import type { BeforeQuery, Paged } from './paging.ts';
 import type { Viewer } from './viewer.ts';
 import { LESSON_ATTACHMENTS_MAX, TEXT_MAX } from './limits.ts';
+import { COURSE_CATEGORIES, COURSE_LEVELS, COURSE_STATUSES } from './course-kinds.ts';
 
 // SPEC 2 / 3: the course catalogue and its lessons.
-export const COURSE_CATEGORIES = ['sales', 'marketing', 'negotiation', 'specialization', 'business'] as const;
+export { COURSE_CATEGORIES, COURSE_LEVELS, COURSE_STATUSES } from './course-kinds.ts';
 const CourseCategory = z.enum(COURSE_CATEGORIES, { error: 'Category must be sales, marketing, negotiation, specialization or business' });
-export const COURSE_LEVELS = ['beginner', 'intermediate', 'advanced'] as const;
 const CourseLevel = z.enum(COURSE_LEVELS, { error: 'Level must be beginner, intermediate or advanced' });
-/** Only published courses are in the catalogue; an archived one stays open to the members who took it. */
-export const COURSE_STATUSES = ['draft', 'published', 'archived'] as const;
 const CourseStatus = z.enum(COURSE_STATUSES, { error: 'Status must be draft, published or archived' });
 export type CourseStatus = z.infer<typeof CourseStatus>;
 

@@ -86,13 +86,18 @@ export function yearlySavingPercent(plan: Pick<PricingPlan, 'monthlyPrice' | 'ye
 /** SPEC 2: the toggle's label is 'Save 16%' as written. */
 export const YEARLY_TOGGLE_LABEL = 'Save 16%';
 
+// Made once: a number's toLocaleString builds a new formatter on each call, which a phone feels on
+// the pricing page, where every plan card formats several prices as it comes alive.
+const WHOLE_DOLLARS = new Intl.NumberFormat('en-US');
+const DOLLARS_AND_CENTS = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 export function formatPrice(amount: number): string {
-  return `$${amount.toLocaleString('en-US')}`;
+  return `$${WHOLE_DOLLARS.format(amount)}`;
 }
 
 /** An amount in cents as dollars: $63.20, $632 (no cents when there are none). */
 export function formatCents(cents: number): string {
-  return `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: cents % 100 === 0 ? 0 : 2, maximumFractionDigits: 2 })}`;
+  return `$${(cents % 100 === 0 ? WHOLE_DOLLARS : DOLLARS_AND_CENTS).format(cents / 100)}`;
 }
 
 /** SPEC 9 comparison table (Bronze / Silver / Gold). */

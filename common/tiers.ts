@@ -1,21 +1,7 @@
 import { z } from 'zod';
+import { TIERS } from './tier-order.ts';
 
-// SPEC 4 / 9: membership tiers are ordered free < bronze < silver < gold (rank 0 to 3).
-export const TIERS = ['free', 'bronze', 'silver', 'gold'] as const;
-export const Tier = z.enum(TIERS, { error: 'Tier must be free, bronze, silver or gold' });
+// SPEC 4 / 9: the membership tier as the API takes it; the order and labels are in tier-order.ts.
+export { higherTier, TIER_LABEL, tierReaches, TIERS } from './tier-order.ts';
+export const Tier = /* @__PURE__ */ z.enum(TIERS, { error: 'Tier must be free, bronze, silver or gold' });
 export type Tier = z.infer<typeof Tier>;
-
-const TIER_RANK: Record<Tier, number> = { free: 0, bronze: 1, silver: 2, gold: 3 };
-
-export const TIER_LABEL: Record<Tier, string> = {
-  free: 'Free',
-  bronze: 'Bronze',
-  silver: 'Silver',
-  gold: 'Gold',
-};
-
-/** Whether `tier` is at or above `floor` in the order of tiers (who may do what is decided in policies.ts). */
-export const tierReaches = (tier: Tier, floor: Tier) => TIER_RANK[tier] >= TIER_RANK[floor];
-
-/** The higher of two tiers. */
-export const higherTier = (a: Tier, b: Tier) => (tierReaches(a, b) ? a : b);

@@ -17,8 +17,8 @@ import {
 // the server sends it, against the page's budget. A page over its budget, or one without a budget,
 // fails the build (exit 1) with a line naming the route, its size and its budget.
 //
-// A page's JavaScript is what its `<link rel="modulepreload">` tags list (bench/run.ts measures the
-// home page's that way): the client entry, then each route from the root down to the page, its
+// A page's JavaScript is what its module preloads list (the page's starter adds them after the first
+// paint, app/lib/scripts-after-paint.server.ts; bench/run.ts measures the home page's that way): the client entry, then each route from the root down to the page, its
 // module and the modules it imports (React Router's browser manifest), and whatever those import in
 // turn. Lazy `import()`s (the toasts, staff's edit mode, a member's nav) load later, and only for
 // those who need them. Each file counts at the size the server sends with `Accept-Encoding: br`: its

@@ -70,8 +70,8 @@ export function staticImports(code: string): string[] {
 }
 
 /**
- * The files the browser downloads to open a route, as the page's `<link rel="modulepreload">` tags
- * list them: the client entry and every route from the root down to it, each module with its
+ * The files the browser downloads to open a route, as the page's module preloads list them: the
+ * client entry and every route from the root down to it, each module with its
  * imports; then whatever those files import in turn (`importsOf`, for a file's static imports as
  * URLs), so nothing the browser fetches before the page runs is missed.
  */

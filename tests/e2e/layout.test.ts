@@ -219,7 +219,7 @@ describe('the frame of every page', () => {
 });
 
 describe('the look', () => {
-  it('uses its own two fonts (preloaded, swapped in), portraits instead of empty boxes, and images that shimmer while loading', async () => {
+  it('uses its own two fonts (preloaded, swapped in), portraits instead of empty boxes, and images on a still placeholder while loading', async () => {
     const page = await browser.newPage({ mobile: true });
     await gotoHydrated(page, '/');
     const preloads = await page
@@ -244,6 +244,35 @@ describe('the look', () => {
       await page.getByRole('img', { name, exact: true }).waitFor();
     }
     await gotoHydrated(page, '/courses');
-    expect(await page.locator('article img').first().getAttribute('class')).toContain('img-skeleton');
+    const image = page.locator('article img').first();
+    expect(await image.getAttribute('class')).toContain('img-skeleton');
+    // A moving placeholder would be painted again on every frame for as long as the page is open.
+    expect(await image.evaluate((img) => getComputedStyle(img).animationName)).toBe('none');
+  });
+
+  it('paints before its scripts start: the styles are in the page, and the scripts load once it is read and painted', async () => {
+    const page = await browser.newPage({ mobile: true });
+    const response = await page.goto(`${baseUrl()}/pricing`);
+    const html = (await response!.text()).split('</head>')[0]!;
+    // Nothing in the head for the phone to fetch before it can paint: no stylesheet, no module preload.
+    expect(html).toContain('<style data-site-styles');
+    expect(html).not.toContain('rel="stylesheet"');
+    expect(html).not.toContain('rel="modulepreload"');
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+    // No script is fetched while the page is still being read: before, the preloads started with the head.
+    const [parsed, firstScript] = await page.evaluate(() => [
+      (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domInteractive,
+      Math.min(
+        ...performance
+          .getEntriesByType('resource')
+          .filter((entry) => entry.name.endsWith('.js'))
+          .map((entry) => entry.startTime),
+      ),
+    ]);
+    expect(firstScript).toBeGreaterThanOrEqual(parsed);
+    // And it came alive: the yearly toggle answers.
+    const yearly = page.getByRole('button', { name: 'Yearly', exact: true });
+    await yearly.click();
+    expect(await yearly.getAttribute('aria-pressed')).toBe('true');
   });
 });

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { COURSE_CATEGORIES } from '../../../common/courses.contract.ts';
+import { COURSE_CATEGORIES } from '../../../common/course-kinds.ts';
 import { matchesSearch } from '../../../common/search.ts';
 import { TIER_LABEL, TIERS } from '../../../common/tiers.ts';
 import { CourseCard } from '../../components/catalogue/course-card.tsx';

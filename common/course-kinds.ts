@@ -1,0 +1,6 @@
+// SPEC 2 / 3: a course's category, level and status, apart from the contract's schemas, so a page
+// that lists the categories (the catalogue's filters) loads no zod.
+export const COURSE_CATEGORIES = ['sales', 'marketing', 'negotiation', 'specialization', 'business'] as const;
+export const COURSE_LEVELS = ['beginner', 'intermediate', 'advanced'] as const;
+/** Only published courses are in the catalogue; an archived one stays open to the members who took it. */
+export const COURSE_STATUSES = ['draft', 'published', 'archived'] as const;
