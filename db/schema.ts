@@ -1092,6 +1092,29 @@ export const oneOnOneBookings = pgTable(
   ],
 );
 
+export const ONE_ON_ONE_CHANGE_KINDS = ['booked', 'moved', 'cancelled'] as const;
+
+/**
+ * Each booking, move and cancellation a member made of their 1-on-1s: each mails their coach, so they
+ * are counted against ONE_ON_ONE_CHANGES by the member, whatever address the member has since.
+ */
+export const oneOnOneChanges = pgTable(
+  'one_on_one_changes',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    bookingId: uuid().references(() => oneOnOneBookings.id, { onDelete: 'set null' }),
+    kind: text({ enum: ONE_ON_ONE_CHANGE_KINDS }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('one_on_one_changes_member_idx').on(t.memberId, t.createdAt),
+    check('one_on_one_changes_kind_check', oneOf('kind', ONE_ON_ONE_CHANGE_KINDS)),
+  ],
+);
+
 // ---- Goals ----------------------------------------------------------------------------------
 
 export const GOAL_KINDS = ['count', 'course'] as const;
@@ -1434,11 +1457,14 @@ export const teamQuotes = pgTable(
     pricePerSeatCents: integer().notNull(),
     contactMessageId: uuid().references(() => contactMessages.id, { onDelete: 'set null' }),
     createdBy: text().notNull(),
+    /** Who made it, by account: an owner's offers a day are counted by it, whatever their address since. */
+    createdById: uuid().references(() => staffAccounts.id, { onDelete: 'set null' }),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },
   (t) => [
     index('team_quotes_message_idx').on(t.contactMessageId),
+    index('team_quotes_staff_idx').on(t.createdById, t.createdAt),
     check('team_quotes_tier_check', oneOf('tier', PAID_TIERS)),
     check('team_quotes_period_check', oneOf('period', BILLING_PERIODS)),
     check('team_quotes_price_check', sql`price_per_seat_cents >= 100`),

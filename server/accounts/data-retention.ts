@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { DATA_KEPT_AFTER_CANCELLATION_DAYS, OUTBOX_KEPT_DAYS } from '../../common/limits.ts';
+import { DATA_KEPT_AFTER_CANCELLATION_DAYS, ONE_ON_ONE_CHANGES, OUTBOX_KEPT_DAYS } from '../../common/limits.ts';
 import { scheduleRepeating } from '../background-work.ts';
 import type { DataAccess, RunsAlone } from '../repositories.ts';
 import { ACCESS_STATUSES } from '../billing/membership-tier.ts';
@@ -48,6 +48,11 @@ export async function purgeOldMail(data: DataAccess, now = new Date()): Promise<
   }
 }
 
+/** A member's 1-on-1 changes count for ONE_ON_ONE_CHANGES' window; older ones are no longer needed. */
+export async function forgetCountedChanges(data: DataAccess, now = new Date()): Promise<number> {
+  return data.oneOnOne.forgetChangesBefore(new Date(now.getTime() - ONE_ON_ONE_CHANGES.windowMs));
+}
+
 /** Runs the removal once a day (and a minute after start), in one process at a time. */
 export function scheduleDataRetention(app: FastifyInstance, database: RunsAlone, data: DataAccess): void {
   const job = {
@@ -60,6 +65,7 @@ export function scheduleDataRetention(app: FastifyInstance, database: RunsAlone,
   scheduleRepeating(app, job, async () => {
     const removed = await removeLapsedMembers(data);
     const purged = await purgeOldMail(data);
+    await forgetCountedChanges(data);
     if (removed > 0)
       app.log.info({ removed }, `removed the data of members whose plan ended ${DATA_KEPT_AFTER_CANCELLATION_DAYS} days ago`);
     if (purged > 0) app.log.info({ purged }, `removed mail sent more than ${OUTBOX_KEPT_DAYS} days ago`);

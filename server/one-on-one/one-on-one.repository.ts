@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, isNull, lt, sql } from 'drizzle-orm';
 import { ONE_ON_ONE } from '../../common/limits.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import {
@@ -9,9 +9,12 @@ import {
   enrolments,
   members,
   oneOnOneBookings,
-  outboxMessages,
+  oneOnOneChanges,
   staffAccounts,
+  type ONE_ON_ONE_CHANGE_KINDS,
 } from '../../db/schema.ts';
+
+type OneOnOneChangeKind = (typeof ONE_ON_ONE_CHANGE_KINDS)[number];
 import type { CoachWeek, TimeRange } from './free-slots.ts';
 
 // 1-on-1 coaching's tables: coaches' weeks, and the bookings, read a page at a time by start.
@@ -208,22 +211,24 @@ export function createOneOnOneRepository(db: DatabaseOrTransaction) {
       await db.select({ id: members.id }).from(members).where(eq(members.id, memberId)).for('no key update');
     },
 
-    /**
-     * When the latest mails of these kinds went to this address since `since` (at most `limit`, newest
-     * first): each change to a member's 1-on-1 is mailed to them and to their coach, so the outbox counts them.
-     */
-    async mailedSince(address: string, kinds: readonly string[], since: Date, limit: number): Promise<Date[]> {
+    /** Notes a change the member made (booked, moved, cancelled): each is counted against their allowance. */
+    async noteChange(memberId: string, bookingId: string, kind: OneOnOneChangeKind): Promise<void> {
+      await db.insert(oneOnOneChanges).values({ memberId, bookingId, kind });
+    },
+
+    /** Forgets the changes made before `before`, counted no more; returns how many went. */
+    async forgetChangesBefore(before: Date): Promise<number> {
+      const gone = await db.delete(oneOnOneChanges).where(lt(oneOnOneChanges.createdAt, before)).returning({ id: oneOnOneChanges.id });
+      return gone.length;
+    },
+
+    /** When the member's latest changes since `since` were made (at most `limit`, newest first). */
+    async changesSince(memberId: string, since: Date, limit: number): Promise<Date[]> {
       const rows = await db
-        .select({ createdAt: outboxMessages.createdAt })
-        .from(outboxMessages)
-        .where(
-          and(
-            sql`lower(${outboxMessages.toAddress}) = lower(${address})`,
-            inArray(outboxMessages.kind, [...kinds]),
-            gt(outboxMessages.createdAt, since),
-          ),
-        )
-        .orderBy(desc(outboxMessages.createdAt))
+        .select({ createdAt: oneOnOneChanges.createdAt })
+        .from(oneOnOneChanges)
+        .where(and(eq(oneOnOneChanges.memberId, memberId), gt(oneOnOneChanges.createdAt, since)))
+        .orderBy(desc(oneOnOneChanges.createdAt))
         .limit(limit);
       return rows.map((row) => row.createdAt);
     },

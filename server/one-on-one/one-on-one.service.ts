@@ -33,7 +33,6 @@ const ONE_PER_MONTH = 'one_on_one_bookings_member_month_idx';
 type Change = 'booked' | 'moved' | 'cancelled';
 /** The mail the member gets of each change (their coach gets its own): the outbox counts their changes. */
 const memberMailOf = (change: Change) => `one-on-one-${change}`;
-const CHANGE_MAILS = (['booked', 'moved', 'cancelled'] as const).map(memberMailOf);
 
 const zoneOf = (member: { timeZone: string | null }) => member.timeZone ?? DEFAULT_TIME_ZONE;
 /** The first day of the instant's calendar month in the zone: the month a booking counts for. */
@@ -128,15 +127,16 @@ export function createOneOnOneService(deps: { data: DataAccess; mailer: Mailer }
   async function refuseTooManyChanges(tx: Repositories, member: SignedInMember) {
     await tx.oneOnOne.lockMember(member.id);
     const { max, windowMs } = ONE_ON_ONE_CHANGES;
-    const latest = await tx.oneOnOne.mailedSince(member.email, CHANGE_MAILS, new Date(Date.now() - windowMs), max);
+    const latest = await tx.oneOnOne.changesSince(member.id, new Date(Date.now() - windowMs), max);
     // The oldest of the latest `max` changes: once it is a day old, a change is free again.
     const freedFrom = latest[max - 1];
     if (!freedFrom) return;
     throw new ServiceError(429, tooManyChanges(Math.max(1, Math.ceil((freedFrom.getTime() + windowMs - Date.now()) / HOUR_MS))));
   }
 
-  /** Mails the member (with the calendar file) and the coach about a change, in its transaction. */
+  /** Notes the change and mails the member (with the calendar file) and the coach about it, in its transaction. */
   async function tell(tx: Repositories, member: SignedInMember, bookingId: string, change: Change, before?: Date) {
+    await tx.oneOnOne.noteChange(member.id, bookingId, change);
     const row = (await tx.oneOnOne.find(bookingId))!;
     const coach = await tx.oneOnOne.profile(row.booking.coachId);
     const memberZone = zoneOf(member);

@@ -20,11 +20,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * An offer mails the address a visitor typed in the contact form: so many a day per staff member, and
  * so many a day to one address (TYPED_ADDRESS_MAIL), counted from the offers and the mail stored.
  */
-async function refuseOffersPastLimits(tx: Repositories, staffEmail: string, to: string): Promise<void> {
+async function refuseOffersPastLimits(tx: Repositories, staff: { id: string; email: string }, to: string): Promise<void> {
   const { perStaff, perRecipient } = TYPED_ADDRESS_MAIL.teamOffers;
   // Counted under both addresses' hold: offers made at once by two owners, or twice, wait their turn.
-  await tx.outbox.holdAddresses([staffEmail, to]);
-  if ((await tx.teams.quotesMadeBy(staffEmail, new Date(Date.now() - perStaff.windowMs))) >= perStaff.max)
+  await tx.outbox.holdAddresses([staff.email, to]);
+  // By the owner's account, not their address, which they may change.
+  if ((await tx.teams.quotesMadeBy(staff.id, new Date(Date.now() - perStaff.windowMs))) >= perStaff.max)
     throw new ServiceError(
       429,
       `You have mailed ${perStaff.max} team offers in the last 24 hours, the most a day: make this one tomorrow.`,
@@ -73,6 +74,7 @@ export function createTeamsAdminService({ data, mailer }: { data: DataAccess; ma
         pricePerSeatCents: input.price_per_seat_cents,
         contactMessageId: message.id,
         createdBy: staff.email,
+        createdById: staff.id,
         expiresAt: new Date(Date.now() + input.valid_days * DAY_MS),
       };
       const mail = await mailTemplates.teamOffer({
@@ -84,7 +86,7 @@ export function createTeamsAdminService({ data, mailer }: { data: DataAccess; ma
         offerUrl: mailer.link('/team/new', { quote: values.id }),
       });
       const quote = await data.transaction(async (tx) => {
-        await refuseOffersPastLimits(tx, staff.email, values.email);
+        await refuseOffersPastLimits(tx, staff, values.email);
         const row = await tx.teams.createQuote(values);
         await mailer.queue(tx, 'team-offer', row.email, mail);
         await tx.audit.record({

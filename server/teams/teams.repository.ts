@@ -309,11 +309,11 @@ export function createTeamsRepository(db: DatabaseOrTransaction) {
     },
 
     /** Offers this staff member made since then. */
-    async quotesMadeBy(staffEmail: string, since: Date): Promise<number> {
+    async quotesMadeBy(staffId: string, since: Date): Promise<number> {
       const [row] = await db
         .select({ value: sql<number>`count(*)::int` })
         .from(teamQuotes)
-        .where(and(eq(teamQuotes.createdBy, staffEmail), gt(teamQuotes.createdAt, since)));
+        .where(and(eq(teamQuotes.createdById, staffId), gt(teamQuotes.createdAt, since)));
       return row?.value ?? 0;
     },
 

@@ -15,8 +15,10 @@ import {
 import { ONE_ON_ONE_CHANGES } from '../../common/limits.ts';
 import { ONE_ON_ONE_GOLD_ONLY } from '../../common/policies.ts';
 import { localDateOf } from '../../common/time-zones.ts';
-import { oneOnOneBookings, outboxMessages } from '../../db/schema.ts';
-import { createTestApp, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
+import { members, oneOnOneBookings, oneOnOneChanges, outboxMessages } from '../../db/schema.ts';
+import { forgetCountedChanges } from '../../server/accounts/data-retention.ts';
+import { createDataAccess } from '../../server/repositories.ts';
+import { createTestApp, uniqueEmail, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
 
 // Gold's monthly 1-on-1: coaches say when they are free; Gold members book one slot a month, move
 // it or cancel it up to a day before; the database settles races.
@@ -279,6 +281,13 @@ describe('changes mailed to the coach', () => {
     expect(mine.upcoming.map((each) => each.starts_at)).toEqual([kept]);
     expect(await coachMails()).toBe(mailed);
     expect(await mailsTo(gold.email, 'one-on-one-%')).toHaveLength(max);
+    // A new address is no new allowance: the changes are counted by the member, not where they are mailed.
+    await t.db
+      .update(members)
+      .set({ email: uniqueEmail('renamed-gold') })
+      .where(eq(members.email, gold.email));
+    expect((await moveTo(gold, booking.id, first!)).statusCode).toBe(429);
+    expect(await coachMails()).toBe(mailed);
 
     // Giving the time back is always possible; booking again is a change like the others.
     expect((await request('DELETE', `/api/one-on-one/bookings/${booking.id}`, gold.headers)).statusCode).toBe(200);
@@ -286,6 +295,18 @@ describe('changes mailed to the coach', () => {
     // The limit is the member's own: another Gold member books as usual.
     const other = await t.loginAs('gold');
     expect((await book(other, first!)).statusCode).toBe(201);
+  });
+
+  it('forgets, in the daily retention, the changes a day has passed over, and keeps the day’s', async () => {
+    const gold = await t.loginAs('gold');
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+    await t.db.insert(oneOnOneChanges).values([
+      { memberId: gold.memberId, kind: 'booked', createdAt: hoursAgo(30) },
+      { memberId: gold.memberId, kind: 'moved', createdAt: hoursAgo(2) },
+    ]);
+    expect(await forgetCountedChanges(createDataAccess(t.db))).toBeGreaterThanOrEqual(1);
+    const left = await t.db.select({ kind: oneOnOneChanges.kind }).from(oneOnOneChanges).where(eq(oneOnOneChanges.memberId, gold.memberId));
+    expect(left).toEqual([{ kind: 'moved' }]);
   });
 
   it('counts changes sent at the same moment one by one', async () => {

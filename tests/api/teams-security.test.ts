@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TYPED_ADDRESS_MAIL } from '../../common/limits.ts';
 import { INVITATION_NOT_VALID, QUOTE_FOR_ANOTHER, type TeamQuoteView, type TeamView } from '../../common/teams.contract.ts';
 import type { Tier } from '../../common/tiers.ts';
-import { auditLog, contactMessages, members, subscriptions, teamInvitations, teams } from '../../db/schema.ts';
+import { auditLog, contactMessages, members, staffAccounts, subscriptions, teamInvitations, teams } from '../../db/schema.ts';
 import { createDataAccess } from '../../server/repositories.ts';
 import { runTierReconciliation, TIER_CHECK_ACTOR } from '../../server/teams/tier-reconciliation.ts';
 import { startBillingSite, type BillingSite } from '../helpers/billing-site.ts';
@@ -303,7 +303,8 @@ describe('mail to addresses a user typed is limited', () => {
       `${brokerage} has been mailed ${perAddress.max} team offers in the last 24 hours, the most a day: make this one tomorrow.`,
     );
 
-    const busy = { authorization: `Bearer ${(await t.loginAsStaff()).token}` };
+    const owner = await t.loginAsStaff();
+    const busy = { authorization: `Bearer ${owner.token}` };
     for (let index = 0; index < perStaff.max; index++)
       expect((await offer(await contactMessageFrom(uniqueEmail(`lead${index}`)), busy)).statusCode).toBe(200);
     const tooMany = await offer(await contactMessageFrom(uniqueEmail('lead')), busy);
@@ -311,6 +312,12 @@ describe('mail to addresses a user typed is limited', () => {
     expect(tooMany.json().detail).toBe(
       `You have mailed ${perStaff.max} team offers in the last 24 hours, the most a day: make this one tomorrow.`,
     );
+    // A new address is no new allowance: the offers are counted by the owner's account.
+    await t.db
+      .update(staffAccounts)
+      .set({ email: uniqueEmail('renamed-owner') })
+      .where(eq(staffAccounts.id, owner.id));
+    expect((await offer(await contactMessageFrom(uniqueEmail('lead')), busy)).statusCode).toBe(429);
   });
 
   it('answers the contact form at one address a limited number of times a day, from any client address', async () => {
