@@ -58,6 +58,7 @@ export default [
     route('files', 'routes/admin/tabs/files-tab.tsx'),
     route('courses', 'routes/admin/tabs/courses-tab.tsx'),
     route('courses/:courseId', 'routes/admin/tabs/course-editor.tsx'),
+    route('courses/:courseId/quiz/:lessonId', 'routes/admin/tabs/quiz-editor.tsx'),
     route('resources', 'routes/admin/tabs/resources-tab.tsx'),
     route('content', 'routes/admin/tabs/content-tab.tsx'),
     route('members', 'routes/admin/tabs/members-tab.tsx'),

@@ -4,10 +4,10 @@ import { Tier } from './tiers.ts';
 import type { BeforeQuery, Paged } from './paging.ts';
 import type { Viewer } from './viewer.ts';
 import { LESSON_ATTACHMENTS_MAX, TEXT_MAX } from './limits.ts';
-import { COURSE_CATEGORIES, COURSE_LEVELS, COURSE_STATUSES } from './course-kinds.ts';
+import { COURSE_CATEGORIES, COURSE_LEVELS, COURSE_STATUSES, LESSON_KINDS } from './course-kinds.ts';
 
 // SPEC 2 / 3: the course catalogue and its lessons.
-export { COURSE_CATEGORIES, COURSE_LEVELS, COURSE_STATUSES } from './course-kinds.ts';
+export { COURSE_CATEGORIES, COURSE_LEVELS, COURSE_STATUSES, LESSON_KINDS } from './course-kinds.ts';
 const CourseCategory = z.enum(COURSE_CATEGORIES, { error: 'Category must be sales, marketing, negotiation, specialization or business' });
 const CourseLevel = z.enum(COURSE_LEVELS, { error: 'Level must be beginner, intermediate or advanced' });
 const CourseStatus = z.enum(COURSE_STATUSES, { error: 'Status must be draft, published or archived' });
@@ -42,6 +42,8 @@ export const Lesson = z.object({
   duration: z.string(),
   description: z.string(),
   video_url: z.string().nullable(),
+  /** A video lesson (its video, or words to read), or a quiz, which the member completes by passing it. */
+  kind: z.enum(LESSON_KINDS),
   /** true when the lesson has a video, whether or not this client may see it */
   has_video: z.boolean(),
   /** A free preview: its video is open to everyone, members of any tier and visitors. */
@@ -84,6 +86,8 @@ const courseFields = {
   level: CourseLevel,
   duration: requiredText('Duration', TEXT_MAX.duration),
   certificate: z.boolean({ error: 'Certificate must be true or false' }),
+  /** The certificate states the member's quiz score (their best passing try of each quiz, averaged). */
+  certificate_shows_score: z.boolean({ error: 'Whether the certificate shows the score must be true or false' }),
   /** A public image from the file library; null for the generated artwork. */
   thumbnail_file_id: uuidParam('Thumbnail').nullable(),
   /**
@@ -96,6 +100,7 @@ export const CourseInput = z.object({
   ...courseFields,
   level: courseFields.level.default('beginner'),
   certificate: courseFields.certificate.default(true),
+  certificate_shows_score: courseFields.certificate_shows_score.default(false),
   thumbnail_file_id: courseFields.thumbnail_file_id.default(null),
   early_access_until: courseFields.early_access_until.default(null),
 });
@@ -107,6 +112,8 @@ export const CourseStatusInput = z.object({ status: CourseStatus });
 
 export const LessonInput = z
   .object({
+    /** Chosen when the lesson is added: a quiz's questions are then written apart (PUT .../quiz). */
+    kind: z.enum(LESSON_KINDS, { error: 'A lesson is a video lesson or a quiz' }).default('video'),
     title: requiredText('Title', TEXT_MAX.courseTitle),
     duration: requiredText('Duration', TEXT_MAX.duration),
     description: optionalText('Description', TEXT_MAX.lessonDescription, { multiline: true }).default(''),
@@ -124,6 +131,10 @@ export const LessonInput = z
   .refine((lesson) => !(lesson.video_url && lesson.video_file_id), {
     message: 'Choose an uploaded video or a video URL, not both',
     path: ['video_url'],
+  })
+  .refine((lesson) => lesson.kind === 'video' || (!lesson.video_url && !lesson.video_file_id && !lesson.free_preview), {
+    message: 'A quiz has no video and is no free preview',
+    path: ['kind'],
   });
 export type LessonInput = z.infer<typeof LessonInput>;
 export const LessonOrderInput = z.object({
@@ -134,6 +145,7 @@ export const LessonOrderInput = z.object({
 
 export const StaffCourse = Course.extend({
   status: CourseStatus,
+  certificate_shows_score: z.boolean(),
   thumbnail_file_id: z.string().nullable(),
   enrolled_count: z.number().int(),
   completed_count: z.number().int(),
@@ -145,6 +157,7 @@ export type StaffCourse = z.infer<typeof StaffCourse>;
 export const StaffCourseList = z.array(StaffCourse);
 export const StaffLesson = z.object({
   id: z.string(),
+  kind: z.enum(LESSON_KINDS),
   title: z.string(),
   duration: z.string(),
   description: z.string(),

@@ -44,6 +44,8 @@ export const CertificateVerification = z.object({
   course_id: z.string(),
   course_title: z.string(),
   issued_at: z.string(),
+  /** The score in the course's quizzes, where the course's certificate states one (percent). */
+  score_percent: z.number().int().nullable(),
 });
 export type CertificateVerification = z.infer<typeof CertificateVerification>;
 

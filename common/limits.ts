@@ -188,6 +188,9 @@ export const TEXT_MAX = {
   displayName: 100,
 } as const;
 
+// Quizzes: in a module of their own, so the pages that do not show one do not carry them.
+export { QUIZ } from './quiz-limits.ts';
+
 // Live coaching.
 export const BROADCASTS = {
   /** Teams offered as a broadcast's audience (the latest). */

@@ -86,18 +86,25 @@ export function yearlySavingPercent(plan: Pick<PricingPlan, 'monthlyPrice' | 'ye
 /** SPEC 2: the toggle's label is 'Save 16%' as written. */
 export const YEARLY_TOGGLE_LABEL = 'Save 16%';
 
-// Made once: a number's toLocaleString builds a new formatter on each call, which a phone feels on
-// the pricing page, where every plan card formats several prices as it comes alive.
-const WHOLE_DOLLARS = new Intl.NumberFormat('en-US');
-const DOLLARS_AND_CENTS = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/**
+ * Dollars as the site writes them: '$1,490', '$63.20' (cents only when there are some). Written out
+ * by hand: a number formatter (Intl, toLocaleString) costs a phone tens of milliseconds to make as
+ * the pricing page comes alive, for what a comma and two digits say.
+ */
+function dollarsOf(cents: number): string {
+  const whole = Math.floor(Math.abs(cents) / 100);
+  const rest = Math.abs(cents) % 100;
+  const grouped = String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${cents < 0 ? '-' : ''}$${grouped}${rest === 0 ? '' : `.${String(rest).padStart(2, '0')}`}`;
+}
 
 export function formatPrice(amount: number): string {
-  return `$${WHOLE_DOLLARS.format(amount)}`;
+  return dollarsOf(Math.round(amount * 100));
 }
 
 /** An amount in cents as dollars: $63.20, $632 (no cents when there are none). */
 export function formatCents(cents: number): string {
-  return `$${(cents % 100 === 0 ? WHOLE_DOLLARS : DOLLARS_AND_CENTS).format(cents / 100)}`;
+  return dollarsOf(Math.round(cents));
 }
 
 /** SPEC 9 comparison table (Bronze / Silver / Gold). */

@@ -18,6 +18,7 @@ import type { ContentService } from './content.contract.ts';
 import type { CourseAuthoringService, CoursesService } from './courses.contract.ts';
 import type { FilesService } from './files.contract.ts';
 import type { LearningService } from './learning.contract.ts';
+import type { QuizAuthoringService, QuizzesService } from './quizzes.contract.ts';
 import type { PodcastAuthoringService, PodcastService } from './podcast.contract.ts';
 import type { ResourceAuthoringService, ResourcesService } from './resources.contract.ts';
 import type { StatsService } from './stats.contract.ts';
@@ -48,6 +49,8 @@ export interface Services {
   courses: CoursesService;
   courseAuthoring: CourseAuthoringService;
   learning: LearningService;
+  quizzes: QuizzesService;
+  quizAuthoring: QuizAuthoringService;
   content: ContentService;
   podcast: PodcastService;
   podcastAuthoring: PodcastAuthoringService;

@@ -5,8 +5,9 @@ import { COMMUNITY_SPACES } from '../common/community.contract.ts';
 import { BROADCAST_STATUSES } from '../common/broadcasts.contract.ts';
 import { DIGESTS, NOTIFICATION_KINDS } from '../common/notifications.contract.ts';
 import { COACHING_KINDS } from '../common/coaching.contract.ts';
-import { COURSE_CATEGORIES, COURSE_LEVELS, COURSE_STATUSES } from '../common/courses.contract.ts';
+import { COURSE_CATEGORIES, COURSE_LEVELS, COURSE_STATUSES, LESSON_KINDS } from '../common/courses.contract.ts';
 import { UPLOAD_FOLDER_VALUES } from '../common/files.contract.ts';
+import { QUESTION_KINDS } from '../common/quizzes.contract.ts';
 import { RESOURCE_TYPES } from '../common/resources.contract.ts';
 import { BILLING_PERIODS, PAID_TIERS } from '../common/pricing.ts';
 import { TIERS } from '../common/tiers.ts';
@@ -183,6 +184,8 @@ export const courses = pgTable(
     level: text({ enum: COURSE_LEVELS }).notNull().default('beginner'),
     /** Finishing every lesson issues a certificate ('Certificate included'). */
     certificate: boolean().notNull().default(true),
+    /** The certificate states the member's score in the course's quizzes (their best passing try of each, averaged). */
+    certificateShowsScore: boolean().notNull().default(false),
     /** Only published courses are listed; archived ones stay open to the members enrolled in them. */
     status: text({ enum: COURSE_STATUSES }).notNull().default('published'),
     /** The uploaded image shown as thumbnail, when staff chose one (thumbnail holds its address). */
@@ -227,9 +230,12 @@ export const lessons = pgTable(
     videoFileId: uuid().references(() => uploadedFiles.id, { onDelete: 'set null' }),
     /** A free preview: its video is open to everyone. */
     freePreview: boolean().notNull().default(false),
+    /** A video lesson (a video, or words to read), or a quiz (the quizzes table), completed by passing it. */
+    kind: text({ enum: LESSON_KINDS }).notNull().default('video'),
   },
   (t) => [
     index('lessons_course_idx').on(t.courseId, t.position),
+    check('lessons_kind_check', oneOf('kind', LESSON_KINDS)),
     // Which lessons play a stored file (who may open it by its id, server/files/files.repository.ts).
     index('lessons_video_file_idx')
       .on(t.videoFileId)
@@ -356,12 +362,125 @@ export const certificates = pgTable(
     // Name and course title as they were when issued, so the certificate never changes afterwards.
     memberName: text().notNull(),
     courseTitle: text().notNull(),
+    /** The score it states, where the course's certificate shows one (percent); null otherwise. */
+    scorePercent: integer(),
     issuedAt: createdAt(),
   },
   (t) => [
     uniqueIndex('certificates_member_course_idx').on(t.memberId, t.courseId),
     index('certificates_member_recent_idx').on(t.memberId, t.issuedAt, t.id),
   ],
+);
+
+// ---- Quizzes --------------------------------------------------------------------------------
+
+/** A quiz lesson's rules (common/quizzes.contract.ts): the pass mark, the tries, the wait and the time limit. */
+export const quizzes = pgTable(
+  'quizzes',
+  {
+    lessonId: text()
+      .primaryKey()
+      .references(() => lessons.id, { onDelete: 'cascade' }),
+    passPercent: integer().notNull(),
+    /** Null: as many tries as the member likes. */
+    maxAttempts: integer(),
+    waitMinutes: integer().notNull().default(0),
+    /** Null: no time limit. */
+    timeLimitMinutes: integer(),
+    updatedAt: createdAt(),
+  },
+  () => [
+    check('quizzes_pass_check', sql`pass_percent between 1 and 100`),
+    check('quizzes_attempts_check', sql`max_attempts is null or max_attempts >= 1`),
+    check('quizzes_wait_check', sql`wait_minutes >= 0`),
+    check('quizzes_time_check', sql`time_limit_minutes is null or time_limit_minutes >= 1`),
+  ],
+);
+
+export const quizQuestions = pgTable(
+  'quiz_questions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    lessonId: text()
+      .notNull()
+      .references(() => quizzes.lessonId, { onDelete: 'cascade' }),
+    position: integer().notNull(),
+    kind: text({ enum: QUESTION_KINDS }).notNull(),
+    prompt: text().notNull(),
+    explanation: text().notNull().default(''),
+  },
+  (t) => [index('quiz_questions_lesson_idx').on(t.lessonId, t.position), check('quiz_questions_kind_check', oneOf('kind', QUESTION_KINDS))],
+);
+
+export const quizOptions = pgTable(
+  'quiz_options',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    questionId: uuid()
+      .notNull()
+      .references(() => quizQuestions.id, { onDelete: 'cascade' }),
+    position: integer().notNull(),
+    text: text().notNull(),
+    correct: boolean().notNull(),
+  },
+  (t) => [index('quiz_options_question_idx').on(t.questionId, t.position)],
+);
+
+/** A question of a try and its answers, in the order this try shows them (shuffled when it starts). */
+export interface QuizLayoutEntry {
+  question: string;
+  options: string[];
+}
+
+/**
+ * A member's try at a quiz. One try at a time per member and quiz (the partial unique index): two
+ * starts sent at once make one try. A try is scored once (`submitted_at` is set by the one update
+ * that finds it unset).
+ */
+export const quizAttempts = pgTable(
+  'quiz_attempts',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    lessonId: text()
+      .notNull()
+      .references(() => lessons.id, { onDelete: 'cascade' }),
+    layout: jsonb().$type<QuizLayoutEntry[]>().notNull(),
+    startedAt: createdAt(),
+    /** When the time is up (the server's clock); null without a time limit. */
+    deadline: timestamp({ withTimezone: true }),
+    submittedAt: timestamp({ withTimezone: true }),
+    scorePercent: integer(),
+    passed: boolean(),
+    /** Sent after the time was up: scored with nothing answered. */
+    timedOut: boolean().notNull().default(false),
+  },
+  (t) => [
+    uniqueIndex('quiz_attempts_open_idx')
+      .on(t.memberId, t.lessonId)
+      .where(sql`submitted_at is null`),
+    // A member's tries in order (their data's download), and at one quiz (by its leading column).
+    index('quiz_attempts_member_idx').on(t.memberId, t.startedAt, t.id),
+    index('quiz_attempts_lesson_idx').on(t.lessonId, t.submittedAt),
+  ],
+);
+
+/** What a scored try answered to each question. */
+export const quizAnswers = pgTable(
+  'quiz_answers',
+  {
+    attemptId: uuid()
+      .notNull()
+      .references(() => quizAttempts.id, { onDelete: 'cascade' }),
+    questionId: uuid()
+      .notNull()
+      .references(() => quizQuestions.id, { onDelete: 'cascade' }),
+    optionIds: uuid().array().notNull(),
+    right: boolean().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.attemptId, t.questionId] }), index('quiz_answers_question_idx').on(t.questionId)],
 );
 
 // One table serves the public episode shape and the admin shape (SPEC 3).

@@ -35,6 +35,7 @@ import { SiteLogController } from './http/request-log.ts';
 import { paymentFormTargets, securityHeaders } from './http/security-headers.ts';
 import { useZodContracts } from './http/zod.ts';
 import { learningRoutes } from './learning/learning.routes.ts';
+import { quizzesRoutes } from './quizzes/quizzes.routes.ts';
 import { startMailWorker, type MailWorkerTiming } from './mail/mail-worker.ts';
 import { createLinkMinting } from './mail/link-minting.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -305,6 +306,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     staffRoutes,
     coursesRoutes,
     learningRoutes,
+    quizzesRoutes,
     contentRoutes,
     podcastRoutes,
     resourcesRoutes,

@@ -23,6 +23,7 @@ import { createTipsRepository } from './tips/tips.repository.ts';
 import { createNotificationsRepository } from './notifications/notifications.repository.ts';
 import { createOffersRepository } from './billing/offers.repository.ts';
 import { createTeamsRepository } from './teams/teams.repository.ts';
+import { createQuizzesRepository } from './quizzes/quizzes.repository.ts';
 
 /** Every feature's repository, bound to the database or to one transaction. */
 function createRepositories(db: DatabaseOrTransaction) {
@@ -41,6 +42,7 @@ function createRepositories(db: DatabaseOrTransaction) {
     courses: createCoursesRepository(db),
     files: createFilesRepository(db),
     learning: createLearningRepository(db),
+    quizzes: createQuizzesRepository(db),
     members: createMembersRepository(db),
     notifications: createNotificationsRepository(db),
     offers: createOffersRepository(db),

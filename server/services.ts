@@ -21,6 +21,8 @@ import { createFileLibraryService } from './files/file-library.service.ts';
 import type { FileStorage } from './files/storage.ts';
 import { AttemptLimiter } from './http/attempt-limiter.ts';
 import { createLearningService } from './learning/learning.service.ts';
+import { createQuizzesService } from './quizzes/quizzes.service.ts';
+import { createQuizAuthoringService } from './quizzes/quiz-authoring.service.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { createMembersService } from './members/members.service.ts';
 import { createPodcastService } from './podcast/podcast.service.ts';
@@ -113,6 +115,8 @@ export function createServices(deps: {
     courses,
     courseAuthoring: createCourseAuthoringService(data, learning),
     learning,
+    quizzes: createQuizzesService({ data, courses, learning, mailer }),
+    quizAuthoring: createQuizAuthoringService(data),
     content: createContentService(data),
     podcast: createPodcastService(data),
     podcastAuthoring: createPodcastAuthoringService(data),

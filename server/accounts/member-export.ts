@@ -33,7 +33,7 @@ async function* jsonArray<T>(rows: AsyncIterable<T>, view: (row: T) => unknown):
 
 /**
  * 'Download my data' (the privacy policy's right to one's data): the member's profile, plan and
- * invoices, courses and progress, certificates, discussions, replies and likes, sign-ins and consents,
+ * invoices, courses and progress, certificates, quiz tries and their answers, discussions, replies and likes, sign-ins and consents,
  * live sessions RSVP'd to and joined, 1-on-1s, goals and their progress, and messages sent to staff,
  * as one JSON document written page by page. Nothing of another member (a reply names the
  * discussion it answers by id only), and no secret (no password hash, no token).
@@ -112,7 +112,29 @@ export function createMemberExport(deps: { data: DataAccess; invoices: (viewer: 
         (after: { issuedAt: string; id: string } | undefined) => data.learning.listCertificates(member.id, STREAM_BATCH, after),
         (row) => ({ issuedAt: row.issuedKey, id: row.id }),
       ),
-      (row) => ({ code: row.code, course_id: row.courseId, course_title: row.courseTitle, issued_at: iso(row.issuedAt) }),
+      (row) => ({
+        code: row.code,
+        course_id: row.courseId,
+        course_title: row.courseTitle,
+        issued_at: iso(row.issuedAt),
+        score_percent: row.scorePercent,
+      }),
+    );
+    yield ',"quiz_tries":';
+    yield* jsonArray(
+      pages(
+        (after: { startedAt: string; id: string } | undefined) => data.quizzes.triesPage(member.id, STREAM_BATCH, after),
+        (row) => ({ startedAt: row.startedKey, id: row.id }),
+      ),
+      (row) => ({
+        lesson_id: row.lessonId,
+        started_at: iso(row.startedAt),
+        sent_at: iso(row.submittedAt),
+        score_percent: row.scorePercent,
+        passed: row.passed,
+        timed_out: row.timedOut,
+        answers: row.answers.map((answer) => ({ question_id: answer.questionId, answer_ids: answer.optionIds, right: answer.right })),
+      }),
     );
     yield ',"discussions":';
     yield* jsonArray(

@@ -28,10 +28,12 @@ const COURSE: CourseInput = {
   level: 'intermediate',
   duration: '1h 10m',
   certificate: true,
+  certificate_shows_score: false,
   thumbnail_file_id: null,
   early_access_until: null,
 };
 const lesson = (title: string, extra: Partial<LessonInput> = {}): LessonInput => ({
+  kind: 'video',
   title,
   duration: '12:00',
   description: '',

@@ -22,6 +22,7 @@ import { publicCourse } from './courses.service.ts';
 import { chosenTier, tierColumns } from './early-access.ts';
 
 const LESSON_NOT_FOUND = 'Lesson not found';
+const LESSON_KIND_STAYS = 'A lesson stays the kind it was added as: add a new lesson for a quiz, or for a video.';
 const NO_LEARNERS = { enrolled: 0, completed: 0, averageProgress: 0 };
 
 /** The staff's list of courses goes on after a course: its position and id (its title is read back). */
@@ -42,6 +43,7 @@ export function createCourseAuthoringService(
     return {
       ...publicCourse(row),
       status: row.status,
+      certificate_shows_score: row.certificateShowsScore,
       thumbnail_file_id: row.thumbnailFileId,
       enrolled_count: learners?.enrolled ?? 0,
       completed_count: learners?.completed ?? 0,
@@ -58,6 +60,7 @@ export function createCourseAuthoringService(
       course: await staffCourse(row),
       lessons: lessons.map((lesson) => ({
         id: lesson.id,
+        kind: lesson.kind,
         title: lesson.title,
         duration: lesson.duration,
         description: lesson.description,
@@ -98,6 +101,7 @@ export function createCourseAuthoringService(
   }
 
   const lessonColumns = (input: LessonInput) => ({
+    kind: input.kind,
     title: input.title,
     duration: input.duration,
     description: input.description,
@@ -167,6 +171,7 @@ export function createCourseAuthoringService(
           level: input.level,
           duration: input.duration,
           certificate: input.certificate,
+          certificateShowsScore: input.certificate_shows_score,
           thumbnail: thumbnail ?? artworkUrl(courseId),
           thumbnailFileId: input.thumbnail_file_id,
           status: 'draft',
@@ -207,6 +212,8 @@ export function createCourseAuthoringService(
         await tx.courses.lockCourse(courseId);
         const now = await tx.courses.findById(courseId);
         if (status === 'published' && !now?.lesson_count) throw conflict('Add at least one lesson before publishing the course.');
+        const unwritten = status === 'published' ? await tx.courses.unwrittenQuizzes(courseId) : [];
+        if (unwritten.length > 0) throw conflict(`Write the questions of the quiz “${unwritten[0]}” before publishing the course.`);
         // Members who started a course keep it: it can be archived, never taken back to a draft.
         if (status === 'draft' && (await tx.courses.hasEnrolments(courseId))) {
           throw conflict('Members have started this course: archive it instead of making it a draft.');
@@ -274,6 +281,8 @@ export function createCourseAuthoringService(
     async updateLesson(viewer, lessonId, input) {
       const staff = requireStaffArea(viewer, 'content');
       const lesson = await lessonOf(lessonId);
+      // A member's progress in a video lesson is no pass of a quiz, and a quiz's tries no progress in a video.
+      if (lesson.kind !== input.kind) throw conflict(LESSON_KIND_STAYS);
       await checkLessonFiles(input);
       await data.transaction(async (tx) => {
         await tx.courses.updateLesson(lessonId, lessonColumns(input));

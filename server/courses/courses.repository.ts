@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, lte, max, sql, type SQL, getTableColumns } from 'drizzle-orm';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { courseLearnerCounts, courses, enrolments, lessonAttachments, lessons, uploadedFiles } from '../../db/schema.ts';
+import { courseLearnerCounts, courses, enrolments, lessonAttachments, lessons, quizQuestions, uploadedFiles } from '../../db/schema.ts';
 
 const courseColumns = {
   id: courses.id,
@@ -14,6 +14,7 @@ const courseColumns = {
   instructor: courses.instructor,
   level: courses.level,
   certificate: courses.certificate,
+  certificateShowsScore: courses.certificateShowsScore,
   status: courses.status,
   thumbnailFileId: courses.thumbnailFileId,
   earlyAccessTier: courses.earlyAccessTier,
@@ -154,6 +155,22 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
     /** Holds the course row until the transaction ends: an enrolment cannot slip in meanwhile. */
     async lockCourse(id: string): Promise<void> {
       await db.select({ id: courses.id }).from(courses).where(eq(courses.id, id)).for('update');
+    },
+
+    /** The course's quiz lessons with no question yet: no one could pass them, nor finish the course. */
+    async unwrittenQuizzes(courseId: string): Promise<string[]> {
+      const rows = await db
+        .select({ title: lessons.title })
+        .from(lessons)
+        .where(
+          and(
+            eq(lessons.courseId, courseId),
+            eq(lessons.kind, 'quiz'),
+            sql`not exists (select 1 from ${quizQuestions} where ${quizQuestions.lessonId} = ${lessons.id})`,
+          ),
+        )
+        .orderBy(asc(lessons.position));
+      return rows.map((row) => row.title);
     },
 
     async hasEnrolments(courseId: string): Promise<boolean> {

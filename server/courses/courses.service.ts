@@ -59,6 +59,7 @@ export function createCoursesService(data: DataAccess): CoursesService {
           : mayWatchLesson(viewer, place);
         return {
           id: lesson.id,
+          kind: lesson.kind,
           title: lesson.title,
           duration: lesson.duration,
           description: lesson.description,

@@ -11,6 +11,8 @@ export async function renderCertificatePdf(certificate: {
   issuedAt: Date;
   code: string;
   verifyUrl: string;
+  /** The score in the course's quizzes, where the course's certificate states one. */
+  scorePercent: number | null;
 }): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   pdf.setTitle(`Certificate of Completion: ${certificate.courseTitle}`);
@@ -31,6 +33,7 @@ export async function renderCertificatePdf(certificate: {
   center(certificate.courseTitle, 305, 22, bold);
   const date = certificate.issuedAt.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
   center(`Issued ${date}`, 250, 14);
+  if (certificate.scorePercent !== null) center(`Quiz score: ${certificate.scorePercent}%`, 225, 14, bold);
   center(`Verification code: ${certificate.code}`, 120, 12, bold, DARK_RED);
   center(`Verify at ${certificate.verifyUrl}`, 100, 10);
   return pdf.save();

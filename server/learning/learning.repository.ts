@@ -25,6 +25,8 @@ export function createLearningRepository(db: DatabaseOrTransaction) {
           courseTier: courses.tier,
           courseTitle: courses.title,
           courseCertificate: courses.certificate,
+          courseCertificateShowsScore: courses.certificateShowsScore,
+          kind: lessons.kind,
           hasVideo: sql<boolean>`${lessons.videoFileId} is not null or coalesce(${lessons.videoUrl}, '') <> ''`,
         })
         .from(lessons)
@@ -40,6 +42,16 @@ export function createLearningRepository(db: DatabaseOrTransaction) {
         .from(lessonProgress)
         .innerJoin(lessons, eq(lessons.id, lessonProgress.lessonId))
         .where(and(eq(lessonProgress.memberId, memberId), eq(lessons.courseId, courseId)))
+        .orderBy(asc(lessons.position));
+      return rows.map((row) => row.id);
+    },
+
+    /** The course's quiz lessons, in order (a certificate that states a score averages the member's best of each). */
+    async quizLessonIds(courseId: string): Promise<string[]> {
+      const rows = await db
+        .select({ id: lessons.id })
+        .from(lessons)
+        .where(and(eq(lessons.courseId, courseId), eq(lessons.kind, 'quiz')))
         .orderBy(asc(lessons.position));
       return rows.map((row) => row.id);
     },
@@ -81,7 +93,14 @@ export function createLearningRepository(db: DatabaseOrTransaction) {
       return row ?? null;
     },
 
-    async createCertificate(values: { memberId: string; courseId: string; code: string; memberName: string; courseTitle: string }) {
+    async createCertificate(values: {
+      memberId: string;
+      courseId: string;
+      code: string;
+      memberName: string;
+      courseTitle: string;
+      scorePercent: number | null;
+    }) {
       await db.insert(certificates).values(values).onConflictDoNothing();
     },
 
@@ -100,7 +119,7 @@ export function createLearningRepository(db: DatabaseOrTransaction) {
       const total = sql`(select count(*) from lessons l where l.course_id = ${courseId})`;
       const done = sql`(select count(*) from lesson_progress p join lessons l on l.id = p.lesson_id where p.member_id = ${enrolments.memberId} and l.course_id = ${courseId})`;
       return db
-        .select({ memberId: members.id, name: members.name, courseTitle: courses.title })
+        .select({ memberId: members.id, name: members.name, courseTitle: courses.title, showsScore: courses.certificateShowsScore })
         .from(enrolments)
         .innerJoin(members, eq(members.id, enrolments.memberId))
         .innerJoin(courses, eq(courses.id, enrolments.courseId))

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { CoursesService } from '../../common/courses.contract.ts';
 import { conflict, forbidden, notFound } from '../../common/errors.ts';
 import { UPGRADE_NEEDED, type EnrolledCourse, type LearningService, type MemberCertificate } from '../../common/learning.contract.ts';
+import { QUIZ_IS_COMPLETED_BY_PASSING } from '../../common/quizzes.contract.ts';
 import { PAGE_SIZE, WATCHED_TO_COMPLETE } from '../../common/limits.ts';
 import type { BeforeQuery, Paged } from '../../common/paging.ts';
 import { progressPercent } from '../../common/progress.ts';
@@ -28,12 +29,20 @@ function newCertificateCode(): string {
 /** Beyond what pages call: certificates owed after the course changed, and a member's learning for their page in the admin area. */
 export interface ServerLearningService extends LearningService {
   issueDueCertificates(courseId: string): Promise<number>;
+  /**
+   * Marks a lesson done in the caller's transaction (a passed quiz, with its score), issuing the
+   * course's certificate when it was the last; true when a certificate was issued (mail to send).
+   */
+  completeInTransaction(tx: Repositories, member: { id: string; name: string }, lesson: OpenLesson): Promise<boolean>;
   /** A member's latest courses with their progress, and certificates (a page of each); the members service checks who asks. */
   recordOf(
     memberId: string,
     pages?: { courses?: string; certificates?: string },
   ): Promise<{ enrolments: Paged<EnrolledCourse>; certificates: Paged<MemberCertificate> }>;
 }
+
+/** A lesson as the learning rules read it (its course's tier, title and certificate). */
+type OpenLesson = NonNullable<Awaited<ReturnType<Repositories['learning']['findLesson']>>>;
 
 export function createLearningService(deps: {
   data: DataAccess;
@@ -77,17 +86,24 @@ export function createLearningService(deps: {
     return lesson;
   }
 
-  /** Marks the lesson complete for an enrolled member; the last one issues the course's certificate. */
-  async function complete(member: SignedInMember, lesson: Awaited<ReturnType<typeof openLesson>>) {
-    const earned = await deps.data.transaction(async (repositories) => {
-      const tx = repositories.learning;
-      if (!(await tx.isEnrolled(member.id, lesson.courseId))) throw conflict('Start the course before completing its lessons.');
-      await tx.markComplete(member.id, lesson.id);
-      const [completed, total] = await Promise.all([tx.completedLessonIds(member.id, lesson.courseId), tx.lessonCount(lesson.courseId)]);
-      // A course without a certificate issues none; one earned stays when lessons are added later.
-      if (!lesson.courseCertificate || completed.length < total) return false;
-      return issueCertificate(repositories, { id: member.id, name: member.name }, { id: lesson.courseId, title: lesson.courseTitle });
+  /** Marks the lesson complete in this transaction; the last one issues the course's certificate. */
+  async function completeInTransaction(repositories: Repositories, member: { id: string; name: string }, lesson: OpenLesson) {
+    const tx = repositories.learning;
+    if (!(await tx.isEnrolled(member.id, lesson.courseId))) throw conflict('Start the course before completing its lessons.');
+    await tx.markComplete(member.id, lesson.id);
+    const [completed, total] = await Promise.all([tx.completedLessonIds(member.id, lesson.courseId), tx.lessonCount(lesson.courseId)]);
+    // A course without a certificate issues none; one earned stays when lessons are added later.
+    if (!lesson.courseCertificate || completed.length < total) return false;
+    return issueCertificate(repositories, member, {
+      id: lesson.courseId,
+      title: lesson.courseTitle,
+      showsScore: lesson.courseCertificateShowsScore,
     });
+  }
+
+  /** Marks the lesson complete for an enrolled member; the last one issues the course's certificate. */
+  async function complete(member: SignedInMember, lesson: OpenLesson) {
+    const earned = await deps.data.transaction((repositories) => completeInTransaction(repositories, member, lesson));
     if (earned) deps.mailer.nudge();
   }
 
@@ -128,7 +144,11 @@ export function createLearningService(deps: {
   }
 
   /** Issues the member's certificate for the course unless they have it; mails it (unless they unsubscribed). */
-  async function issueCertificate(repositories: Repositories, member: { id: string; name: string }, course: { id: string; title: string }) {
+  async function issueCertificate(
+    repositories: Repositories,
+    member: { id: string; name: string },
+    course: { id: string; title: string; showsScore: boolean },
+  ) {
     if (await repositories.learning.findCertificate(member.id, course.id)) return false;
     const code = newCertificateCode();
     await repositories.learning.createCertificate({
@@ -137,6 +157,7 @@ export function createLearningService(deps: {
       code,
       memberName: member.name,
       courseTitle: course.title,
+      scorePercent: course.showsScore ? await quizScore(repositories, member.id, course.id) : null,
     });
     // A congratulation: not needed to run the account, so it honours the member's unsubscribe.
     const account = await repositories.members.findAccount({ id: member.id });
@@ -151,6 +172,12 @@ export function createLearningService(deps: {
       );
     }
     return true;
+  }
+
+  /** The score a certificate states: the member's best passing try of each quiz, averaged; null without quizzes. */
+  async function quizScore(repositories: Repositories, memberId: string, courseId: string): Promise<number | null> {
+    const scores = await repositories.quizzes.bestPassingScores(memberId, await repositories.learning.quizLessonIds(courseId));
+    return scores.length === 0 ? null : Math.round(scores.reduce((sum, score) => sum + score, 0) / scores.length);
   }
 
   async function ownCertificate(code: string) {
@@ -176,6 +203,7 @@ export function createLearningService(deps: {
     async completeLesson(viewer, lessonId) {
       const member = requireMember(viewer);
       const lesson = await openLesson(viewer, lessonId);
+      if (lesson.kind === 'quiz') throw conflict(QUIZ_IS_COMPLETED_BY_PASSING);
       await complete(member, lesson);
       return progressOf(member.id, lesson.courseId);
     },
@@ -200,13 +228,19 @@ export function createLearningService(deps: {
       return progressOf(member.id, lesson.courseId);
     },
 
+    completeInTransaction,
+
     // After staff remove a lesson, members who have now done every remaining one get their certificate.
     async issueDueCertificates(courseId) {
       const due = await learning.membersDueCertificate(courseId);
       let issued = 0;
       for (const member of due) {
         const earned = await deps.data.transaction((repositories) =>
-          issueCertificate(repositories, { id: member.memberId, name: member.name }, { id: courseId, title: member.courseTitle }),
+          issueCertificate(
+            repositories,
+            { id: member.memberId, name: member.name },
+            { id: courseId, title: member.courseTitle, showsScore: member.showsScore },
+          ),
         );
         if (earned) issued++;
       }
@@ -234,6 +268,7 @@ export function createLearningService(deps: {
         course_id: certificate.courseId,
         course_title: certificate.courseTitle,
         issued_at: certificate.issuedAt.toISOString(),
+        score_percent: certificate.scorePercent,
       };
     },
 

@@ -29,6 +29,7 @@ describe('GET /api/courses/:id and lessons', () => {
       'free_preview',
       'has_video',
       'id',
+      'kind',
       'title',
       'video_url',
     ]);

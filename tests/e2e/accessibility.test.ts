@@ -2,7 +2,16 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Tier } from '../../common/tiers.ts';
-import { gotoHydrated, mailTo, newEmail, signInAsStaff, signInAtTier, useBrowser } from './browser.ts';
+import {
+  courseWithQuizLesson,
+  gotoHydrated,
+  mailTo,
+  newEmail,
+  signInAsStaff,
+  signInAtTier,
+  useBrowser,
+  writeQuizAndPublish,
+} from './browser.ts';
 import { PUBLIC_PAGES } from './routes.ts';
 
 // WCAG 2.1 AA for everyone (DESIGN.md): axe-core finds nothing, at any impact, on any page a visitor,
@@ -234,6 +243,29 @@ describe('axe-core finds nothing, at any impact', () => {
     await owner.evaluate(() => sessionStorage.setItem('edit-mode', 'on'));
     found.push(...(await auditPages(owner, ['/', '/courses', '/pricing', '/contact'], 'owner, edit mode')));
     await owner.context().close();
+    expectNone(found);
+  }, 150_000);
+
+  it("on a quiz: the staff's editor and its results, and a member's try and its result, on a phone", async () => {
+    const owner = await auditingPage();
+    await signInAsStaff(owner);
+    const { courseId, lessonId } = await courseWithQuizLesson(owner);
+    await writeQuizAndPublish(owner, courseId, lessonId);
+    const found = await auditPages(owner, [`/admin/dashboard/courses/${courseId}/quiz/${lessonId}`], 'owner');
+    await owner.context().close();
+
+    const member = await memberTakingAxe('free', { mobile: true });
+    await openHydrated(member, `/courses/${courseId}`);
+    await member.getByRole('button', { name: 'Check your contracts knowledge' }).click();
+    await member.getByRole('button', { name: 'Take the quiz' }).click();
+    const player = member.getByRole('dialog');
+    await player.getByRole('button', { name: 'Start the quiz' }).click();
+    await player.getByRole('radio', { name: 'Wrong' }).check();
+    found.push(...(await axeViolations(member, 'a quiz try [free member, phone]')));
+    await player.getByRole('button', { name: 'Send my answers' }).click();
+    await player.getByText('You scored 0%. The pass mark is 100%.').waitFor();
+    found.push(...(await axeViolations(member, 'a quiz result [free member, phone]')));
+    await member.context().close();
     expectNone(found);
   }, 150_000);
 

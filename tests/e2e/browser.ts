@@ -247,3 +247,51 @@ export function usePutBack(): (restore: () => Promise<void>) => void {
   });
   return (restore) => void restorers.push(restore);
 }
+
+/** A free course with a certificate that states the score, and one quiz lesson (no questions yet). */
+export async function courseWithQuizLesson(staff: Page): Promise<{ courseId: string; lessonId: string; title: string }> {
+  const title = `Contracts Check ${Date.now()}`;
+  const created = await staff.request.post('/api/admin/courses', {
+    data: {
+      title,
+      description: 'What a purchase agreement holds, checked.',
+      category: 'business',
+      tier: 'free',
+      instructor: 'Dana Whitfield',
+      level: 'beginner',
+      duration: '15m',
+      certificate: true,
+      certificate_shows_score: true,
+    },
+  });
+  expect(created.status()).toBe(201);
+  const courseId = ((await created.json()) as { course: { id: string } }).course.id;
+  const added = await staff.request.post(`/api/admin/courses/${courseId}/lessons`, {
+    data: { kind: 'quiz', title: 'Check your contracts knowledge', duration: '5:00', description: 'Two questions.' },
+  });
+  expect(added.status()).toBe(201);
+  const lessonId = ((await added.json()) as { lessons: { id: string }[] }).lessons.at(-1)!.id;
+  return { courseId, lessonId, title };
+}
+
+/** Writes a quiz of one question (the right answer: 'Right') by the API, and publishes its course. */
+export async function writeQuizAndPublish(staff: Page, courseId: string, lessonId: string): Promise<void> {
+  const saved = await staff.request.put(`/api/admin/lessons/${lessonId}/quiz`, {
+    data: {
+      pass_percent: 100,
+      questions: [
+        {
+          kind: 'single',
+          prompt: 'Which answer is right?',
+          explanation: 'The one that says so.',
+          options: [
+            { text: 'Right', correct: true },
+            { text: 'Wrong', correct: false },
+          ],
+        },
+      ],
+    },
+  });
+  expect(saved.status()).toBe(200);
+  expect((await staff.request.post(`/api/admin/courses/${courseId}/status`, { data: { status: 'published' } })).status()).toBe(200);
+}

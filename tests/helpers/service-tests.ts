@@ -120,6 +120,7 @@ export async function authoredCourse(
     level: 'beginner',
     duration: '1h',
     certificate: true,
+    certificate_shows_score: false,
     thumbnail_file_id: null,
     early_access_until: null,
     ...course,
@@ -127,6 +128,7 @@ export async function authoredCourse(
   let detail = made;
   for (const lesson of lessons)
     detail = await authoring.addLesson(editor, made.course.id, {
+      kind: 'video',
       duration: '10:00',
       description: '',
       free_preview: false,

@@ -1,4 +1,5 @@
-import { COURSE_CATEGORIES, COURSE_LEVELS, type StaffCourse, type StaffLesson } from '../../../common/courses.contract.ts';
+import { COURSE_CATEGORIES, COURSE_LEVELS } from '../../../common/course-kinds.ts';
+import type { StaffCourse } from '../../../common/courses.contract.ts';
 import type { UploadedFileList } from '../../../common/files.contract.ts';
 import { DEFAULT_TIME_ZONE, localDateOf } from '../../../common/time-zones.ts';
 import { TIER_LABEL, TIERS } from '../../../common/tiers.ts';
@@ -6,7 +7,7 @@ import { Input, Select, Textarea } from '../ui/field.tsx';
 import type { z } from 'zod';
 import { TEXT_MAX } from '../../../common/limits.ts';
 
-type LibraryFile = z.infer<typeof UploadedFileList>[number];
+export type LibraryFile = z.infer<typeof UploadedFileList>[number];
 const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /**
@@ -139,108 +140,20 @@ export function CourseFields({ course, images, errors = {} }: { course?: StaffCo
       />
       <label className="flex items-center gap-2 text-sm font-medium text-gray-700 sm:col-span-2">
         <input type="checkbox" name="certificate" defaultChecked={course?.certificate ?? true} className="h-4 w-4" />
-        Certificate included (finishing every lesson issues one)
+        Certificate included (finishing every lesson issues one; a quiz is finished by passing it)
+      </label>
+      <label className="flex items-center gap-2 text-sm font-medium text-gray-700 sm:col-span-2">
+        <input
+          type="checkbox"
+          name="certificate_shows_score"
+          defaultChecked={course?.certificate_shows_score ?? false}
+          className="h-4 w-4"
+        />
+        The certificate states the quiz score (the member's best pass of each quiz, averaged)
       </label>
       <p className="text-xs text-gray-500 sm:col-span-2">
         Thumbnails are public images from the File Upload tab (folder Images, visible to everyone).
       </p>
-    </div>
-  );
-}
-
-/** Title, duration, description, free preview, video (uploaded or a link) and attachments. */
-export function LessonFields({
-  lesson,
-  videos,
-  attachments,
-  errors = {},
-}: {
-  lesson?: StaffLesson;
-  videos: LibraryFile[];
-  attachments: LibraryFile[];
-  errors?: FieldErrors;
-}) {
-  const chosen = new Set(lesson?.attachments.map((file) => file.id));
-  // What the lesson has now stays choosable even when it is no longer among the files listed.
-  const missingAttachments = (lesson?.attachments ?? []).filter((file) => !attachments.some((listed) => listed.id === file.id));
-  const choices = [...missingAttachments.map((file) => ({ id: file.id, filename: file.name })), ...attachments];
-  const videoMissing = lesson?.video_file_id && !videos.some((file) => file.id === lesson.video_file_id);
-  return (
-    <div className="grid gap-3 sm:grid-cols-2">
-      <Input
-        compact
-        label="Lesson title"
-        name="title"
-        defaultValue={lesson?.title}
-        required
-        maxLength={TEXT_MAX.courseTitle}
-        error={errors.title}
-      />
-      <Input
-        compact
-        label="Lesson duration"
-        name="duration"
-        placeholder="12:30"
-        defaultValue={lesson?.duration}
-        required
-        maxLength={TEXT_MAX.duration}
-        error={errors.duration}
-      />
-      <Textarea
-        compact
-        label="Lesson description"
-        name="description"
-        defaultValue={lesson?.description}
-        rows={2}
-        maxLength={TEXT_MAX.lessonDescription}
-        error={errors.description}
-        className="sm:col-span-2"
-      />
-      <Select
-        compact
-        label="Uploaded video"
-        name="video_file_id"
-        defaultValue={lesson?.video_file_id ?? ''}
-        options={[
-          { value: '', label: 'None' },
-          ...(videoMissing ? [{ value: lesson.video_file_id!, label: 'Current video' }] : []),
-          ...videos.map((file) => ({ value: file.id, label: file.filename })),
-        ]}
-        error={errors.video_file_id}
-      />
-      <Input
-        compact
-        label="Or a video link (https://)"
-        name="video_url"
-        type="url"
-        defaultValue={lesson?.video_url}
-        maxLength={TEXT_MAX.link}
-        error={errors.video_url}
-      />
-      <label className="flex items-center gap-2 text-sm font-medium text-gray-700 sm:col-span-2">
-        <input type="checkbox" name="free_preview" defaultChecked={lesson?.free_preview ?? false} className="h-4 w-4" />
-        Free preview (everyone may watch its video)
-      </label>
-      {choices.length > 0 && (
-        <fieldset className="sm:col-span-2">
-          <legend className="text-sm font-medium text-gray-700">Attachments</legend>
-          <div className="mt-1 flex max-h-40 flex-col gap-1 overflow-y-auto rounded-lg border border-gray-200 p-2">
-            {choices.map((file) => (
-              <label key={file.id} className="flex items-center gap-2 text-sm text-gray-700">
-                <input
-                  type="checkbox"
-                  name="attachment_file_ids"
-                  value={file.id}
-                  defaultChecked={chosen.has(file.id)}
-                  className="h-4 w-4"
-                />
-                <span className="break-all">{file.filename}</span>
-              </label>
-            ))}
-          </div>
-          {errors.attachment_file_ids && <p className="mt-1 text-sm text-red-700">{errors.attachment_file_ids}</p>}
-        </fieldset>
-      )}
     </div>
   );
 }

@@ -1,8 +1,11 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Lesson } from '../../../common/courses.contract.ts';
 import type { CourseProgress } from '../../../common/learning.contract.ts';
 import { POSITION_REPORT_SECONDS, WATCHED_TO_COMPLETE } from '../../../common/limits.ts';
 import { Button } from '../ui/button.tsx';
+
+// A quiz is loaded with the first quiz lesson opened: most lessons are videos.
+const QuizPanel = lazy(() => import('./quiz-panel.tsx').then((module) => ({ default: module.QuizPanel })));
 
 /** '4:05' for 245 seconds. */
 function clockTime(totalSeconds: number): string {
@@ -96,8 +99,8 @@ function LessonVideo({
 
 /**
  * The lesson player: a modal dialog (Escape closes it, focus goes back to the button that opened
- * it), the video or, for a lesson without one, its description and 'Mark as complete'; and the
- * way on to the next lesson.
+ * it), the video or, for a lesson without one, its description and 'Mark as complete', or a quiz;
+ * and the way on to the next lesson.
  */
 export function LessonPlayer({
   lesson,
@@ -158,7 +161,21 @@ export function LessonPlayer({
           Close
         </Button>
       </div>
-      {lesson.video_url ? (
+      {lesson.kind === 'quiz' ? (
+        progress ? (
+          <Suspense
+            fallback={
+              <p role="status" className="text-gray-600">
+                Loading the quiz...
+              </p>
+            }
+          >
+            <QuizPanel key={lesson.id} lesson={lesson} onProgress={onProgress} />
+          </Suspense>
+        ) : (
+          <p className="text-gray-700">{lesson.description}</p>
+        )
+      ) : lesson.video_url ? (
         <LessonVideo
           key={lesson.id}
           lesson={lesson}
@@ -173,6 +190,8 @@ export function LessonPlayer({
       <div className="mt-3 flex flex-wrap items-center justify-end gap-3">
         {recording ? null : completed ? (
           <span className="text-sm font-semibold text-green-700">✓ Completed</span>
+        ) : lesson.kind === 'quiz' ? (
+          <span className="text-sm text-gray-500">Completes when you pass the quiz.</span>
         ) : lesson.video_url ? (
           <span className="text-sm text-gray-500">Completes when you have watched the video.</span>
         ) : (

@@ -28,6 +28,9 @@ export default function CertificateVerificationPage({ loaderData }: Route.Compon
           <h1 className="mt-3 text-2xl font-extrabold text-brand-800 sm:text-3xl">{certificate.member_name}</h1>
           <p className="mt-3 text-gray-700">completed every lesson of</p>
           <p className="mt-1 text-xl font-bold text-gray-900">{certificate.course_title}</p>
+          {certificate.score_percent !== null && (
+            <p className="mt-2 font-semibold text-gray-800">Quiz score: {certificate.score_percent}%</p>
+          )}
           <p className="mt-4 text-gray-600">
             Issued {formatDate(certificate.issued_at, 'long')} by {BRAND_NAME}
           </p>

@@ -336,6 +336,7 @@ export default function CoachingPage({ loaderData }: Route.ComponentProps) {
         <LessonPlayer
           lesson={{
             id: watching.id,
+            kind: 'video',
             title: watching.title,
             duration: `${watching.duration_minutes} min`,
             description: watching.notes ?? '',

@@ -234,8 +234,13 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
                         Watch Lesson
                       </Button>
                     )}
-                    {/* A lesson with video completes by watching it; the others by saying so. */}
-                    {progress?.enrolled && !lesson.has_video && !completed.has(lesson.id) && (
+                    {lesson.kind === 'quiz' && state === 'entitled' && (
+                      <Button variant="gold" size="sm" onClick={() => setPlaying(lesson)}>
+                        {completed.has(lesson.id) ? 'See the quiz' : 'Take the quiz'}
+                      </Button>
+                    )}
+                    {/* A lesson with video completes by watching it, a quiz by passing it; the others by saying so. */}
+                    {progress?.enrolled && lesson.kind === 'video' && !lesson.has_video && !completed.has(lesson.id) && (
                       <CompleteLessonForm fetcher={fetcher} lessonId={lesson.id} />
                     )}
                   </div>

@@ -9,7 +9,8 @@ import {
   type StaffCourse,
   type StaffLesson,
 } from '../../../../common/courses.contract.ts';
-import { CourseFields, formValues, LessonFields, libraryChoices } from '../../../components/admin/course-forms.tsx';
+import { CourseFields, formValues, libraryChoices } from '../../../components/admin/course-forms.tsx';
+import { LessonFields } from '../../../components/admin/lesson-fields.tsx';
 import { EditDetails } from '../../../components/admin/edit-details.tsx';
 import { Outcome } from '../../../components/admin/outcome.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -51,7 +52,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
   if (intent === 'save') {
     const input = CourseUpdate.safeParse(
-      formValues(form, { checkboxes: ['certificate'], nullable: ['thumbnail_file_id', 'early_access_until'] }),
+      formValues(form, { checkboxes: ['certificate', 'certificate_shows_score'], nullable: ['thumbnail_file_id', 'early_access_until'] }),
     );
     return input.success ? run(() => authoring.update(viewer, courseId, input.data), 'Course saved.') : refusedBy(input.error);
   }
@@ -127,11 +128,13 @@ function StatusActions({ course }: { course: StaffCourse }) {
 }
 
 function LessonItem({
+  courseId,
   lesson,
   index,
   count,
   library,
 }: {
+  courseId: string;
   lesson: StaffLesson;
   index: number;
   count: number;
@@ -163,6 +166,7 @@ function LessonItem({
           {index + 1}. {lesson.title} <span className="text-sm font-normal text-gray-500">({lesson.duration})</span>
           {lesson.free_preview && <span className="ml-2 rounded bg-gold-100 px-2 py-0.5 text-xs">Free preview</span>}
           {(lesson.video_file_id || lesson.video_url) && <span className="ml-2 text-xs text-gray-500">video</span>}
+          {lesson.kind === 'quiz' && <span className="ml-2 rounded bg-brand-50 px-2 py-0.5 text-xs text-brand-800">Quiz</span>}
         </p>
         <div className="flex flex-wrap gap-2">
           {small('move', 'Move up', { direction: 'up' }, index === 0)}
@@ -170,6 +174,15 @@ function LessonItem({
           {small('remove-lesson', 'Remove')}
         </div>
       </div>
+      {lesson.kind === 'quiz' && (
+        <Link
+          to={`/admin/dashboard/courses/${courseId}/quiz/${lesson.id}`}
+          className="mt-1 inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 hover:text-brand-600"
+          aria-label={`Questions and results: ${lesson.title}`}
+        >
+          Questions and results
+        </Link>
+      )}
       <EditDetails
         fetcher={fetcher}
         summary="Edit lesson"
@@ -240,7 +253,7 @@ export default function CourseEditor({ loaderData }: Route.ComponentProps) {
         ) : (
           <ol className="mt-3 space-y-3">
             {lessons.map((lesson, index) => (
-              <LessonItem key={lesson.id} lesson={lesson} index={index} count={lessons.length} library={library} />
+              <LessonItem key={lesson.id} courseId={course.id} lesson={lesson} index={index} count={lessons.length} library={library} />
             ))}
           </ol>
         )}

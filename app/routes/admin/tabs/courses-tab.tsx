@@ -21,7 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   if (!form) return unreadableForm();
   const input = CourseInput.safeParse(
-    formValues(form, { checkboxes: ['certificate'], nullable: ['thumbnail_file_id', 'early_access_until'] }),
+    formValues(form, { checkboxes: ['certificate', 'certificate_shows_score'], nullable: ['thumbnail_file_id', 'early_access_until'] }),
   );
   if (!input.success) return refusedBy(input.error);
   const created = await attempt(() => services.courseAuthoring.create(viewer, input.data));
