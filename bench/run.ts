@@ -374,6 +374,7 @@ async function siteSection(): Promise<void> {
     const lighthouseScores = await runLighthouse(appUrl, bareUrl);
     const shareOfBare = (page: string) =>
       (lighthouseScores[page]!.site.performance ?? 0) / Math.max(1, lighthouseScores[page]!.bare.performance ?? 0);
+    const lcpAllowed = (page: string) => Math.max(LIGHTHOUSE_MAX_LCP_MS, lighthouseScores[page]!.bare.lcp_ms ?? 0);
     const lighthouseMet = Object.values(lighthouseScores).every(
       ({ site }) =>
         Object.entries(LIGHTHOUSE_MIN).every(([category, min]) => (site[category] ?? 0) >= min) &&
@@ -406,8 +407,12 @@ async function siteSection(): Promise<void> {
                   `Lighthouse performance on ${page}: ${(share * 100).toFixed(1)}% of the page without scripts, more than 10% under its target of ${LIGHTHOUSE_MIN_SHARE_OF_BARE * 100}%`,
                 ]
               : []),
-            ...((site.lcp_ms ?? Infinity) > LIGHTHOUSE_MAX_LCP_MS * (1 + GUARD_MARGIN)
-              ? [`Lighthouse LCP on ${page}: ${site.lcp_ms} ms, more than 10% over its target of ${LIGHTHOUSE_MAX_LCP_MS} ms`]
+            // The LCP against its target, or against the same page without scripts when this
+            // machine paints even that one later: what is judged is what the scripts delay.
+            ...((site.lcp_ms ?? Infinity) > lcpAllowed(page) * (1 + GUARD_MARGIN)
+              ? [
+                  `Lighthouse LCP on ${page}: ${site.lcp_ms} ms, more than 10% over ${lcpAllowed(page)} ms (its target of ${LIGHTHOUSE_MAX_LCP_MS} ms, or the page without scripts' if later)`,
+                ]
               : []),
             ...Object.entries(LIGHTHOUSE_MIN)
               .filter(([category]) => category !== 'performance')

@@ -8,3 +8,17 @@ export const COURSE_STATUSES = ['draft', 'published', 'archived'] as const;
 export const LESSON_KINDS = ['video', 'quiz'] as const;
 export type LessonKind = (typeof LESSON_KINDS)[number];
 export const LESSON_KIND_LABEL: Record<LessonKind, string> = { video: 'Video lesson', quiz: 'Quiz' };
+
+/** The languages a lesson's captions may be in (BCP 47 codes, as a <track>'s srclang), with their own names. */
+export const CAPTION_LANGUAGES = {
+  en: 'English',
+  es: 'Español',
+  fr: 'Français',
+  pt: 'Português',
+  zh: '中文',
+  vi: 'Tiếng Việt',
+  ko: '한국어',
+  tl: 'Tagalog',
+} as const;
+export type CaptionLanguage = keyof typeof CAPTION_LANGUAGES;
+export const CAPTION_LANGUAGE_CODES = Object.keys(CAPTION_LANGUAGES) as CaptionLanguage[];

@@ -1,10 +1,17 @@
 import { z } from 'zod';
-import { optionalText, requiredText, slugParam, uuidParam } from './fields.ts';
+import { optionalText, requiredText, singleQueryText, slugParam, uuidParam } from './fields.ts';
 import { Tier } from './tiers.ts';
 import type { BeforeQuery, Paged } from './paging.ts';
 import type { Viewer } from './viewer.ts';
-import { LESSON_ATTACHMENTS_MAX, TEXT_MAX } from './limits.ts';
-import { COURSE_CATEGORIES, COURSE_LEVELS, COURSE_STATUSES, LESSON_KINDS } from './course-kinds.ts';
+import { CAPTIONS, LESSON_ATTACHMENTS_MAX, TEXT_MAX } from './limits.ts';
+import {
+  CAPTION_LANGUAGE_CODES,
+  COURSE_CATEGORIES,
+  COURSE_LEVELS,
+  COURSE_STATUSES,
+  LESSON_KINDS,
+  type CaptionLanguage,
+} from './course-kinds.ts';
 
 // SPEC 2 / 3: the course catalogue and its lessons.
 export { COURSE_CATEGORIES, COURSE_LEVELS, COURSE_STATUSES, LESSON_KINDS } from './course-kinds.ts';
@@ -50,11 +57,42 @@ export const Lesson = z.object({
   free_preview: z.boolean(),
   /** Files from the library that go with the lesson; url is null for a viewer who may not open them. */
   attachments: z.array(z.object({ name: z.string(), url: z.string().nullable() })),
+  /** The video's captions: each language's file (a <track>), null for a viewer who may not watch it. */
+  captions: z.array(z.object({ language: z.enum(CAPTION_LANGUAGE_CODES), label: z.string(), url: z.string().nullable() })),
 });
 export type Lesson = z.infer<typeof Lesson>;
 export const LessonList = z.array(Lesson);
 
+/** A lesson video's transcript in one language: its cues, each a place in the video to go to. */
+export const Transcript = z.object({
+  language: z.enum(CAPTION_LANGUAGE_CODES),
+  cues: z.array(z.object({ start: z.number(), end: z.number(), text: z.string() })),
+});
+export type Transcript = z.infer<typeof Transcript>;
+export const TranscriptQuery = z.object({ language: z.enum(CAPTION_LANGUAGE_CODES).default('en') });
+export const TranscriptSearchQuery = z.object({
+  q: singleQueryText('q', TEXT_MAX.searchWords).pipe(z.string().min(1, 'Say what to look for')),
+});
+
+/** What the transcripts say of the words searched: each lesson's moments, or only that it is locked. */
+export const TranscriptMatches = z.array(
+  z.object({
+    course_id: z.string(),
+    course_title: z.string(),
+    lesson_id: z.string(),
+    lesson_title: z.string(),
+    /** The lesson is above the viewer's plan: it is named, its words are not shown. */
+    locked: z.boolean(),
+    moments: z.array(z.object({ start: z.number(), text: z.string() })),
+  }),
+);
+export type TranscriptMatches = z.infer<typeof TranscriptMatches>;
+
 export const CourseParams = z.object({ id: slugParam('Course id') });
+export const CaptionsParams = z.object({
+  id: slugParam('Lesson id'),
+  language: z.enum(CAPTION_LANGUAGE_CODES, { error: `Captions are in one of: ${CAPTION_LANGUAGE_CODES.join(', ')}` }),
+});
 export const LessonParams = z.object({ id: slugParam('Lesson id') });
 
 export interface CoursesService {
@@ -69,6 +107,12 @@ export interface CoursesService {
   get(viewer: Viewer, courseId: string): Promise<Course>;
   /** The course's lessons in order; video links only for a member whose tier reaches the course's. */
   lessons(viewer: Viewer, courseId: string): Promise<Lesson[]>;
+  /** A lesson video's transcript in one language, for whom the video opens. */
+  transcript(viewer: Viewer, lessonId: string, language: CaptionLanguage): Promise<Transcript>;
+  /** Where the course's transcripts say these words: the moments of the lessons the viewer may watch, the others named as locked. */
+  searchTranscripts(viewer: Viewer, courseId: string, words: string): Promise<TranscriptMatches>;
+  /** The same over every published course, best matches first: a page for the catalogue's and the Help Center's search. */
+  searchAllTranscripts(viewer: Viewer, words: string): Promise<TranscriptMatches>;
 }
 
 // Staff authoring (issue: 'Staff run the catalogue').
@@ -127,15 +171,29 @@ export const LessonInput = z
       .max(LESSON_ATTACHMENTS_MAX, `A lesson can have at most ${LESSON_ATTACHMENTS_MAX} attachments`)
       .refine((ids) => new Set(ids).size === ids.length, 'Choose each attachment once')
       .default([]),
+    /** The video's captions: a WebVTT file from the library per language. */
+    captions: z
+      .array(
+        z.object({
+          file_id: uuidParam('Captions'),
+          language: z.enum(CAPTION_LANGUAGE_CODES, { error: `Captions are in one of: ${CAPTION_LANGUAGE_CODES.join(', ')}` }),
+        }),
+      )
+      .max(CAPTIONS.maxLanguagesPerLesson, `A lesson can have captions in at most ${CAPTIONS.maxLanguagesPerLesson} languages`)
+      .refine((captions) => new Set(captions.map((each) => each.language)).size === captions.length, 'Give each language its captions once')
+      .default([]),
   })
   .refine((lesson) => !(lesson.video_url && lesson.video_file_id), {
     message: 'Choose an uploaded video or a video URL, not both',
     path: ['video_url'],
   })
-  .refine((lesson) => lesson.kind === 'video' || (!lesson.video_url && !lesson.video_file_id && !lesson.free_preview), {
-    message: 'A quiz has no video and is no free preview',
-    path: ['kind'],
-  });
+  .refine(
+    (lesson) => lesson.kind === 'video' || (!lesson.video_url && !lesson.video_file_id && !lesson.free_preview && !lesson.captions.length),
+    {
+      message: 'A quiz has no video and is no free preview',
+      path: ['kind'],
+    },
+  );
 export type LessonInput = z.infer<typeof LessonInput>;
 export const LessonOrderInput = z.object({
   lesson_ids: z
@@ -165,6 +223,7 @@ export const StaffLesson = z.object({
   video_url: z.string(),
   video_file_id: z.string().nullable(),
   attachments: z.array(z.object({ id: z.string(), name: z.string() })),
+  captions: z.array(z.object({ language: z.enum(CAPTION_LANGUAGE_CODES), file_id: z.string(), name: z.string() })),
 });
 export type StaffLesson = z.infer<typeof StaffLesson>;
 export const StaffCourseDetail = z.object({ course: StaffCourse, lessons: z.array(StaffLesson) });

@@ -191,6 +191,9 @@ export const TEXT_MAX = {
 // Quizzes: in a module of their own, so the pages that do not show one do not carry them.
 export { QUIZ } from './quiz-limits.ts';
 
+// Captions: in a module of their own, as quizzes.
+export { CAPTIONS } from './caption-limits.ts';
+
 // Live coaching.
 export const BROADCASTS = {
   /** Teams offered as a broadcast's audience (the latest). */

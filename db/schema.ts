@@ -6,6 +6,8 @@ import { BROADCAST_STATUSES } from '../common/broadcasts.contract.ts';
 import { DIGESTS, NOTIFICATION_KINDS } from '../common/notifications.contract.ts';
 import { COACHING_KINDS } from '../common/coaching.contract.ts';
 import { COURSE_CATEGORIES, COURSE_LEVELS, COURSE_STATUSES, LESSON_KINDS } from '../common/courses.contract.ts';
+import { CAPTION_LANGUAGE_CODES, type CaptionLanguage } from '../common/course-kinds.ts';
+import type { Cue } from '../common/webvtt.ts';
 import { UPLOAD_FOLDER_VALUES } from '../common/files.contract.ts';
 import { QUESTION_KINDS } from '../common/quizzes.contract.ts';
 import { RESOURCE_TYPES } from '../common/resources.contract.ts';
@@ -240,6 +242,33 @@ export const lessons = pgTable(
     index('lessons_video_file_idx')
       .on(t.videoFileId)
       .where(sql`video_file_id is not null`),
+  ],
+);
+
+/**
+ * A lesson video's captions in one language: the WebVTT file from the library (served through the
+ * lesson's own rules), its cues read once when staff chose it (the transcript under the video), and
+ * their words for search (a GIN index, migration 0046).
+ */
+export const lessonCaptions = pgTable(
+  'lesson_captions',
+  {
+    lessonId: text()
+      .notNull()
+      .references(() => lessons.id, { onDelete: 'cascade' }),
+    language: text({ enum: CAPTION_LANGUAGE_CODES as [CaptionLanguage, ...CaptionLanguage[]] }).notNull(),
+    fileId: uuid()
+      .notNull()
+      .references(() => uploadedFiles.id, { onDelete: 'restrict' }),
+    cues: jsonb().$type<Cue[]>().notNull(),
+    transcript: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.lessonId, t.language] }),
+    index('lesson_captions_file_idx').on(t.fileId),
+    index('lesson_captions_search_idx').using('gin', sql`to_tsvector('english', ${t.transcript})`),
+    check('lesson_captions_language_check', oneOf('language', CAPTION_LANGUAGE_CODES)),
   ],
 );
 

@@ -113,7 +113,7 @@ export function createServices(deps: {
     notifications: createNotificationsService({ data, push: deps.push }),
     recommendations: createRecommendationsService({ data }),
     courses,
-    courseAuthoring: createCourseAuthoringService(data, learning),
+    courseAuthoring: createCourseAuthoringService(data, learning, deps.storage),
     learning,
     quizzes: createQuizzesService({ data, courses, learning, mailer }),
     quizAuthoring: createQuizAuthoringService(data),

@@ -11,7 +11,9 @@ import type { Resource } from '../../common/resources.contract.ts';
  * video and a resource's download name a file under db/seed/files/, which the seed puts into the
  * file store as a members-only file at the course's or resource's tier.
  */
-type DemoLesson = Omit<Lesson, 'has_video' | 'video_url' | 'free_preview' | 'attachments' | 'kind'> & { video_file: string | null };
+type DemoLesson = Omit<Lesson, 'has_video' | 'video_url' | 'free_preview' | 'attachments' | 'kind' | 'captions'> & {
+  video_file: string | null;
+};
 export type DemoEpisode = PodcastEpisode;
 export type DemoResource = Omit<Resource, 'has_download' | 'download_url'> & { download_file: string | null };
 /** A demo discussion, with the replies that make its count (demo authors have a name, not an account). */

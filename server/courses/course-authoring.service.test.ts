@@ -34,6 +34,7 @@ const COURSE: CourseInput = {
 };
 const lesson = (title: string, extra: Partial<LessonInput> = {}): LessonInput => ({
   kind: 'video',
+  captions: [],
   title,
   duration: '12:00',
   description: '',

@@ -9,8 +9,12 @@ import {
   type StaffCourse,
   type StaffCourseDetail,
 } from '../../common/courses.contract.ts';
+import { buffer } from 'node:stream/consumers';
+import { CAPTION_LANGUAGES } from '../../common/course-kinds.ts';
 import { badRequest, conflict, notFound } from '../../common/errors.ts';
-import { NOTIFICATION_BODY_MAX, PAGE_SIZE } from '../../common/limits.ts';
+import { parseWebVtt } from '../../common/webvtt.ts';
+import type { FileStorage } from '../files/storage.ts';
+import { CAPTIONS, NOTIFICATION_BODY_MAX, PAGE_SIZE } from '../../common/limits.ts';
 import { slugOf } from '../../common/slug.ts';
 import { requireStaffArea } from '../../common/policies.ts';
 import { publicImageUrl } from '../files/public-image.ts';
@@ -34,6 +38,8 @@ const artworkUrl = (courseId: string) => `/api/courses/${courseId}/artwork.svg`;
 export function createCourseAuthoringService(
   data: DataAccess,
   learning: { issueDueCertificates(courseId: string): Promise<number> },
+  /** Reads a captions file from the file store (the captions' cues are kept for the transcript). */
+  storage: Pick<FileStorage, 'get'>,
 ): CourseAuthoringService {
   async function staffCourse(
     row: CourseRow,
@@ -55,7 +61,11 @@ export function createCourseAuthoringService(
   async function detail(courseId: string): Promise<StaffCourseDetail> {
     const row = await data.courses.findById(courseId);
     if (!row) throw notFound(COURSE_NOT_FOUND);
-    const [lessons, attachments] = await Promise.all([data.courses.listLessons(courseId), data.courses.listAttachments(courseId)]);
+    const [lessons, attachments, captions] = await Promise.all([
+      data.courses.listLessons(courseId),
+      data.courses.listAttachments(courseId),
+      data.courses.listCaptions(courseId),
+    ]);
     return {
       course: await staffCourse(row),
       lessons: lessons.map((lesson) => ({
@@ -68,6 +78,9 @@ export function createCourseAuthoringService(
         video_url: lesson.videoUrl ?? '',
         video_file_id: lesson.videoFileId,
         attachments: attachments.filter((file) => file.lessonId === lesson.id).map((file) => ({ id: file.fileId, name: file.filename })),
+        captions: captions
+          .filter((each) => each.lessonId === lesson.id)
+          .map((each) => ({ language: each.language, file_id: each.fileId, name: each.filename })),
       })),
     };
   }
@@ -109,6 +122,24 @@ export function createCourseAuthoringService(
     videoUrl: input.video_url || null,
     videoFileId: input.video_file_id,
   });
+
+  /** The captions chosen for a lesson, each read from its WebVTT file in the library: the cues and their words. */
+  async function captionsOf(input: LessonInput) {
+    if (input.captions.length === 0) return [];
+    const files = await data.courses.filesByIds(input.captions.map((chosen) => chosen.file_id));
+    return Promise.all(
+      input.captions.map(async (chosen) => {
+        const file = files.find((each) => each.id === chosen.file_id);
+        if (!file || !file.contentType.startsWith('text/vtt'))
+          throw badRequest('Captions are a WebVTT (.vtt) file from the file library.', 'captions');
+        const stream = await storage.get(file.storageKey);
+        if (!stream) throw badRequest(`The captions file ${file.filename} is missing from the file store.`, 'captions');
+        const parsed = parseWebVtt((await buffer(stream)).toString('utf8'), CAPTIONS.maxCues);
+        if (!parsed.ok) throw badRequest(`The captions in ${CAPTION_LANGUAGES[chosen.language]}: ${parsed.error}.`, 'captions');
+        return { language: chosen.language, fileId: file.id, cues: parsed.cues, transcript: parsed.cues.map((cue) => cue.text).join('\n') };
+      }),
+    );
+  }
 
   async function lessonOf(lessonId: string) {
     const lesson = await data.courses.findLesson(lessonId);
@@ -263,10 +294,12 @@ export function createCourseAuthoringService(
       const staff = requireStaffArea(viewer, 'content');
       await existingCourse(courseId);
       await checkLessonFiles(input);
+      const captions = await captionsOf(input);
       await data.transaction(async (tx) => {
         const id = await freeId(tx, `${courseId.slice(0, 80)}-${randomBytes(3).toString('hex')}`);
         await tx.courses.insertLesson({ id, courseId, ...lessonColumns(input) });
         await tx.courses.setAttachments(id, input.attachment_file_ids);
+        await tx.courses.setCaptions(id, captions);
         await tx.audit.record({
           actorEmail: staff.email,
           action: 'lesson.create',
@@ -284,9 +317,11 @@ export function createCourseAuthoringService(
       // A member's progress in a video lesson is no pass of a quiz, and a quiz's tries no progress in a video.
       if (lesson.kind !== input.kind) throw conflict(LESSON_KIND_STAYS);
       await checkLessonFiles(input);
+      const captions = await captionsOf(input);
       await data.transaction(async (tx) => {
         await tx.courses.updateLesson(lessonId, lessonColumns(input));
         await tx.courses.setAttachments(lessonId, input.attachment_file_ids);
+        await tx.courses.setCaptions(lessonId, captions);
         await tx.audit.record({
           actorEmail: staff.email,
           action: 'lesson.update',

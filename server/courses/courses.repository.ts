@@ -1,7 +1,18 @@
 import { and, asc, count, eq, inArray, lte, max, sql, type SQL, getTableColumns } from 'drizzle-orm';
 import type { Tier } from '../../common/tiers.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
-import { courseLearnerCounts, courses, enrolments, lessonAttachments, lessons, quizQuestions, uploadedFiles } from '../../db/schema.ts';
+import {
+  courseLearnerCounts,
+  courses,
+  enrolments,
+  lessonAttachments,
+  lessonCaptions,
+  lessons,
+  quizQuestions,
+  uploadedFiles,
+} from '../../db/schema.ts';
+import type { CaptionLanguage } from '../../common/course-kinds.ts';
+import type { Cue } from '../../common/webvtt.ts';
 
 const courseColumns = {
   id: courses.id,
@@ -235,6 +246,81 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
       }
     },
 
+    /** Replaces the lesson's captions with these (a language left out goes). */
+    async setCaptions(lessonId: string, captions: { language: CaptionLanguage; fileId: string; cues: Cue[]; transcript: string }[]) {
+      await db.delete(lessonCaptions).where(eq(lessonCaptions.lessonId, lessonId));
+      if (captions.length > 0) await db.insert(lessonCaptions).values(captions.map((each) => ({ lessonId, ...each })));
+    },
+
+    /** The captions of a course's lessons: their languages and files (not their cues). */
+    async listCaptions(courseId: string) {
+      return db
+        .select({
+          lessonId: lessonCaptions.lessonId,
+          language: lessonCaptions.language,
+          fileId: lessonCaptions.fileId,
+          filename: uploadedFiles.filename,
+        })
+        .from(lessonCaptions)
+        .innerJoin(lessons, eq(lessons.id, lessonCaptions.lessonId))
+        .innerJoin(uploadedFiles, eq(uploadedFiles.id, lessonCaptions.fileId))
+        .where(eq(lessons.courseId, courseId))
+        .orderBy(asc(lessonCaptions.lessonId), asc(lessonCaptions.language));
+    },
+
+    /** A lesson's cues in one language, with the course the rules need; null when it has none. */
+    async transcriptOf(lessonId: string, language: CaptionLanguage) {
+      const [row] = await db
+        .select({ cues: lessonCaptions.cues, courseId: lessons.courseId, freePreview: lessons.freePreview })
+        .from(lessonCaptions)
+        .innerJoin(lessons, eq(lessons.id, lessonCaptions.lessonId))
+        .where(and(eq(lessonCaptions.lessonId, lessonId), eq(lessonCaptions.language, language)));
+      return row ?? null;
+    },
+
+    /**
+     * The lessons whose transcripts hold these words (English stemming, the GIN index of migration
+     * 0046): one course's in its order, or every published course's, best matches first; at most
+     * `limit`, each with its course and its first `momentsPerLesson` cues that hold them, matched
+     * the same way ('comparables' finds 'comparable').
+     */
+    async searchTranscripts(within: { courseId: string } | 'published courses', words: string, limit: number, momentsPerLesson: number) {
+      const query = sql`websearch_to_tsquery('english', ${words})`;
+      const document = sql`to_tsvector('english', ${lessonCaptions.transcript})`;
+      return db
+        .select({
+          courseId: courses.id,
+          courseTitle: courses.title,
+          courseTier: courses.tier,
+          lessonId: lessons.id,
+          title: lessons.title,
+          freePreview: lessons.freePreview,
+          moments: sql<{ start: number; text: string }[]>`(
+            select coalesce(jsonb_agg(jsonb_build_object('start', (cue->>'start')::float8, 'text', cue->>'text') order by position), '[]'::jsonb)
+            from (
+              select cue, position from jsonb_array_elements(${lessonCaptions.cues}) with ordinality as cues(cue, position)
+              where to_tsvector('english', cue->>'text') @@ ${query}
+              order by position limit ${momentsPerLesson}
+            ) as matching
+          )`,
+        })
+        .from(lessonCaptions)
+        .innerJoin(lessons, eq(lessons.id, lessonCaptions.lessonId))
+        .innerJoin(courses, eq(courses.id, lessons.courseId))
+        .where(
+          and(
+            within === 'published courses' ? eq(courses.status, 'published') : eq(lessons.courseId, within.courseId),
+            sql`${document} @@ ${query}`,
+          ),
+        )
+        .orderBy(
+          ...(within === 'published courses' ? [sql`ts_rank(${document}, ${query}) desc`, asc(courses.title)] : []),
+          asc(lessons.position),
+          asc(lessonCaptions.language),
+        )
+        .limit(limit);
+    },
+
     /** The files with these ids that exist, with their kind and who may open them. */
     async filesByIds(ids: string[]) {
       if (ids.length === 0) return [];
@@ -244,6 +330,7 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
           filename: uploadedFiles.filename,
           contentType: uploadedFiles.contentType,
           accessTier: uploadedFiles.accessTier,
+          storageKey: uploadedFiles.storageKey,
         })
         .from(uploadedFiles)
         .where(inArray(uploadedFiles.id, ids));
@@ -253,3 +340,4 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
 
 type CoursesRepository = ReturnType<typeof createCoursesRepository>;
 export type CourseRow = Awaited<ReturnType<CoursesRepository['list']>>[number];
+export type TranscriptSearchRow = Awaited<ReturnType<CoursesRepository['searchTranscripts']>>[number];

@@ -11,6 +11,10 @@ import {
   LessonParams,
   StaffCourseDetail,
   StaffCourseList,
+  Transcript,
+  TranscriptMatches,
+  TranscriptQuery,
+  TranscriptSearchQuery,
 } from '../../common/courses.contract.ts';
 import { SuccessResponse } from '../../common/fields.ts';
 import { BeforeQuery } from '../../common/paging.ts';
@@ -35,6 +39,27 @@ export async function coursesRoutes(app: ZodApp) {
     '/api/courses/:id/lessons',
     { config: visitors, schema: { params: CourseParams, response: withErrors({ 200: LessonList }) } },
     async (request) => courses.lessons(await request.viewer(), request.params.id),
+  );
+
+  // A lesson video's transcript (the words under the player), for whom the video opens.
+  app.get(
+    '/api/lessons/:id/transcript',
+    { schema: { params: LessonParams, querystring: TranscriptQuery, response: withErrors({ 200: Transcript }) } },
+    async (request) => courses.transcript(await request.viewer(), request.params.id, request.query.language),
+  );
+
+  // Where a course's videos say these words: a moment to open for each lesson the viewer may watch.
+  app.get(
+    '/api/courses/:id/transcript-search',
+    { schema: { params: CourseParams, querystring: TranscriptSearchQuery, response: withErrors({ 200: TranscriptMatches }) } },
+    async (request) => courses.searchTranscripts(await request.viewer(), request.params.id, request.query.q),
+  );
+
+  // Where any published course's videos say these words: the catalogue's and the Help Center's search.
+  app.get(
+    '/api/transcript-search',
+    { schema: { querystring: TranscriptSearchQuery, response: withErrors({ 200: TranscriptMatches }) } },
+    async (request) => courses.searchAllTranscripts(await request.viewer(), request.query.q),
   );
 
   // The cover of a course that has no uploaded image: drawn from its title and category.

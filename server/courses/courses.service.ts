@@ -1,9 +1,11 @@
-import { COURSE_NOT_FOUND, type Course, type CoursesService } from '../../common/courses.contract.ts';
+import { CAPTION_LANGUAGES } from '../../common/course-kinds.ts';
+import { COURSE_NOT_FOUND, type Course, type CoursesService, type TranscriptMatches } from '../../common/courses.contract.ts';
+import { CAPTIONS } from '../../common/limits.ts';
 import { notFound } from '../../common/errors.ts';
-import { mayOpenAttachment, mayOpenCourse, mayOpenServedFile, mayWatchLesson } from '../../common/policies.ts';
+import { mayOpenAttachment, mayOpenCourse, mayOpenServedFile, mayWatchLesson, refuseFile } from '../../common/policies.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import type { DataAccess } from '../repositories.ts';
-import type { CourseRow } from './courses.repository.ts';
+import type { CourseRow, TranscriptSearchRow } from './courses.repository.ts';
 
 /** A course as the catalogue shows it (status and file ids are staff matters). */
 export const publicCourse = (row: CourseRow): Course => ({
@@ -21,6 +23,31 @@ export const publicCourse = (row: CourseRow): Course => ({
   early_access:
     row.earlyAccessTier && row.earlyAccessUntil ? { opens_to: row.earlyAccessTier, opens_at: row.earlyAccessUntil.toISOString() } : null,
 });
+
+/** The moments of one lesson a transcript search shows at most. */
+const MOMENTS_PER_LESSON = 5;
+
+/**
+ * Found lessons as the viewer may see them, a lesson once whatever the languages that matched: the
+ * moments where the viewer may watch it; a lesson above their plan named as locked, never quoted.
+ */
+function transcriptMatches(viewer: Viewer, rows: TranscriptSearchRow[]): TranscriptMatches {
+  const byLesson = new Map<string, TranscriptMatches[number]>();
+  for (const row of rows) {
+    const opens = mayWatchLesson(viewer, { courseTier: row.courseTier, freePreview: row.freePreview });
+    const match = byLesson.get(row.lessonId) ?? {
+      course_id: row.courseId,
+      course_title: row.courseTitle,
+      lesson_id: row.lessonId,
+      lesson_title: row.title,
+      locked: !opens,
+      moments: [],
+    };
+    if (opens) match.moments.push(...row.moments.slice(0, MOMENTS_PER_LESSON - match.moments.length));
+    byLesson.set(row.lessonId, match);
+  }
+  return [...byLesson.values()];
+}
 
 export function createCoursesService(data: DataAccess): CoursesService {
   const { courses } = data;
@@ -50,7 +77,11 @@ export function createCoursesService(data: DataAccess): CoursesService {
     // except a free preview's video, which everyone may watch.
     async lessons(viewer, courseId) {
       const course = await get(viewer, courseId);
-      const [rows, attachments] = await Promise.all([courses.listLessons(course.id), courses.listAttachments(course.id)]);
+      const [rows, attachments, captions] = await Promise.all([
+        courses.listLessons(course.id),
+        courses.listAttachments(course.id),
+        courses.listCaptions(course.id),
+      ]);
       return rows.map((lesson) => {
         const place = { courseTier: course.tier, freePreview: lesson.freePreview };
         // A stored video also keeps its file's own visibility, as its route does: no link that answers 403.
@@ -74,8 +105,35 @@ export function createCoursesService(data: DataAccess): CoursesService {
               // The file keeps its own visibility too: /api/files/:id checks it again.
               url: mayOpenAttachment(viewer, course, file) ? `/api/files/${file.fileId}` : null,
             })),
+          // Captions open where the video opens (its place's rule, as on their route).
+          captions: captions
+            .filter((each) => each.lessonId === lesson.id)
+            .map((each) => ({
+              language: each.language,
+              label: CAPTION_LANGUAGES[each.language],
+              url: mayWatchLesson(viewer, place) ? `/api/lessons/${lesson.id}/captions/${each.language}` : null,
+            })),
         };
       });
     },
+
+    async transcript(viewer, lessonId, language) {
+      const found = await courses.transcriptOf(lessonId, language);
+      const course = found && (await visible(viewer, await courses.findById(found.courseId)));
+      if (!found || !course) throw notFound('This lesson has no transcript in this language.');
+      if (!mayWatchLesson(viewer, { courseTier: course.tier, freePreview: found.freePreview })) refuseFile(viewer, 'lesson video');
+      return { language, cues: found.cues };
+    },
+
+    async searchTranscripts(viewer, courseId, words) {
+      const course = await get(viewer, courseId);
+      return transcriptMatches(
+        viewer,
+        await courses.searchTranscripts({ courseId: course.id }, words, CAPTIONS.searchResults, MOMENTS_PER_LESSON),
+      );
+    },
+
+    searchAllTranscripts: async (viewer, words) =>
+      transcriptMatches(viewer, await courses.searchTranscripts('published courses', words, CAPTIONS.searchResults, MOMENTS_PER_LESSON)),
   };
 }

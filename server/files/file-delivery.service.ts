@@ -22,6 +22,8 @@ export interface FileDeliveryService {
   fileById(viewer: Viewer, fileId: string, width?: number): Promise<FileDelivery & { publicImage: boolean }>;
   /** A lesson's uploaded video, for members whose tier reaches the course's and the file's (and staff). */
   lessonVideo(viewer: Viewer, lessonId: string): Promise<FileDelivery>;
+  /** A lesson's captions in one language: where its video opens (a <track>, served as it was uploaded). */
+  lessonCaptions(viewer: Viewer, lessonId: string, language: string): Promise<FileDelivery>;
   /** A resource's uploaded file, for members whose tier reaches tier_required and the file's (and staff). */
   resourceDownload(viewer: Viewer, resourceId: string): Promise<FileDelivery>;
   /** A coaching session's uploaded recording, for members whose tier reaches the session's and the file's (and staff). */
@@ -75,6 +77,13 @@ export function createFileDeliveryService(deps: {
       // Only where the course itself may be seen (drafts by staff, archived ones by their members);
       // there, a free preview is open to everyone.
       if (!found || !(await deps.courses.find(viewer, found.courseId))) throw notFound('This lesson has no video.');
+      if (!mayOpenServedFile(viewer, found.file, [{ as: 'lesson video', ...found }])) refuseFile(viewer, 'lesson video');
+      return delivery(found.file, true);
+    },
+
+    async lessonCaptions(viewer, lessonId, language) {
+      const found = await data.files.findLessonCaptions(lessonId, language);
+      if (!found || !(await deps.courses.find(viewer, found.courseId))) throw notFound('This lesson has no captions in this language.');
       if (!mayOpenServedFile(viewer, found.file, [{ as: 'lesson video', ...found }])) refuseFile(viewer, 'lesson video');
       return delivery(found.file, true);
     },

@@ -55,7 +55,7 @@ describe('uploads', () => {
     });
     expect(await upload('tool.exe', text('MZ'))).toEqual({
       status: 400,
-      message: expect.stringMatching(/^Files of this type are not accepted\. Allowed: pdf, docx, .*, txt, csv\.$/),
+      message: expect.stringMatching(/^Files of this type are not accepted\. Allowed: pdf, docx, .*, txt, csv, vtt\.$/),
     });
     expect(await upload('empty.txt', new Uint8Array())).toEqual({ status: 400, message: 'The file is empty.' });
     expect(await upload('report.pdf', text('not a pdf at all'))).toEqual({

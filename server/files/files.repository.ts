@@ -3,12 +3,14 @@ import { unionAll } from 'drizzle-orm/pg-core';
 import type { UploadFolder } from '../../common/files.contract.ts';
 import type { FileUse } from '../../common/policies.ts';
 import type { Tier } from '../../common/tiers.ts';
+import type { CaptionLanguage } from '../../common/course-kinds.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import {
   coachingSeries,
   coachingSessions,
   courses,
   lessonAttachments,
+  lessonCaptions,
   lessons,
   podcastEpisodes,
   resources,
@@ -71,6 +73,18 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
       return row ?? null;
     },
 
+    /** A lesson's captions in one language, with its course as the video's check needs it; null when it has none. */
+    async findLessonCaptions(lessonId: string, language: string) {
+      const [row] = await db
+        .select({ file: uploadedFiles, courseId: courses.id, courseTier: courses.tier, freePreview: lessons.freePreview })
+        .from(lessonCaptions)
+        .innerJoin(lessons, eq(lessons.id, lessonCaptions.lessonId))
+        .innerJoin(courses, eq(courses.id, lessons.courseId))
+        .innerJoin(uploadedFiles, eq(uploadedFiles.id, lessonCaptions.fileId))
+        .where(and(eq(lessonCaptions.lessonId, lessonId), eq(lessonCaptions.language, language as CaptionLanguage)));
+      return row ?? null;
+    },
+
     /**
      * The places that serve the file through a check of their own (each lesson with it as video, with
      * its course, or as an attachment; each resource with it as download; each coaching session with it
@@ -85,6 +99,13 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
           .from(lessons)
           .innerJoin(courses, eq(courses.id, lessons.courseId))
           .where(eq(lessons.videoFileId, id)),
+        // A lesson's captions are part of its video: they open where it opens.
+        db
+          .select({ as: sql<FileUse['as']>`'lesson video'`, tier: courses.tier, courseId: courses.id, freePreview: lessons.freePreview })
+          .from(lessonCaptions)
+          .innerJoin(lessons, eq(lessons.id, lessonCaptions.lessonId))
+          .innerJoin(courses, eq(courses.id, lessons.courseId))
+          .where(eq(lessonCaptions.fileId, id)),
         db
           .select({
             as: sql<FileUse['as']>`'download'`,
@@ -161,9 +182,14 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
 
     /** Where the file is used, in words staff recognise ('the thumbnail of “Title”'). */
     async usesOf(id: string): Promise<string[]> {
-      const [thumbnails, videos, attachments, downloads, artwork, recordings] = await Promise.all([
+      const [thumbnails, videos, captions, attachments, downloads, artwork, recordings] = await Promise.all([
         db.select({ title: courses.title }).from(courses).where(eq(courses.thumbnailFileId, id)),
         db.select({ title: lessons.title }).from(lessons).where(eq(lessons.videoFileId, id)),
+        db
+          .select({ title: lessons.title })
+          .from(lessonCaptions)
+          .innerJoin(lessons, eq(lessons.id, lessonCaptions.lessonId))
+          .where(eq(lessonCaptions.fileId, id)),
         db
           .select({ title: lessons.title })
           .from(lessonAttachments)
@@ -180,6 +206,7 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
       return [
         ...thumbnails.map((row) => `the thumbnail of the course “${row.title}”`),
         ...videos.map((row) => `the video of the lesson “${row.title}”`),
+        ...captions.map((row) => `the captions of the lesson “${row.title}”`),
         ...attachments.map((row) => `an attachment of the lesson “${row.title}”`),
         ...downloads.map((row) => `the download of the resource “${row.title}”`),
         ...artwork.map((row) => `the artwork of the episode “${row.title}”`),

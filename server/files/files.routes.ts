@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
-import { CourseParams, LessonParams } from '../../common/courses.contract.ts';
+import { CaptionsParams, CourseParams, LessonParams } from '../../common/courses.contract.ts';
 import { badRequest, notFound, ServiceError } from '../../common/errors.ts';
 import {
   DEFAULT_UPLOAD_FOLDER,
@@ -97,6 +97,19 @@ export async function filesRoutes(app: ZodApp) {
   app.get('/api/lessons/:id/video', { schema: { params: LessonParams } }, async (request, reply) => {
     const { file, membersOnly } = await fileDelivery.lessonVideo(await request.viewer(), request.params.id);
     return sendStoredFile(request, reply, app.storage, file, { membersOnly });
+  });
+
+  // A lesson's captions, for its video's <track>: sent from here whatever the storage (a <track> reads
+  // only its own site's files), as they were uploaded, to whom the video opens.
+  app.get('/api/lessons/:id/captions/:language', { schema: { params: CaptionsParams } }, async (request, reply) => {
+    const { file } = await fileDelivery.lessonCaptions(await request.viewer(), request.params.id, request.params.language);
+    const stream = await app.storage.get(file.storageKey);
+    if (!stream) throw notFound('File not found.');
+    return reply
+      .header('content-type', 'text/vtt; charset=utf-8')
+      .header('cache-control', 'private, no-store')
+      .header('x-content-type-options', 'nosniff')
+      .send(stream);
   });
 
   app.get('/api/resources/:id/download', { schema: { params: ResourceParams } }, async (request, reply) => {

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import type { UploadFolder } from '../../common/files.contract.ts';
 import { badRequest } from '../../common/errors.ts';
+import { CAPTIONS } from '../../common/limits.ts';
+import { parseWebVtt } from '../../common/webvtt.ts';
 import { ALLOWED_EXTENSIONS, ALLOWED_UPLOAD_TYPES, type AllowedType } from './upload-types.ts';
 
 /** The client's filename, kept for display only: no path, no control characters, a sane length. */
@@ -29,10 +31,19 @@ export async function checkUpload(filename: string, content: Buffer): Promise<{ 
   const type = ALLOWED_UPLOAD_TYPES.find((candidate) => candidate.extensions.includes(extension));
   if (!type) throw badRequest(`Files of this type are not accepted. Allowed: ${ALLOWED_EXTENSIONS.join(', ')}.`);
   if (content.length === 0) throw badRequest('The file is empty.');
+  // Captions say first what is wrong in them (an .srt renamed, a broken time), not only that they are not WebVTT.
+  if (extension === 'vtt') checkCaptions(content);
   const sniffed = await fileTypeFromBuffer(content);
   const matches = type.sniffed === null ? sniffed === undefined && isUtf8Text(content) : sniffed?.ext === type.sniffed;
   if (!matches) throw badRequest(`The file's content does not match its .${extension} extension.`);
   return { type, extension };
+}
+
+/** A captions file is one a browser shows: valid WebVTT, and not too large for a phone to read. */
+function checkCaptions(content: Buffer): void {
+  if (content.length > CAPTIONS.maxBytes) throw badRequest(`A captions file may be at most ${CAPTIONS.maxBytes / 1024} KB.`);
+  const parsed = parseWebVtt(content.toString('utf8'), CAPTIONS.maxCues);
+  if (!parsed.ok) throw badRequest(`This is not a WebVTT captions file a browser can show. ${parsed.error}.`);
 }
 
 /** The server picks where a file is stored: `<folder>/<random>.<ext>`. */

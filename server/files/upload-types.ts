@@ -41,6 +41,8 @@ export const ALLOWED_UPLOAD_TYPES: AllowedType[] = [
   { extensions: ['webm'], sniffed: 'webm', contentType: 'video/webm', inline: true },
   { extensions: ['txt'], sniffed: null, contentType: 'text/plain; charset=utf-8', inline: false },
   { extensions: ['csv'], sniffed: null, contentType: 'text/csv; charset=utf-8', inline: false },
+  // Captions of a lesson's video: checked as WebVTT on upload (upload-checks.ts).
+  { extensions: ['vtt'], sniffed: 'vtt', contentType: 'text/vtt; charset=utf-8', inline: false },
 ];
 
 export const ALLOWED_EXTENSIONS = ALLOWED_UPLOAD_TYPES.flatMap((type) => type.extensions);

@@ -129,6 +129,7 @@ export async function authoredCourse(
   for (const lesson of lessons)
     detail = await authoring.addLesson(editor, made.course.id, {
       kind: 'video',
+      captions: [],
       duration: '10:00',
       description: '',
       free_preview: false,

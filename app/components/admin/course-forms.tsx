@@ -163,6 +163,7 @@ export function libraryChoices(files: LibraryFile[]) {
   return {
     images: files.filter((file) => file.content_type.startsWith('image/') && file.visibility === 'public'),
     videos: files.filter((file) => file.content_type.startsWith('video/')),
+    captions: files.filter((file) => file.content_type.startsWith('text/vtt')),
     attachments: files.filter((file) => !file.content_type.startsWith('video/')),
   };
 }

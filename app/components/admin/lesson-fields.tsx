@@ -1,7 +1,14 @@
 import { useState } from 'react';
-import { LESSON_KIND_LABEL, LESSON_KINDS, type LessonKind } from '../../../common/course-kinds.ts';
+import {
+  CAPTION_LANGUAGE_CODES,
+  CAPTION_LANGUAGES,
+  LESSON_KIND_LABEL,
+  LESSON_KINDS,
+  type CaptionLanguage,
+  type LessonKind,
+} from '../../../common/course-kinds.ts';
 import type { StaffLesson } from '../../../common/courses.contract.ts';
-import { TEXT_MAX } from '../../../common/limits.ts';
+import { CAPTIONS, TEXT_MAX } from '../../../common/limits.ts';
 import { Input, Select, Textarea } from '../ui/field.tsx';
 import type { FieldErrors, LibraryFile } from './course-forms.tsx';
 
@@ -20,6 +27,72 @@ function LessonKindField({ lesson, kind, onChange }: { lesson?: StaffLesson; kin
       options={LESSON_KINDS.map((value) => ({ value, label: LESSON_KIND_LABEL[value] }))}
       className="sm:col-span-2"
     />
+  );
+}
+
+interface CaptionRow {
+  language: CaptionLanguage | '';
+  fileId: string;
+}
+
+/**
+ * A video's captions: a WebVTT file from the library for each language, a row each, and an empty row
+ * to add one. Sent as two lists in step (captions_language, captions_file_id).
+ */
+function CaptionsFields({ lesson, files }: { lesson?: StaffLesson; files: LibraryFile[] }) {
+  const [rows, setRows] = useState<CaptionRow[]>(() => [
+    ...(lesson?.captions ?? []).map((each) => ({ language: each.language, fileId: each.file_id })),
+    { language: '', fileId: '' },
+  ]);
+  const choices = [
+    // What the lesson has now stays choosable even when it is no longer among the files listed.
+    ...(lesson?.captions ?? [])
+      .filter((each) => !files.some((file) => file.id === each.file_id))
+      .map((each) => ({ id: each.file_id, filename: each.name })),
+    ...files,
+  ];
+  const change = (at: number, row: Partial<CaptionRow>) =>
+    setRows((all) => {
+      const next = all.map((each, index) => (index === at ? { ...each, ...row } : each));
+      // An empty row stays at the end to add another language, up to the most a lesson may have.
+      const last = next.at(-1)!;
+      return (last.language || last.fileId) && next.length < CAPTIONS.maxLanguagesPerLesson
+        ? [...next, { language: '', fileId: '' }]
+        : next;
+    });
+  return (
+    <fieldset className="sm:col-span-2">
+      <legend className="text-sm font-medium text-gray-700">Captions (WebVTT files from the library, folder Course Materials)</legend>
+      {choices.length === 0 && <p className="mt-1 text-sm text-gray-500">Upload a .vtt file in the File Upload tab to add captions.</p>}
+      {choices.length > 0 &&
+        rows.map((row, index) => (
+          <div key={index} className="mt-2 grid gap-2 sm:grid-cols-2">
+            <Select
+              compact
+              label={`Captions ${index + 1}: language`}
+              value={row.language}
+              onChange={(event) => change(index, { language: event.currentTarget.value as CaptionLanguage | '' })}
+              options={[
+                { value: '', label: 'None' },
+                ...CAPTION_LANGUAGE_CODES.map((code) => ({ value: code, label: CAPTION_LANGUAGES[code] })),
+              ]}
+            />
+            <Select
+              compact
+              label={`Captions ${index + 1}: file`}
+              value={row.fileId}
+              onChange={(event) => change(index, { fileId: event.currentTarget.value })}
+              options={[{ value: '', label: 'None' }, ...choices.map((file) => ({ value: file.id, label: file.filename }))]}
+            />
+            {row.language && row.fileId && (
+              <>
+                <input type="hidden" name="captions_language" value={row.language} />
+                <input type="hidden" name="captions_file_id" value={row.fileId} />
+              </>
+            )}
+          </div>
+        ))}
+    </fieldset>
   );
 }
 
@@ -61,11 +134,14 @@ function VideoFields({ lesson, videos, errors }: { lesson?: StaffLesson; videos:
 export function LessonFields({
   lesson,
   videos,
+  captions,
   attachments,
   errors = {},
 }: {
   lesson?: StaffLesson;
   videos: LibraryFile[];
+  /** The library's WebVTT files. */
+  captions: LibraryFile[];
   attachments: LibraryFile[];
   errors?: FieldErrors;
 }) {
@@ -107,6 +183,8 @@ export function LessonFields({
         className="sm:col-span-2"
       />
       {kind === 'video' && <VideoFields lesson={lesson} videos={videos} errors={errors} />}
+      {kind === 'video' && <CaptionsFields lesson={lesson} files={captions} />}
+      {errors.captions && <p className="text-sm text-red-700 sm:col-span-2">{errors.captions}</p>}
       {errors.kind && <p className="text-sm text-red-700 sm:col-span-2">{errors.kind}</p>}
       {choices.length > 0 && (
         <fieldset className="sm:col-span-2">

@@ -2,16 +2,13 @@ import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'rea
 import type { Lesson } from '../../../common/courses.contract.ts';
 import type { CourseProgress } from '../../../common/learning.contract.ts';
 import { POSITION_REPORT_SECONDS, WATCHED_TO_COMPLETE } from '../../../common/limits.ts';
+import { clockTime } from '../../lib/clock-time.ts';
 import { Button } from '../ui/button.tsx';
 
 // A quiz is loaded with the first quiz lesson opened: most lessons are videos.
 const QuizPanel = lazy(() => import('./quiz-panel.tsx').then((module) => ({ default: module.QuizPanel })));
-
-/** '4:05' for 245 seconds. */
-function clockTime(totalSeconds: number): string {
-  const seconds = Math.floor(totalSeconds);
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-}
+// The transcript is read from the server anyway, so its code comes with it, not in the course page's first script.
+const LessonTranscript = lazy(() => import('./lesson-transcript.tsx').then((module) => ({ default: module.LessonTranscript })));
 
 /** Where to start a lesson's video: where the member stopped, unless that was (nearly) the end. */
 function resumeAt(saved: number | undefined, duration: number): number {
@@ -34,22 +31,56 @@ async function reportPosition(lessonId: string, video: HTMLVideoElement, keepali
   return response?.ok ? ((await response.json()) as CourseProgress) : null;
 }
 
+// The member's choice of captions, kept on the device: the language shown, or 'off'.
+const CAPTIONS_CHOICE = 'captions-language';
+
+function chosenCaptions(captions: Lesson['captions']): Lesson['captions'][number] | undefined {
+  const open = captions.filter((each) => each.url);
+  if (open.length === 0) return undefined;
+  const chosen = typeof localStorage === 'undefined' ? null : localStorage.getItem(CAPTIONS_CHOICE);
+  if (chosen === 'off') return undefined;
+  return open.find((each) => each.language === chosen) ?? open[0];
+}
+
 /** The lesson's video; for an enrolled member it resumes where they stopped and reports where they are. */
 function LessonVideo({
   lesson,
   savedPosition,
+  moment,
   tracksProgress,
   onProgress,
 }: {
   lesson: Lesson;
   savedPosition: number | undefined;
+  /** A moment the member chose (found in the transcripts): played from there, wherever it is. */
+  moment: number | undefined;
   tracksProgress: boolean;
   onProgress: (progress: CourseProgress) => void;
 }) {
   const video = useRef<HTMLVideoElement>(null);
+  // The captions shown: the member's last choice on this device (the player opens only in the browser).
+  const [captions, setCaptions] = useState(() => chosenCaptions(lesson.captions));
+  useEffect(() => {
+    for (const track of video.current?.textTracks ?? []) track.mode = track.language === captions?.language ? 'showing' : 'disabled';
+    // Only as the video opens: later, the member's own choice in the player rules.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  useEffect(() => {
+    const tracks = video.current?.textTracks;
+    if (!tracks) return;
+    // The member's choice in the player (captions on, off, another language) is remembered, and the
+    // transcript follows the language shown.
+    const remember = () => {
+      const showing = [...tracks].find((track) => track.mode === 'showing');
+      localStorage.setItem(CAPTIONS_CHOICE, showing?.language || 'off');
+      if (showing) setCaptions(lesson.captions.find((each) => each.language === showing.language));
+    };
+    tracks.addEventListener('change', remember);
+    return () => tracks.removeEventListener('change', remember);
+  }, [lesson.captions]);
   const lastReported = useRef(0);
   // The saved position is read once, when the video's length is known; later saves must not seek.
-  const startAt = useRef(savedPosition);
+  const startAt = useRef({ savedPosition, moment });
   const [resumedAt, setResumedAt] = useState(0);
 
   const report = (keepalive = false, element = video.current) => {
@@ -70,7 +101,7 @@ function LessonVideo({
 
   return (
     <>
-      {/* Lessons carry no caption files yet; when they do, they belong here as <track> elements. */}
+      {/* Captions, where the lesson has them, are its <track>s; a video without any says so below it. */}
       {/* eslint-disable-next-line jsx-a11y/media-has-caption */}
       <video
         ref={video}
@@ -81,18 +112,29 @@ function LessonVideo({
         preload="metadata"
         className="aspect-video w-full rounded-lg bg-black"
         onLoadedMetadata={(event) => {
-          const start = resumeAt(startAt.current, event.currentTarget.duration);
+          const { savedPosition: saved, moment: chosen } = startAt.current;
+          const start = chosen ?? resumeAt(saved, event.currentTarget.duration);
           if (start > 0) event.currentTarget.currentTime = start;
           lastReported.current = start;
-          setResumedAt(start);
+          if (chosen === undefined) setResumedAt(start);
         }}
         onTimeUpdate={(event) => {
           if (Math.abs(event.currentTarget.currentTime - lastReported.current) >= POSITION_REPORT_SECONDS) report();
         }}
         onPause={() => report()}
         onEnded={() => report()}
-      />
+      >
+        {lesson.captions.map((each) =>
+          each.url ? <track key={each.language} kind="captions" src={each.url} srcLang={each.language} label={each.label} /> : null,
+        )}
+      </video>
       {resumedAt > 0 && <p className="mt-2 text-sm text-gray-600">Picking up where you left off, at {clockTime(resumedAt)}.</p>}
+      {lesson.captions.length === 0 && <p className="mt-2 text-sm text-gray-500">This video has no captions yet.</p>}
+      {lesson.captions.some((each) => each.url) && (
+        <Suspense fallback={null}>
+          <LessonTranscript lesson={lesson} language={captions?.language ?? lesson.captions[0]!.language} video={video} />
+        </Suspense>
+      )}
     </>
   );
 }
@@ -111,6 +153,7 @@ export function LessonPlayer({
   onNext,
   onProgress,
   recording = false,
+  startAt,
 }: {
   lesson: Lesson;
   next: Lesson | null;
@@ -122,6 +165,8 @@ export function LessonPlayer({
   onProgress: (progress: CourseProgress) => void;
   /** A coaching session's recording: played, with its notes, and nothing to complete. */
   recording?: boolean;
+  /** Where to start the video (a moment found in the transcripts), in seconds. */
+  startAt?: number;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const onCloseRef = useRef(onClose);
@@ -180,6 +225,7 @@ export function LessonPlayer({
           key={lesson.id}
           lesson={lesson}
           savedPosition={progress?.positions[lesson.id]}
+          moment={startAt}
           tracksProgress={progress !== null}
           onProgress={onProgress}
         />

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Lesson } from '../../../common/courses.contract.ts';
 import type { CourseProgress } from '../../../common/learning.contract.ts';
 import type { QuizAttempt, QuizAttemptResult, QuizSummary, ScoredAttempt } from '../../../common/quizzes.contract.ts';
+import { clockTime } from '../../lib/clock-time.ts';
 import { Button } from '../ui/button.tsx';
 
 /** The quiz API's answer, or its message when it refused (`{detail}`) or could not be reached. */
@@ -26,7 +27,7 @@ function useTimeLeft(deadline: string | null): string | null {
   }, [deadline]);
   if (!deadline) return null;
   const seconds = Math.max(0, Math.floor((new Date(deadline).getTime() - now) / 1000));
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  return clockTime(seconds);
 }
 
 function rulesLine(summary: QuizSummary): string {

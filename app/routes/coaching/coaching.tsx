@@ -337,6 +337,7 @@ export default function CoachingPage({ loaderData }: Route.ComponentProps) {
           lesson={{
             id: watching.id,
             kind: 'video',
+            captions: [],
             title: watching.title,
             duration: `${watching.duration_minutes} min`,
             description: watching.notes ?? '',

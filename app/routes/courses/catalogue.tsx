@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { COURSE_CATEGORIES } from '../../../common/course-kinds.ts';
 import { matchesSearch } from '../../../common/search.ts';
 import { TIER_LABEL, TIERS } from '../../../common/tiers.ts';
@@ -21,6 +21,11 @@ export const meta = () =>
 export async function loader({ context }: Route.LoaderArgs) {
   return { courses: await orFallback(pageServices(context).services.courses.list(), [], 'courses') };
 }
+
+// What the videos say is searched on the server, once a search is typed: its code comes with it.
+const VideoMomentsFound = lazy(() =>
+  import('../../components/learning/video-moments-found.tsx').then((module) => ({ default: module.VideoMomentsFound })),
+);
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -73,6 +78,11 @@ export default function CoursesPage({ loaderData }: Route.ComponentProps) {
             <CourseCard key={course.id} course={course} aboveTheFold={index === 0} />
           ))}
         </ListResults>
+        {search.trim() !== '' && (
+          <Suspense fallback={null}>
+            <VideoMomentsFound words={search} />
+          </Suspense>
+        )}
       </section>
       <CallToAction
         title="Want Access to ALL Courses?"

@@ -1,12 +1,13 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { data, Link, useFetcher } from 'react-router';
 import { toast } from '../../lib/toast.tsx';
-import { COURSE_NOT_FOUND, CourseParams, type Lesson } from '../../../common/courses.contract.ts';
+import { COURSE_NOT_FOUND, CourseParams, type Lesson, TranscriptSearchQuery } from '../../../common/courses.contract.ts';
 import { CourseFormInput, type CourseProgress } from '../../../common/learning.contract.ts';
 import { CourseMainAction, enrolState } from '../../components/catalogue/course-actions.tsx';
 import { EarlyAccessNote } from '../../components/catalogue/early-access-note.tsx';
 import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
 import { LessonPlayer } from '../../components/learning/lesson-player.tsx';
+import type { AnsweredSearch } from '../../components/learning/transcript-search.tsx';
 import { Accordion } from '../../components/ui/accordion.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { attempt, formErrors, invalid, parseForm } from '../../lib/forms.ts';
@@ -16,19 +17,37 @@ import { useRootData } from '../../lib/root-data.ts';
 import { responsiveImage } from '../../lib/responsive-image.ts';
 import type { Route } from './+types/course-detail';
 
-const notFound = () => data({ course: null, lessons: [] as Lesson[], progress: null }, { status: 404 });
+// Only courses with captions show it, and only once the page is in use: not in every course page's first script.
+const TranscriptSearch = lazy(() =>
+  import('../../components/learning/transcript-search.tsx').then((module) => ({ default: module.TranscriptSearch })),
+);
 
-export async function loader({ context, params }: Route.LoaderArgs) {
+const notFound = () => data({ course: null, lessons: [] as Lesson[], progress: null, transcriptSearch: null }, { status: 404 });
+
+/** A search of the course's videos sent as a plain form (`?q=`), before the page's script ran: answered here. */
+async function answeredSearch(
+  { services, viewer }: ReturnType<typeof pageServices>,
+  courseId: string,
+  request: Request,
+): Promise<AnsweredSearch | null> {
+  const query = TranscriptSearchQuery.safeParse({ q: new URL(request.url).searchParams.get('q') ?? undefined });
+  if (!query.success) return null;
+  const found = await orFallback(services.courses.searchTranscripts(viewer, courseId, query.data.q), null, 'the transcript search');
+  return found && { words: query.data.q, found };
+}
+
+export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { services, viewer } = pageServices(context);
   const id = CourseParams.safeParse({ id: params.courseId });
   if (!id.success) return notFound();
   const course = await services.courses.find(viewer, id.data.id);
   if (!course) return notFound();
-  const [lessons, progress] = await Promise.all([
+  const [lessons, progress, transcriptSearch] = await Promise.all([
     orFallback(services.courses.lessons(viewer, course.id), [], 'the curriculum'),
     viewer.member ? orFallback(services.learning.courseProgress(viewer, course.id), null, 'course progress') : null,
+    answeredSearch({ services, viewer }, course.id, request),
   ]);
-  return { course, lessons, progress };
+  return { course, lessons, progress, transcriptSearch };
 }
 
 // Enrolling and completing a lesson are both forms, so they also work before the page's script runs.
@@ -83,6 +102,22 @@ function useLiveProgress(loaded: CourseProgress | null) {
   return [progress, update] as const;
 }
 
+/**
+ * A moment found by the catalogue's or the Help Center's search (`?lesson=…&at=…`) plays once the
+ * page is alive, where the viewer may watch it; once, not again when the page's data is read again.
+ */
+function useMomentFromLink(lessons: Lesson[], open: (lesson: Lesson, start: number) => void) {
+  const opened = useRef(false);
+  useEffect(() => {
+    if (opened.current) return;
+    opened.current = true;
+    const link = new URLSearchParams(window.location.search);
+    const lesson = lessons.find((each) => each.id === link.get('lesson'));
+    const start = Number(link.get('at'));
+    if (lesson?.video_url) open(lesson, Number.isFinite(start) && start > 0 ? start : 0);
+  }, [lessons, open]);
+}
+
 /** The lesson a member goes on with: the first not yet complete, or (course finished) the first. */
 function nextLessonToTake(lessons: Lesson[], progress: CourseProgress): Lesson | undefined {
   return lessons.find((lesson) => !progress.completed_lesson_ids.includes(lesson.id)) ?? lessons[0];
@@ -123,8 +158,14 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
   const fetcher = useFetcher<typeof action>();
   useCourseFormToasts(fetcher.data);
   const [playing, setPlaying] = useState<Lesson | null>(null);
+  const [startAt, setStartAt] = useState<number | undefined>(undefined);
   const { course, lessons } = loaderData;
   const [progress, updateProgress] = useLiveProgress(loaderData.progress);
+  const openAt = (lesson: Lesson, start: number) => {
+    setStartAt(start);
+    setPlaying(lesson);
+  };
+  useMomentFromLink(lessons, openAt);
   if (!course) return <CourseNotFound />;
   const state = enrolState(viewer, course);
   const completed = new Set(progress?.completed_lesson_ids ?? []);
@@ -249,6 +290,18 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
             }))}
           />
         )}
+        {lessons.some((lesson) => lesson.captions.length > 0) && (
+          <Suspense fallback={null}>
+            <TranscriptSearch
+              courseId={course.id}
+              answered={loaderData.transcriptSearch}
+              onOpen={(lessonId, start) => {
+                const lesson = lessons.find((each) => each.id === lessonId);
+                if (lesson?.video_url) openAt(lesson, start);
+              }}
+            />
+          </Suspense>
+        )}
         <Link to="/courses" className="mt-10 inline-flex min-h-11 items-center font-semibold text-brand-800 hover:text-brand-600">
           ← Browse all courses
         </Link>
@@ -259,9 +312,16 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
           next={state === 'entitled' ? nextLesson : null}
           progress={state === 'entitled' ? progress : null}
           completeForm={progress?.enrolled ? <CompleteLessonForm fetcher={fetcher} lessonId={playing.id} /> : null}
-          onClose={() => setPlaying(null)}
-          onNext={() => setPlaying(nextLesson)}
+          onClose={() => {
+            setPlaying(null);
+            setStartAt(undefined);
+          }}
+          onNext={() => {
+            setPlaying(nextLesson);
+            setStartAt(undefined);
+          }}
           onProgress={updateProgress}
+          startAt={startAt}
         />
       )}
     </>

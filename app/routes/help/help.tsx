@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { BRAND_NAME } from '../../../common/brand.ts';
 import { helpTopics, searchHelp, type HelpTopic } from '../../../common/help-center.ts';
@@ -57,6 +57,11 @@ function Topic({ topic, searching }: { topic: HelpTopic; searching: boolean }) {
   );
 }
 
+// Lessons whose videos answer the question too, found on the server once a search is typed.
+const VideoMomentsFound = lazy(() =>
+  import('../../components/learning/video-moments-found.tsx').then((module) => ({ default: module.VideoMomentsFound })),
+);
+
 export default function HelpCenterPage({ loaderData }: Route.ComponentProps) {
   const { fields } = loaderData;
   const topics = helpTopics(fields, HOME_FAQS);
@@ -104,6 +109,11 @@ export default function HelpCenterPage({ loaderData }: Route.ComponentProps) {
         {found.map((topic) => (
           <Topic key={topic.id} topic={topic} searching={searching} />
         ))}
+        {searching && (
+          <Suspense fallback={null}>
+            <VideoMomentsFound words={query} />
+          </Suspense>
+        )}
         <Card className="mt-12 text-center">
           <h2 className="text-lg font-bold text-gray-900">Still need help?</h2>
           <p className="mt-1 text-gray-600">Write to us and we will answer within one business day.</p>

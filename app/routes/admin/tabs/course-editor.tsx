@@ -34,8 +34,18 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 const LessonId = z.object({ lessonId: LessonParams.shape.id });
 const Move = LessonId.extend({ direction: z.enum(['up', 'down']) });
 
-const lessonValues = (form: FormData) =>
-  formValues(form, { checkboxes: ['free_preview'], lists: ['attachment_file_ids'], nullable: ['video_file_id'] });
+/** A lesson's form as the contract reads it: its captions come as two lists in step, a language and a file each. */
+function lessonValues(form: FormData) {
+  const values = formValues(form, {
+    checkboxes: ['free_preview'],
+    lists: ['attachment_file_ids', 'captions_language', 'captions_file_id'],
+    nullable: ['video_file_id'],
+  });
+  const languages = values.captions_language as string[];
+  const files = values.captions_file_id as string[];
+  const { captions_language: _languages, captions_file_id: _files, ...rest } = values;
+  return { ...rest, captions: languages.map((language, index) => ({ language, file_id: files[index] })) };
+}
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const { services, viewer } = staffPageServices(context);
@@ -192,6 +202,7 @@ function LessonItem({
         <LessonFields
           lesson={lesson}
           videos={library.videos}
+          captions={library.captions}
           attachments={library.attachments}
           errors={answer && !answer.ok ? answer.fieldErrors : {}}
         />
@@ -264,7 +275,12 @@ export default function CourseEditor({ loaderData }: Route.ComponentProps) {
         {/* Keyed by the number of lessons, so the form empties once a lesson is in. */}
         <adding.Form method="post" className="mt-4 space-y-3" key={lessons.length}>
           <input type="hidden" name="intent" value="add-lesson" />
-          <LessonFields videos={library.videos} attachments={library.attachments} errors={added && !added.ok ? added.fieldErrors : {}} />
+          <LessonFields
+            videos={library.videos}
+            captions={library.captions}
+            attachments={library.attachments}
+            errors={added && !added.ok ? added.fieldErrors : {}}
+          />
           <Outcome answer={added} />
           <Button type="submit" disabled={adding.state !== 'idle'}>
             {adding.state !== 'idle' ? 'Adding...' : 'Add lesson'}
