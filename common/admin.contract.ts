@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PaidTier, SubscriptionView } from './billing.contract.ts';
-import { cursorParam, emailField, singleQueryText, uuidParam } from './fields.ts';
+import { cursorParam, emailField, requiredText, singleQueryText, slugParam, uuidParam } from './fields.ts';
 import { EnrolledCourse, MemberCertificate } from './learning.contract.ts';
 import { StaffRole } from './staff-roles.ts';
 import { Tier } from './tiers.ts';
@@ -44,6 +44,14 @@ export const MemberParams = z.object({ id: uuidParam('Member id') });
 export const MemberTierInput = z.object({ membership_tier: Tier });
 export const MemberTierResponse = z.object({ success: z.literal(true), id: z.string(), membership_tier: Tier });
 export type MemberTierResponse = z.infer<typeof MemberTierResponse>;
+/** Staff open a course to one member before the course it builds on is completed: which, and why (the activity log keeps both). */
+export const EarlyOpeningInput = z.object({
+  course_id: slugParam('Course'),
+  reason: requiredText('Reason', TEXT_MAX.earlyOpeningReason),
+});
+export type EarlyOpeningInput = z.infer<typeof EarlyOpeningInput>;
+export const EarlyOpening = z.object({ member_id: z.string(), course_id: z.string(), course_title: z.string(), reason: z.string() });
+export type EarlyOpening = z.infer<typeof EarlyOpening>;
 
 export const ContactMessageRow = z.object({
   id: z.string(),
@@ -120,6 +128,8 @@ export interface MembersService {
   /** Every matching member as CSV lines, in pages, so no export is ever cut short. */
   exportCsv(viewer: Viewer, search: string | undefined): AsyncIterable<string>;
   setTier(viewer: Viewer, memberId: string, tier: Tier): Promise<MemberTierResponse>;
+  /** Opens a course that builds on another to this member now (once; an audit entry says who and why). */
+  openCourseEarly(viewer: Viewer, memberId: string, input: EarlyOpeningInput): Promise<EarlyOpening>;
 }
 
 export interface MessagesService {

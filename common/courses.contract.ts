@@ -38,6 +38,8 @@ export const Course = z.object({
   certificate: z.boolean(),
   /** Gold's early access: the course is Gold's (its tier) until `opens_at`, then opens to `opens_to`. */
   early_access: z.object({ opens_to: Tier, opens_at: z.string() }).nullable(),
+  /** The course to complete before this one is started (a published one). */
+  prerequisite: z.object({ id: z.string(), title: z.string() }).nullable(),
 });
 export type Course = z.infer<typeof Course>;
 export const CourseList = z.array(Course);
@@ -107,6 +109,8 @@ export interface CoursesService {
   get(viewer: Viewer, courseId: string): Promise<Course>;
   /** The course's lessons in order; video links only for a member whose tier reaches the course's. */
   lessons(viewer: Viewer, courseId: string): Promise<Lesson[]>;
+  /** The course this one builds on, while the viewer has not met it (see `meetsPrerequisite`); null once they may study it. */
+  unmetPrerequisite(viewer: Viewer, courseId: string): Promise<{ id: string; title: string } | null>;
   /** A lesson video's transcript in one language, for whom the video opens. */
   transcript(viewer: Viewer, lessonId: string, language: CaptionLanguage): Promise<Transcript>;
   /** Where the course's transcripts say these words: the moments of the lessons the viewer may watch, the others named as locked. */
@@ -139,6 +143,8 @@ const courseFields = {
    * midnight in the business's time zone); null for none.
    */
   early_access_until: z.iso.date('Early access must end on a date (YYYY-MM-DD)').nullable(),
+  /** A course to complete before this one is started; null for none. */
+  prerequisite_course_id: slugParam('Prerequisite').nullable(),
 };
 export const CourseInput = z.object({
   ...courseFields,
@@ -147,6 +153,7 @@ export const CourseInput = z.object({
   certificate_shows_score: courseFields.certificate_shows_score.default(false),
   thumbnail_file_id: courseFields.thumbnail_file_id.default(null),
   early_access_until: courseFields.early_access_until.default(null),
+  prerequisite_course_id: courseFields.prerequisite_course_id.default(null),
 });
 export type CourseInput = z.infer<typeof CourseInput>;
 /** Only the fields given change. */
@@ -205,6 +212,8 @@ export const StaffCourse = Course.extend({
   status: CourseStatus,
   certificate_shows_score: z.boolean(),
   thumbnail_file_id: z.string().nullable(),
+  /** The course this one builds on, published or not (members see it while it is published). */
+  prerequisite_course_id: z.string().nullable(),
   enrolled_count: z.number().int(),
   completed_count: z.number().int(),
   /** The enrolled members' average share of lessons done, 0 to 100. */

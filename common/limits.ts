@@ -186,6 +186,8 @@ export const TEXT_MAX = {
   goalUnit: 30,
   /** The name members see for a host or a coach. */
   displayName: 100,
+  /** Why staff opened a course to a member early (the activity log keeps it). */
+  earlyOpeningReason: 500,
 } as const;
 
 // Quizzes: in a module of their own, so the pages that do not show one do not carry them.
@@ -264,6 +266,8 @@ export const ONE_ON_ONE_CHANGES = { max: 5, windowMs: DAY } as const;
 
 /** Attachments under one lesson: a lesson's handouts, not a file library. */
 export const LESSON_ATTACHMENTS_MAX = 10;
+/** How many courses may build on one another in a row (each checked when a prerequisite is chosen). */
+export const COURSE_PREREQUISITE_CHAIN_MAX = 10;
 /** Episodes the podcast list holds: saved all at once (SPEC's Save All Changes). */
 export const PODCAST_EPISODES_MAX = 1000;
 /** An episode's id (staff's or the import's) and numbers: seasons to 99, episodes to 9999, as the cards show them. */

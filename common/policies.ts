@@ -133,6 +133,28 @@ export const opensEarly = (course: { tier: Tier }) => !tierReaches(course.tier, 
 /** Whether the asker may open the course's lessons (videos and attachments): members who may study it, and staff. */
 export const mayOpenLessons = (asker: Asker, course: { tier: Tier }) => mayStudyCourse(asker, course) || isStaff(asker);
 
+/**
+ * Where a member stands with the course a course builds on (null: it builds on none, or on one no
+ * longer published, which no one could complete now).
+ */
+export interface PrerequisiteStanding {
+  id: string;
+  title: string;
+  /** The member completed every lesson of it. */
+  completed: boolean;
+  /** The member started this course before it required the other: they keep going. */
+  started: boolean;
+  /** Staff opened this course early for the member (an audit entry says who and why). */
+  openedEarly: boolean;
+}
+
+/** Whether the asker may study a course that builds on another: staff always, members once it is done (or as above). */
+export const meetsPrerequisite = (asker: Asker, standing: PrerequisiteStanding | null) =>
+  standing === null || isStaff(asker) || standing.completed || standing.started || standing.openedEarly;
+
+/** What a member is told while a course's prerequisite stands in the way. */
+export const prerequisiteFirst = (title: string) => `Complete “${title}” first: this course builds on it.`;
+
 /** Whether the asker may watch a lesson's video: a free preview's everyone may, the others who may open the lessons. */
 export const mayWatchLesson = (asker: Asker, lesson: { courseTier: Tier; freePreview: boolean }) =>
   lesson.freePreview || mayOpenLessons(asker, { tier: lesson.courseTier });

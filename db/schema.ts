@@ -199,11 +199,18 @@ export const courses = pgTable(
      */
     earlyAccessTier: text({ enum: TIERS }),
     earlyAccessUntil: timestamp({ withTimezone: true }),
+    /** A course to complete before this one is started (or staff open this one early for a member). */
+    prerequisiteCourseId: text().references((): AnyPgColumn => courses.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [
     /** Catalogue order (position, then title): the staff's list a page at a time, and the catalogue. */
     index('courses_position_idx').on(t.position, t.title, t.id),
+    check('courses_prerequisite_check', sql`${sql.raw('prerequisite_course_id')} <> ${sql.raw('id')}`),
+    // The courses that require this one (a course is not removed while others name it).
+    index('courses_prerequisite_idx')
+      .on(t.prerequisiteCourseId)
+      .where(sql`prerequisite_course_id is not null`),
     check('courses_tier_check', oneOf('tier', TIERS)),
     check(
       'courses_early_access_check',
@@ -285,6 +292,26 @@ export const lessonAttachments = pgTable(
     position: integer().notNull(),
   },
   (t) => [primaryKey({ columns: [t.lessonId, t.fileId] }), index('lesson_attachments_file_idx').on(t.fileId)],
+);
+
+/**
+ * Staff opening a course to one member before its rule would (its prerequisite not completed): who,
+ * by whom and why, once per member and course; the audit log has the same entry.
+ */
+export const earlyOpenings = pgTable(
+  'early_openings',
+  {
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    courseId: text()
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    reason: text().notNull(),
+    openedById: uuid().references(() => staffAccounts.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.courseId] })],
 );
 
 export const enrolments = pgTable(

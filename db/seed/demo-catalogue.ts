@@ -26,7 +26,7 @@ export interface DemoPost {
   replies: { user_name: string; body: string; created_at: string }[];
 }
 
-export interface DemoCourse extends Omit<Course, 'lesson_count' | 'early_access'> {
+export interface DemoCourse extends Omit<Course, 'lesson_count' | 'early_access' | 'prerequisite'> {
   lessons: DemoLesson[];
 }
 

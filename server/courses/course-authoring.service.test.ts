@@ -31,6 +31,7 @@ const COURSE: CourseInput = {
   certificate_shows_score: false,
   thumbnail_file_id: null,
   early_access_until: null,
+  prerequisite_course_id: null,
 };
 const lesson = (title: string, extra: Partial<LessonInput> = {}): LessonInput => ({
   kind: 'video',

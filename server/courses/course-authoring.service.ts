@@ -14,7 +14,7 @@ import { CAPTION_LANGUAGES } from '../../common/course-kinds.ts';
 import { badRequest, conflict, notFound } from '../../common/errors.ts';
 import { parseWebVtt } from '../../common/webvtt.ts';
 import type { FileStorage } from '../files/storage.ts';
-import { CAPTIONS, NOTIFICATION_BODY_MAX, PAGE_SIZE } from '../../common/limits.ts';
+import { CAPTIONS, COURSE_PREREQUISITE_CHAIN_MAX, NOTIFICATION_BODY_MAX, PAGE_SIZE } from '../../common/limits.ts';
 import { slugOf } from '../../common/slug.ts';
 import { requireStaffArea } from '../../common/policies.ts';
 import { publicImageUrl } from '../files/public-image.ts';
@@ -51,6 +51,7 @@ export function createCourseAuthoringService(
       status: row.status,
       certificate_shows_score: row.certificateShowsScore,
       thumbnail_file_id: row.thumbnailFileId,
+      prerequisite_course_id: row.prerequisiteCourseId,
       enrolled_count: learners?.enrolled ?? 0,
       completed_count: learners?.completed ?? 0,
       average_progress: learners?.averageProgress ?? 0,
@@ -158,6 +159,27 @@ export function createCourseAuthoringService(
     return key;
   }
 
+  /**
+   * The course a course may build on: another course, and not one that builds on this one, however
+   * far back (else neither could ever be started).
+   */
+  async function checkedPrerequisite(courseId: string | null, prerequisiteId: string | null): Promise<string | null> {
+    if (prerequisiteId === null) return null;
+    if (prerequisiteId === courseId) throw badRequest('A course cannot build on itself.', 'prerequisite_course_id');
+    let step = await data.courses.findById(prerequisiteId);
+    if (!step) throw badRequest('Choose a course to complete first from the list.', 'prerequisite_course_id');
+    const required = step.title;
+    for (let depth = 0; step && depth < COURSE_PREREQUISITE_CHAIN_MAX; depth++) {
+      if (step.prerequisiteCourseId === null) return prerequisiteId;
+      if (step.prerequisiteCourseId === courseId) {
+        throw badRequest(`“${required}” builds on this course already: neither could be started.`, 'prerequisite_course_id');
+      }
+      step = await data.courses.findById(step.prerequisiteCourseId);
+    }
+    if (step) throw badRequest(`A course may build on at most ${COURSE_PREREQUISITE_CHAIN_MAX} others in a row.`, 'prerequisite_course_id');
+    return prerequisiteId;
+  }
+
   async function existingCourse(courseId: string) {
     const row = await data.courses.findById(courseId);
     if (!row) throw notFound(COURSE_NOT_FOUND);
@@ -190,6 +212,7 @@ export function createCourseAuthoringService(
     async create(viewer, input: CourseInput) {
       const staff = requireStaffArea(viewer, 'content');
       const thumbnail = await uploadedThumbnail(input.thumbnail_file_id);
+      const prerequisite = await checkedPrerequisite(null, input.prerequisite_course_id);
       const id = await data.transaction(async (tx) => {
         const courseId = await freeId(tx, slugOf(input.title, 'course'));
         await tx.courses.insertCourse({
@@ -203,6 +226,7 @@ export function createCourseAuthoringService(
           duration: input.duration,
           certificate: input.certificate,
           certificateShowsScore: input.certificate_shows_score,
+          prerequisiteCourseId: prerequisite,
           thumbnail: thumbnail ?? artworkUrl(courseId),
           thumbnailFileId: input.thumbnail_file_id,
           status: 'draft',
@@ -217,13 +241,28 @@ export function createCourseAuthoringService(
     async update(viewer, courseId, input) {
       const staff = requireStaffArea(viewer, 'content');
       const before = await existingCourse(courseId);
-      const { thumbnail_file_id: thumbnailFileId, tier, early_access_until: until, ...fields } = input;
+      const {
+        thumbnail_file_id: thumbnailFileId,
+        tier,
+        early_access_until: until,
+        certificate_shows_score: certificateShowsScore,
+        prerequisite_course_id: prerequisiteId,
+        ...fields
+      } = input;
+      const prerequisite =
+        prerequisiteId === undefined ? {} : { prerequisiteCourseId: await checkedPrerequisite(courseId, prerequisiteId) };
       const thumbnail = thumbnailFileId === undefined ? undefined : ((await uploadedThumbnail(thumbnailFileId)) ?? artworkUrl(courseId));
       const chosen = chosenTier(before);
       const tiers =
         tier === undefined && until === undefined ? {} : tierColumns(tier ?? chosen.tier, until === undefined ? chosen.until : until);
       await data.transaction(async (tx) => {
-        await tx.courses.updateCourse(courseId, { ...fields, ...tiers, ...(thumbnail !== undefined && { thumbnailFileId, thumbnail }) });
+        await tx.courses.updateCourse(courseId, {
+          ...fields,
+          ...tiers,
+          ...prerequisite,
+          ...(certificateShowsScore !== undefined && { certificateShowsScore }),
+          ...(thumbnail !== undefined && { thumbnailFileId, thumbnail }),
+        });
         await tx.audit.record({
           actorEmail: staff.email,
           action: 'course.update',

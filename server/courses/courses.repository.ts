@@ -4,6 +4,7 @@ import type { DatabaseOrTransaction } from '../../db/client.ts';
 import {
   courseLearnerCounts,
   courses,
+  earlyOpenings,
   enrolments,
   lessonAttachments,
   lessonCaptions,
@@ -12,7 +13,13 @@ import {
   uploadedFiles,
 } from '../../db/schema.ts';
 import type { CaptionLanguage } from '../../common/course-kinds.ts';
+import type { PrerequisiteStanding } from '../../common/policies.ts';
 import type { Cue } from '../../common/webvtt.ts';
+
+/** The title of the course a course builds on, while that one is published (else it asks nothing). */
+export const prerequisiteTitle = sql<
+  string | null
+>`(select required.title from ${courses} as required where required.id = ${courses.prerequisiteCourseId} and required.status = 'published')`;
 
 const courseColumns = {
   id: courses.id,
@@ -30,6 +37,8 @@ const courseColumns = {
   thumbnailFileId: courses.thumbnailFileId,
   earlyAccessTier: courses.earlyAccessTier,
   earlyAccessUntil: courses.earlyAccessUntil,
+  prerequisiteCourseId: courses.prerequisiteCourseId,
+  prerequisiteTitle,
   createdAt: courses.createdAt,
   lesson_count: count(lessons.id),
 };
@@ -93,6 +102,34 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
         .where(eq(courses.id, id))
         .groupBy(courses.id);
       return row ?? null;
+    },
+
+    /**
+     * The published course this one builds on, and where the member stands with it (see
+     * `meetsPrerequisite`); null when it builds on none. One read, by primary keys.
+     */
+    async prerequisiteStanding(memberId: string | null, courseId: string): Promise<PrerequisiteStanding | null> {
+      const member = memberId ?? sql`null::uuid`;
+      type Row = { id: string; title: string; completed: boolean; started: boolean; opened_early: boolean };
+      const result = await db.execute(sql`
+        select required.id, required.title,
+          coalesce((
+            select e.completed_lessons >= (select count(*) from lessons l where l.course_id = required.id)
+            from enrolments e where e.member_id = ${member} and e.course_id = required.id
+          ), false) and exists (select 1 from lessons l where l.course_id = required.id) as completed,
+          exists (select 1 from enrolments e where e.member_id = ${member} and e.course_id = course.id) as started,
+          exists (select 1 from early_openings o where o.member_id = ${member} and o.course_id = course.id) as opened_early
+        from courses course
+        join courses required on required.id = course.prerequisite_course_id and required.status = 'published'
+        where course.id = ${courseId}`);
+      const [row] = (result as unknown as { rows: Row[] }).rows;
+      return row ? { id: row.id, title: row.title, completed: row.completed, started: row.started, openedEarly: row.opened_early } : null;
+    },
+
+    /** Staff open a course to one member before its prerequisite is done; once (a second time changes nothing). */
+    async openEarly(opening: { memberId: string; courseId: string; reason: string; openedById: string | null }): Promise<boolean> {
+      const inserted = await db.insert(earlyOpenings).values(opening).onConflictDoNothing().returning({ memberId: earlyOpenings.memberId });
+      return inserted.length > 0;
     },
 
     /** The catalogue's size: published courses. */

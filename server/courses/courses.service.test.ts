@@ -43,6 +43,7 @@ describe('the catalogue', () => {
       level: 'beginner',
       certificate: true,
       early_access: null,
+      prerequisite: null,
     });
   });
 

@@ -1,3 +1,4 @@
+import { prerequisiteTitle } from '../courses/courses.repository.ts';
 import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { certificates, courses, enrolments, lessonPositions, lessonProgress, lessons, members } from '../../db/schema.ts';
@@ -174,7 +175,12 @@ export function createLearningRepository(db: DatabaseOrTransaction) {
     /** Enrolled courses, most recent first, after `before` (a page), with how many of their lessons the member completed. */
     async listEnrolments(memberId: string, limit: number, before?: { enrolledAt: string; courseId: string }) {
       const rows = await db
-        .select({ course: courses, enrolledAt: enrolments.enrolledAt, enrolledKey: sql<string>`${enrolments.enrolledAt}::text` })
+        .select({
+          course: courses,
+          prerequisiteTitle,
+          enrolledAt: enrolments.enrolledAt,
+          enrolledKey: sql<string>`${enrolments.enrolledAt}::text`,
+        })
         .from(enrolments)
         .innerJoin(courses, eq(courses.id, enrolments.courseId))
         .where(

@@ -9,7 +9,7 @@ import type { BeforeQuery, Paged } from '../../common/paging.ts';
 import { progressPercent } from '../../common/progress.ts';
 import { type SignedInMember, type Viewer } from '../../common/viewer.ts';
 import { mayStudyCourse, requireMember } from '../../common/policies.ts';
-import { publicCourse } from '../courses/courses.service.ts';
+import { publicCourse, requirePrerequisiteMet } from '../courses/courses.service.ts';
 import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
@@ -56,6 +56,7 @@ export function createLearningService(deps: {
   async function entitledCourse(viewer: Viewer, courseId: string) {
     const course = await courses.get(viewer, courseId);
     if (!mayStudyCourse(viewer, course)) throw forbidden(UPGRADE_NEEDED);
+    await requirePrerequisiteMet(courses, viewer, course.id);
     return course;
   }
 
@@ -83,6 +84,7 @@ export function createLearningService(deps: {
     const lesson = await learning.findLesson(lessonId);
     if (!lesson || !(await courses.find(viewer, lesson.courseId))) throw notFound('Lesson not found');
     if (!mayStudyCourse(viewer, { tier: lesson.courseTier })) throw forbidden(UPGRADE_NEEDED);
+    await requirePrerequisiteMet(courses, viewer, lesson.courseId);
     return lesson;
   }
 
@@ -119,7 +121,7 @@ export function createLearningService(deps: {
       PAGE_SIZE.memberList,
       (row) => [row.enrolledKey, row.course.id],
       (row) => ({
-        ...publicCourse({ ...row.course, lesson_count: row.lessonCount }),
+        ...publicCourse({ ...row.course, prerequisiteTitle: row.prerequisiteTitle, lesson_count: row.lessonCount }),
         completed_lessons: row.completedCount,
         progress_percent: progressPercent(row.completedCount, row.lessonCount),
         enrolled_at: row.enrolledAt.toISOString(),

@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import {
   AdminMemberList,
+  EarlyOpening,
+  EarlyOpeningInput,
   MemberDetail,
   MemberDetailQuery,
   MemberParams,
@@ -36,6 +38,12 @@ export async function membersRoutes(app: ZodApp) {
     '/api/admin/members/:id/tier',
     { config: staff, schema: { params: MemberParams, body: MemberTierInput, response: withErrors({ 200: MemberTierResponse }) } },
     async (request) => members.setTier(await request.viewer(), request.params.id, request.body.membership_tier),
+  );
+
+  app.post(
+    '/api/admin/members/:id/early-openings',
+    { config: staff, schema: { params: MemberParams, body: EarlyOpeningInput, response: withErrors({ 201: EarlyOpening }) } },
+    async (request, reply) => reply.code(201).send(await members.openCourseEarly(await request.viewer(), request.params.id, request.body)),
   );
 
   app.get(

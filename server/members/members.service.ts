@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AdminMember, MembersService } from '../../common/admin.contract.ts';
 import { PAGE_SIZE, SHOWN, STREAM_BATCH } from '../../common/limits.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
-import { notFound } from '../../common/errors.ts';
+import { badRequest, conflict, notFound } from '../../common/errors.ts';
 import { isPaidTier } from '../../common/pricing.ts';
 import { requireStaffArea } from '../../common/policies.ts';
 import type { SubscriptionRow } from '../billing/billing.repository.ts';
@@ -141,6 +141,29 @@ export function createMembersService(data: DataAccess, learning: Pick<ServerLear
         });
         const updated = await tx.members.findById(member.id);
         return { success: true as const, id: member.id, membership_tier: updated?.tier ?? tier };
+      });
+    },
+
+    async openCourseEarly(viewer, memberId, input) {
+      const staff = requireStaffArea(viewer, 'members');
+      return data.transaction(async (tx) => {
+        const member = await tx.members.findById(memberId);
+        if (!member) throw notFound('Member not found');
+        const course = await tx.courses.findById(input.course_id);
+        if (!course || course.status !== 'published') throw badRequest('Choose a published course.', 'course_id');
+        if (!course.prerequisiteCourseId) {
+          throw badRequest(`“${course.title}” builds on no other course: it is open to every member its plan reaches.`, 'course_id');
+        }
+        const opened = await tx.courses.openEarly({ memberId: member.id, courseId: course.id, reason: input.reason, openedById: staff.id });
+        if (!opened) throw conflict(`“${course.title}” is already open to this member.`);
+        await tx.audit.record({
+          actorEmail: staff.email,
+          action: 'course.opened_early',
+          target: member.email,
+          oldValue: null,
+          newValue: { course: course.id, reason: input.reason },
+        });
+        return { member_id: member.id, course_id: course.id, course_title: course.title, reason: input.reason };
       });
     },
   };

@@ -338,6 +338,7 @@ describe('the request log', () => {
     'courseId',
     'lessonId',
     'episodeId',
+    'language',
     'postId',
     'list',
     'memberId',

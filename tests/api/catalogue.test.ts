@@ -24,6 +24,7 @@ describe('GET /api/courses/:id and lessons', () => {
     expect(lessons).toHaveLength(6);
     expect(Object.keys(lessons[0]!).sort()).toEqual([
       'attachments',
+      'captions',
       'description',
       'duration',
       'free_preview',

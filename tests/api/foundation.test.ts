@@ -24,7 +24,7 @@ describe('demo catalogue through GET /api/courses', () => {
     const courses = response.json() as Record<string, unknown>[];
     expect(courses.length).toBeGreaterThanOrEqual(12);
     for (const course of courses) {
-      // The spec's fields, and what staff set beyond them (level, certificate on or off, Gold's early access).
+      // The spec's fields, and what staff set beyond them (level, certificate on or off, Gold's early access, a prerequisite).
       expect(Object.keys(course).sort()).toEqual(
         [
           'category',
@@ -39,6 +39,7 @@ describe('demo catalogue through GET /api/courses', () => {
           'level',
           'certificate',
           'early_access',
+          'prerequisite',
         ].sort(),
       );
       expect(course.lesson_count).toBeGreaterThanOrEqual(4);

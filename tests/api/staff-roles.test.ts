@@ -195,6 +195,7 @@ describe('every admin route, by role', () => {
     'GET /api/admin/members/export.csv',
     'GET /api/admin/members/:id',
     'POST /api/admin/members/:id/tier',
+    'POST /api/admin/members/:id/early-openings',
     'GET /api/admin/overview',
     'GET /api/admin/billing/revenue',
     'POST /api/admin/members/:id/refund',

@@ -9,5 +9,5 @@ export type ViewerHeaders = { authorization: string } | Record<string, never>;
  */
 export const injectAs =
   (app: () => TestApp) =>
-  (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: ViewerHeaders = {}, payload?: object) =>
+  (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, headers: ViewerHeaders = {}, payload?: object) =>
     app().app.inject({ method, url, headers, payload });

@@ -123,6 +123,7 @@ export async function authoredCourse(
     certificate_shows_score: false,
     thumbnail_file_id: null,
     early_access_until: null,
+    prerequisite_course_id: null,
     ...course,
   });
   let detail = made;

@@ -68,9 +68,30 @@ export function TitleAndDescription({
 }
 
 /** Title, description, category, tier, instructor, level, duration, certificate and thumbnail. */
-export function CourseFields({ course, images, errors = {} }: { course?: StaffCourse; images: LibraryFile[]; errors?: FieldErrors }) {
+export function CourseFields({
+  course,
+  images,
+  otherCourses,
+  errors = {},
+}: {
+  course?: StaffCourse;
+  images: LibraryFile[];
+  /** The courses this one may build on (published ones), when its prerequisite is chosen here. */
+  otherCourses?: { id: string; title: string }[];
+  errors?: FieldErrors;
+}) {
   return (
     <div className="grid gap-4 sm:grid-cols-2">
+      {otherCourses && (
+        <Select
+          compact
+          label="Complete first (optional)"
+          name="prerequisite_course_id"
+          defaultValue={course?.prerequisite_course_id ?? ''}
+          options={[{ value: '', label: 'No other course' }, ...otherCourses.map((other) => ({ value: other.id, label: other.title }))]}
+          error={errors.prerequisite_course_id}
+        />
+      )}
       <TitleAndDescription values={course} max={{ title: TEXT_MAX.courseTitle, description: TEXT_MAX.courseDescription }} errors={errors} />
       <Select
         compact

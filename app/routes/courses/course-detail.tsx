@@ -22,7 +22,8 @@ const TranscriptSearch = lazy(() =>
   import('../../components/learning/transcript-search.tsx').then((module) => ({ default: module.TranscriptSearch })),
 );
 
-const notFound = () => data({ course: null, lessons: [] as Lesson[], progress: null, transcriptSearch: null }, { status: 404 });
+const notFound = () =>
+  data({ course: null, lessons: [] as Lesson[], progress: null, transcriptSearch: null, unmetPrerequisite: null }, { status: 404 });
 
 /** A search of the course's videos sent as a plain form (`?q=`), before the page's script ran: answered here. */
 async function answeredSearch(
@@ -42,12 +43,13 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   if (!id.success) return notFound();
   const course = await services.courses.find(viewer, id.data.id);
   if (!course) return notFound();
-  const [lessons, progress, transcriptSearch] = await Promise.all([
+  const [lessons, progress, transcriptSearch, unmetPrerequisite] = await Promise.all([
     orFallback(services.courses.lessons(viewer, course.id), [], 'the curriculum'),
     viewer.member ? orFallback(services.learning.courseProgress(viewer, course.id), null, 'course progress') : null,
     answeredSearch({ services, viewer }, course.id, request),
+    viewer.member ? orFallback(services.courses.unmetPrerequisite(viewer, course.id), null, 'the course it builds on') : null,
   ]);
-  return { course, lessons, progress, transcriptSearch };
+  return { course, lessons, progress, transcriptSearch, unmetPrerequisite };
 }
 
 // Enrolling and completing a lesson are both forms, so they also work before the page's script runs.
@@ -171,11 +173,20 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
   const completed = new Set(progress?.completed_lesson_ids ?? []);
   const goOn = progress?.enrolled ? nextLessonToTake(lessons, progress) : undefined;
   // What happens next: enrol once; then go on with the next lesson, or review a finished course.
+  const { unmetPrerequisite } = loaderData;
   const startLearning = goOn ? (
     <Button variant="gold" onClick={() => setPlaying(goOn)}>
       {progress?.progress_percent === 100 ? 'Review course' : 'Continue'}
     </Button>
-  ) : progress?.enrolled ? null : (
+  ) : progress?.enrolled ? null : unmetPrerequisite ? (
+    <p className="max-w-md rounded-lg bg-white/10 p-4 text-gold-100">
+      Complete{' '}
+      <Link to={`/courses/${unmetPrerequisite.id}`} className="font-semibold text-white underline">
+        {unmetPrerequisite.title}
+      </Link>{' '}
+      first: this course builds on it.
+    </p>
+  ) : (
     <fetcher.Form method="post">
       <input type="hidden" name="intent" value="enrol" />
       <Button type="submit" variant="gold" disabled={fetcher.state !== 'idle'}>
@@ -204,6 +215,14 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
               <li>{course.lesson_count} lessons</li>
               <li>Certificate included</li>
               <li>Instructor: {course.instructor}</li>
+              {course.prerequisite && (
+                <li>
+                  Builds on:{' '}
+                  <Link to={`/courses/${course.prerequisite.id}`} className="inline-flex min-h-11 items-center underline">
+                    {course.prerequisite.title}
+                  </Link>
+                </li>
+              )}
             </ul>
             <div className="mt-8">
               <CourseMainAction state={state} startLearning={startLearning} />

@@ -23,12 +23,14 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
   const id = CourseParams.safeParse({ id: params.courseId });
   if (!id.success) throw new Response('Course not found', { status: 404 });
-  const [detail, files] = await Promise.all([
+  const [detail, files, catalogue] = await Promise.all([
     attempt(() => services.courseAuthoring.get(viewer, id.data.id)),
     services.files.choices(viewer),
+    services.courses.list(),
   ]);
   if (!detail.ok) throw new Response(detail.message, { status: detail.status });
-  return { ...detail.value, library: libraryChoices(files) };
+  const otherCourses = catalogue.filter((other) => other.id !== id.data.id).map((other) => ({ id: other.id, title: other.title }));
+  return { ...detail.value, library: libraryChoices(files), otherCourses };
 }
 
 const LessonId = z.object({ lessonId: LessonParams.shape.id });
@@ -62,7 +64,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
   if (intent === 'save') {
     const input = CourseUpdate.safeParse(
-      formValues(form, { checkboxes: ['certificate', 'certificate_shows_score'], nullable: ['thumbnail_file_id', 'early_access_until'] }),
+      formValues(form, {
+        checkboxes: ['certificate', 'certificate_shows_score'],
+        nullable: ['thumbnail_file_id', 'early_access_until', 'prerequisite_course_id'],
+      }),
     );
     return input.success ? run(() => authoring.update(viewer, courseId, input.data), 'Course saved.') : refusedBy(input.error);
   }
@@ -249,7 +254,12 @@ export default function CourseEditor({ loaderData }: Route.ComponentProps) {
         <h3 className="text-lg font-bold text-gray-900">Details</h3>
         <Form method="post" className="mt-4 space-y-4">
           <input type="hidden" name="intent" value="save" />
-          <CourseFields course={course} images={library.images} errors={answer && !answer.ok ? answer.fieldErrors : {}} />
+          <CourseFields
+            course={course}
+            images={library.images}
+            otherCourses={loaderData.otherCourses}
+            errors={answer && !answer.ok ? answer.fieldErrors : {}}
+          />
           <Outcome answer={answer} />
           <Button type="submit" disabled={submitting === 'save'}>
             {submitting === 'save' ? 'Saving...' : 'Save course'}

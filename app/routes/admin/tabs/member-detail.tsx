@@ -1,9 +1,13 @@
-import { Link } from 'react-router';
-import { MemberDetailQuery, MemberParams } from '../../../../common/admin.contract.ts';
+import { Form, Link, useActionData, useNavigation } from 'react-router';
+import { EarlyOpeningInput, MemberDetailQuery, MemberParams } from '../../../../common/admin.contract.ts';
+import { TEXT_MAX } from '../../../../common/limits.ts';
 import { formatDate, formatDateTime } from '../../../../common/format.ts';
 import { TierBadge } from '../../../components/catalogue/tier-badge.tsx';
+import { Outcome } from '../../../components/admin/outcome.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Select, Textarea } from '../../../components/ui/field.tsx';
 import { Pager } from '../../../components/ui/pager.tsx';
-import { attempt } from '../../../lib/forms.ts';
+import { attempt, readForm, refusedBy, unreadableForm } from '../../../lib/forms.ts';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/member-detail';
 
@@ -14,9 +18,60 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   if (!id.success) throw new Response('Member not found', { status: 404 });
   // Each list pages on its own (?courses=, ?certificates=, ?activity=); a broken link shows the first pages.
   const asked = MemberDetailQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  const detail = await attempt(() => services.members.detail(viewer, id.data.id, asked.success ? asked.data : {}));
+  const [detail, catalogue] = await Promise.all([
+    attempt(() => services.members.detail(viewer, id.data.id, asked.success ? asked.data : {})),
+    services.courses.list(),
+  ]);
   if (!detail.ok && detail.status === 404) throw new Response(detail.message, { status: 404 });
-  return detail.ok ? { detail: detail.value, refusal: null } : { detail: null, refusal: detail.message };
+  // The courses an owner may open early: those that build on another.
+  const buildOnAnother = catalogue.filter((course) => course.prerequisite).map((course) => ({ id: course.id, title: course.title }));
+  return detail.ok ? { detail: detail.value, refusal: null, buildOnAnother } : { detail: null, refusal: detail.message, buildOnAnother };
+}
+
+// 'Open a course early': the course and the reason, which the activity log keeps.
+export async function action({ context, params, request }: Route.ActionArgs) {
+  const { services, viewer } = staffPageServices(context);
+  const form = await readForm(request);
+  if (!form) return unreadableForm();
+  const member = MemberParams.safeParse({ id: params.memberId });
+  if (!member.success) return refusedBy(member.error);
+  const input = EarlyOpeningInput.safeParse({ course_id: form.get('course_id'), reason: form.get('reason') });
+  if (!input.success) return refusedBy(input.error);
+  const opened = await attempt(() => services.members.openCourseEarly(viewer, member.data.id, input.data));
+  return opened.ok ? { ok: true as const, message: `“${opened.value.course_title}” is open to this member now.` } : opened.refusal;
+}
+
+/** Opens a course that builds on another to this member before they completed that one. */
+function OpenEarlyForm({ courses }: { courses: { id: string; title: string }[] }) {
+  const answer = useActionData<typeof action>();
+  const busy = useNavigation().state === 'submitting';
+  const errors = answer && !answer.ok ? answer.fieldErrors : {};
+  return (
+    <Form method="post" className="grid gap-3">
+      <Select
+        compact
+        label="Course"
+        name="course_id"
+        options={courses.map((course) => ({ value: course.id, label: course.title }))}
+        error={errors.course_id}
+      />
+      <Textarea
+        compact
+        label="Why (kept in the activity log)"
+        name="reason"
+        required
+        maxLength={TEXT_MAX.earlyOpeningReason}
+        rows={2}
+        error={errors.reason}
+      />
+      <div>
+        <Button type="submit" size="sm" disabled={busy}>
+          Open the course
+        </Button>
+      </div>
+      <Outcome answer={answer} />
+    </Form>
+  );
 }
 
 function Section({ title, empty, children }: { title: string; empty: string | null; children: React.ReactNode }) {
@@ -29,7 +84,7 @@ function Section({ title, empty, children }: { title: string; empty: string | nu
 }
 
 export default function MemberDetailPage({ loaderData }: Route.ComponentProps) {
-  const { detail, refusal } = loaderData;
+  const { detail, refusal, buildOnAnother } = loaderData;
   if (!detail) return <p className="rounded-xl bg-white p-6 text-gray-700">{refusal}</p>;
   const { member, enrolments, certificates, sign_ins: signIns, activity, next } = detail;
   return (
@@ -66,6 +121,13 @@ export default function MemberDetailPage({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
         <Pager param="courses" next={next.courses} />
+      </Section>
+
+      <Section title="Open a course early" empty={buildOnAnother.length === 0 ? 'No course builds on another.' : null}>
+        <p className="mb-3 text-sm text-gray-600">
+          A course that builds on another opens once that one is completed; open it now for this member, and say why.
+        </p>
+        <OpenEarlyForm courses={buildOnAnother} />
       </Section>
 
       <Section title="Certificates" empty={certificates.length === 0 ? 'No certificates yet.' : null}>
