@@ -3,7 +3,7 @@ import { optionalText, requiredText, singleQueryText, slugParam, uuidParam } fro
 import { Tier } from './tiers.ts';
 import type { BeforeQuery, Paged } from './paging.ts';
 import type { Viewer } from './viewer.ts';
-import { CAPTIONS, LESSON_ATTACHMENTS_MAX, TEXT_MAX } from './limits.ts';
+import { CAPTIONS, LESSON_ATTACHMENTS_MAX, LESSON_DRIP_MAX_DAYS, TEXT_MAX } from './limits.ts';
 import {
   CAPTION_LANGUAGE_CODES,
   COURSE_CATEGORIES,
@@ -61,9 +61,22 @@ export const Lesson = z.object({
   attachments: z.array(z.object({ name: z.string(), url: z.string().nullable() })),
   /** The video's captions: each language's file (a <track>), null for a viewer who may not watch it. */
   captions: z.array(z.object({ language: z.enum(CAPTION_LANGUAGE_CODES), label: z.string(), url: z.string().nullable() })),
+  /**
+   * A dripped lesson not open to the viewer yet: when it opens (midnight, the member's time), or, until
+   * they start the course, how many days after the start; null once it is open.
+   */
+  opens: z.object({ at: z.string().nullable(), days_after_start: z.number().int().nullable() }).nullable(),
 });
 export type Lesson = z.infer<typeof Lesson>;
 export const LessonList = z.array(Lesson);
+
+/** A lesson as the opening rules read it: its course, whether it is a free preview, and its drip. */
+export interface LessonPlace {
+  courseId: string;
+  freePreview: boolean;
+  opensAfterDays: number | null;
+  opensOn: string | null;
+}
 
 /** A lesson video's transcript in one language: its cues, each a place in the video to go to. */
 export const Transcript = z.object({
@@ -111,6 +124,8 @@ export interface CoursesService {
   lessons(viewer: Viewer, courseId: string): Promise<Lesson[]>;
   /** The course this one builds on, while the viewer has not met it (see `meetsPrerequisite`); null once they may study it. */
   unmetPrerequisite(viewer: Viewer, courseId: string): Promise<{ id: string; title: string } | null>;
+  /** Why a lesson is not open to the viewer yet (its course's prerequisite, its drip), or null once it is. */
+  lessonRefusal(viewer: Viewer, lesson: LessonPlace): Promise<string | null>;
   /** A lesson video's transcript in one language, for whom the video opens. */
   transcript(viewer: Viewer, lessonId: string, language: CaptionLanguage): Promise<Transcript>;
   /** Where the course's transcripts say these words: the moments of the lessons the viewer may watch, the others named as locked. */
@@ -189,6 +204,20 @@ export const LessonInput = z
       .max(CAPTIONS.maxLanguagesPerLesson, `A lesson can have captions in at most ${CAPTIONS.maxLanguagesPerLesson} languages`)
       .refine((captions) => new Set(captions.map((each) => each.language)).size === captions.length, 'Give each language its captions once')
       .default([]),
+    /** Drip: the lesson opens this many days after the member starts the course (midnight, their time)... */
+    opens_after_days: z
+      .number({ error: 'Days after the start must be a whole number' })
+      .int('Days after the start must be a whole number')
+      .min(1, 'A lesson opens at least 1 day after the start')
+      .max(LESSON_DRIP_MAX_DAYS, `A lesson opens at most ${LESSON_DRIP_MAX_DAYS} days after the start`)
+      .nullable()
+      .default(null),
+    /** ...or on this date (midnight, the member's time); neither: with the course. */
+    opens_on: z.iso.date('The opening date must be a date (YYYY-MM-DD)').nullable().default(null),
+  })
+  .refine((lesson) => lesson.opens_after_days === null || lesson.opens_on === null, {
+    message: 'A lesson opens a number of days after the start or on a date, not both',
+    path: ['opens_on'],
   })
   .refine((lesson) => !(lesson.video_url && lesson.video_file_id), {
     message: 'Choose an uploaded video or a video URL, not both',
@@ -233,6 +262,8 @@ export const StaffLesson = z.object({
   video_file_id: z.string().nullable(),
   attachments: z.array(z.object({ id: z.string(), name: z.string() })),
   captions: z.array(z.object({ language: z.enum(CAPTION_LANGUAGE_CODES), file_id: z.string(), name: z.string() })),
+  opens_after_days: z.number().int().nullable(),
+  opens_on: z.string().nullable(),
 });
 export type StaffLesson = z.infer<typeof StaffLesson>;
 export const StaffCourseDetail = z.object({ course: StaffCourse, lessons: z.array(StaffLesson) });

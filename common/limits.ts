@@ -266,6 +266,8 @@ export const ONE_ON_ONE_CHANGES = { max: 5, windowMs: DAY } as const;
 
 /** Attachments under one lesson: a lesson's handouts, not a file library. */
 export const LESSON_ATTACHMENTS_MAX = 10;
+/** The furthest a lesson may open after a member starts its course (drip), in days. */
+export const LESSON_DRIP_MAX_DAYS = 365;
 /** How many courses may build on one another in a row (each checked when a prerequisite is chosen). */
 export const COURSE_PREREQUISITE_CHAIN_MAX = 10;
 /** Episodes the podcast list holds: saved all at once (SPEC's Save All Changes). */
@@ -312,6 +314,8 @@ export const JOB_BATCHES = {
   broadcasts: { size: 200, perRun: 25 },
   /** Each kind of reminder (a day, an hour before) once a minute. */
   coachingReminders: { size: 200 },
+  /** Dripped lessons' openings: members of a large course told over a few minutes. */
+  lessonOpenings: { size: 200, perRun: 20 },
 } as const;
 /** The weekly tips email goes on Monday (weekday 1) at 8 in the morning of each member's zone: the week starts with it. */
 export const WEEKLY_TIPS = { weekday: 1, hour: 8 } as const;

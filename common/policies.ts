@@ -2,6 +2,7 @@ import { GOLD_SPACE_ONLY, SUSPENDED, UPGRADE_TO_PARTICIPATE, type CommunitySpace
 import { COACHING, COMMUNITY_PREVIEW_POSTS, ONE_ON_ONE } from './limits.ts';
 import { forbidden, unauthorized } from './errors.ts';
 import type { StaffRole } from './staff-roles.ts';
+import { addDays, formatDateInZone, instantOf, localDateOf } from './time-zones.ts';
 import { tierReaches, TIERS, type Tier } from './tiers.ts';
 import type { PublicViewer, SignedInMember, SignedInStaff, Viewer } from './viewer.ts';
 
@@ -155,6 +156,42 @@ export const meetsPrerequisite = (asker: Asker, standing: PrerequisiteStanding |
 /** What a member is told while a course's prerequisite stands in the way. */
 export const prerequisiteFirst = (title: string) => `Complete “${title}” first: this course builds on it.`;
 
+/** A dripped lesson's schedule: days after the member started the course, or a date; neither, it opens with the course. */
+export interface LessonSchedule {
+  opensAfterDays: number | null;
+  /** YYYY-MM-DD. */
+  opensOn: string | null;
+}
+
+/** When a lesson opens: at an instant, 'after start' while it counts from a start not yet made, or null (no schedule). */
+export type LessonOpening = Date | 'after start' | null;
+
+const midnightOf = (date: string, zone: string) => {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  return instantOf({ year, month, day, hour: 0, minute: 0 }, zone);
+};
+
+/**
+ * When a dripped lesson opens to a member: midnight, in the member's zone, of its date or of the day
+ * that many days after the one they started the course on.
+ */
+export function lessonOpening(schedule: LessonSchedule, startedAt: Date | null, zone: string): LessonOpening {
+  if (schedule.opensOn) return midnightOf(schedule.opensOn, zone);
+  if (!schedule.opensAfterDays) return null;
+  if (!startedAt) return 'after start';
+  return midnightOf(addDays(localDateOf(startedAt, zone), schedule.opensAfterDays), zone);
+}
+
+/** Whether a lesson is still closed to the asker: not to staff, nor to a member staff opened the course for early. */
+export const lessonStillClosed = (asker: Asker, opening: LessonOpening, openedEarly: boolean, now: Date) =>
+  !isStaff(asker) && !openedEarly && opening !== null && (opening === 'after start' || opening > now);
+
+/** What a member is told of a lesson not open yet. */
+export const lessonOpensLater = (schedule: LessonSchedule, opening: LessonOpening, zone: string) =>
+  opening instanceof Date
+    ? `This lesson opens on ${formatDateInZone(opening, zone)}.`
+    : `This lesson opens ${schedule.opensAfterDays} ${schedule.opensAfterDays === 1 ? 'day' : 'days'} after you start the course.`;
+
 /** Whether the asker may watch a lesson's video: a free preview's everyone may, the others who may open the lessons. */
 export const mayWatchLesson = (asker: Asker, lesson: { courseTier: Tier; freePreview: boolean }) =>
   lesson.freePreview || mayOpenLessons(asker, { tier: lesson.courseTier });
@@ -170,8 +207,8 @@ export const isPublicFile = (file: { accessTier: Tier | null }) => mayOpenFile(N
 
 /** A place that serves an uploaded file through its own check: a lesson's video, a resource's download, a session's recording. */
 export type FileUse =
-  | { as: 'lesson video'; courseId: string; courseTier: Tier; freePreview: boolean }
-  | { as: 'lesson attachment'; courseId: string; courseTier: Tier }
+  | ({ as: 'lesson video'; courseId: string; courseTier: Tier; freePreview: boolean } & LessonSchedule)
+  | ({ as: 'lesson attachment'; courseId: string; courseTier: Tier } & LessonSchedule)
   | { as: 'download'; tierRequired: Tier }
   | { as: 'recording'; minTier: Tier };
 

@@ -140,3 +140,10 @@ export function formatClockInZone(instant: Date | string, zone: string): string 
     typeof instant === 'string' ? new Date(instant) : instant,
   );
 }
+
+/** 'Tuesday, December 1' in the zone: the day something opens there. */
+export function formatDateInZone(instant: Date | string, zone: string): string {
+  return new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'long', month: 'long', day: 'numeric' }).format(
+    typeof instant === 'string' ? new Date(instant) : instant,
+  );
+}

@@ -241,10 +241,22 @@ export const lessons = pgTable(
     freePreview: boolean().notNull().default(false),
     /** A video lesson (a video, or words to read), or a quiz (the quizzes table), completed by passing it. */
     kind: text({ enum: LESSON_KINDS }).notNull().default('video'),
+    /** Drip: the lesson opens this many days after the member started the course (midnight, their time)... */
+    opensAfterDays: integer(),
+    /** ...or on this date (midnight, the member's time); neither: it opens with the course. */
+    opensOn: date({ mode: 'string' }),
   },
   (t) => [
     index('lessons_course_idx').on(t.courseId, t.position),
     check('lessons_kind_check', oneOf('kind', LESSON_KINDS)),
+    check(
+      'lessons_drip_check',
+      sql`(${sql.raw('opens_after_days')} is null or ${sql.raw('opens_on')} is null) and coalesce(${sql.raw('opens_after_days')} between 1 and 365, true)`,
+    ),
+    // The dripped lessons, which the minute job reads to tell members of their openings.
+    index('lessons_dripped_idx')
+      .on(t.courseId)
+      .where(sql`opens_after_days is not null or opens_on is not null`),
     // Which lessons play a stored file (who may open it by its id, server/files/files.repository.ts).
     index('lessons_video_file_idx')
       .on(t.videoFileId)
@@ -312,6 +324,21 @@ export const earlyOpenings = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.memberId, t.courseId] })],
+);
+
+/** A dripped lesson's opening told to a member (the notifications centre, by their choice of channel): once. */
+export const lessonOpeningsTold = pgTable(
+  'lesson_openings_told',
+  {
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    lessonId: text()
+      .notNull()
+      .references(() => lessons.id, { onDelete: 'cascade' }),
+    toldAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.lessonId] })],
 );
 
 export const enrolments = pgTable(

@@ -11,7 +11,7 @@ import type { Resource } from '../../common/resources.contract.ts';
  * video and a resource's download name a file under db/seed/files/, which the seed puts into the
  * file store as a members-only file at the course's or resource's tier.
  */
-type DemoLesson = Omit<Lesson, 'has_video' | 'video_url' | 'free_preview' | 'attachments' | 'kind' | 'captions'> & {
+type DemoLesson = Omit<Lesson, 'has_video' | 'video_url' | 'free_preview' | 'attachments' | 'kind' | 'captions' | 'opens'> & {
   video_file: string | null;
 };
 export type DemoEpisode = PodcastEpisode;

@@ -43,6 +43,8 @@ const lesson = (title: string, extra: Partial<LessonInput> = {}): LessonInput =>
   video_url: '',
   video_file_id: null,
   attachment_file_ids: [],
+  opens_after_days: null,
+  opens_on: null,
   ...extra,
 });
 /** A published course with these lessons, as staff build it. */

@@ -78,6 +78,8 @@ export function createCourseAuthoringService(
         free_preview: lesson.freePreview,
         video_url: lesson.videoUrl ?? '',
         video_file_id: lesson.videoFileId,
+        opens_after_days: lesson.opensAfterDays,
+        opens_on: lesson.opensOn,
         attachments: attachments.filter((file) => file.lessonId === lesson.id).map((file) => ({ id: file.fileId, name: file.filename })),
         captions: captions
           .filter((each) => each.lessonId === lesson.id)
@@ -122,6 +124,8 @@ export function createCourseAuthoringService(
     freePreview: input.free_preview,
     videoUrl: input.video_url || null,
     videoFileId: input.video_file_id,
+    opensAfterDays: input.opens_after_days,
+    opensOn: input.opens_on,
   });
 
   /** The captions chosen for a lesson, each read from its WebVTT file in the library: the cues and their words. */

@@ -6,6 +6,8 @@ import {
   courses,
   earlyOpenings,
   enrolments,
+  lessonOpeningsTold,
+  members,
   lessonAttachments,
   lessonCaptions,
   lessons,
@@ -14,6 +16,17 @@ import {
 } from '../../db/schema.ts';
 import type { CaptionLanguage } from '../../common/course-kinds.ts';
 import type { PrerequisiteStanding } from '../../common/policies.ts';
+import { DEFAULT_TIME_ZONE } from '../../common/time-zones.ts';
+
+/** How long after a dripped lesson opened its member is still told (a minute job that was down catches up; older openings are not news). */
+const DRIP_TELLS_FOR_MS = 24 * 60 * 60 * 1000;
+
+/** Where a member stands with a course (`learnerStanding`). */
+export interface LearnerStanding {
+  startedAt: Date | null;
+  openedEarly: boolean;
+  prerequisite: PrerequisiteStanding | null;
+}
 import type { Cue } from '../../common/webvtt.ts';
 
 /** The title of the course a course builds on, while that one is published (else it asks nothing). */
@@ -105,25 +118,96 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
     },
 
     /**
-     * The published course this one builds on, and where the member stands with it (see
-     * `meetsPrerequisite`); null when it builds on none. One read, by primary keys.
+     * Where a member stands with a course, for its prerequisite and its dripped lessons: when they
+     * started it, whether staff opened it early for them, and the published course it builds on
+     * with whether they completed it (see `meetsPrerequisite`). One read, by primary keys.
      */
-    async prerequisiteStanding(memberId: string | null, courseId: string): Promise<PrerequisiteStanding | null> {
+    async learnerStanding(memberId: string | null, courseId: string): Promise<LearnerStanding> {
       const member = memberId ?? sql`null::uuid`;
-      type Row = { id: string; title: string; completed: boolean; started: boolean; opened_early: boolean };
+      type Row = { started_at: string | Date | null; opened_early: boolean; id: string | null; title: string | null; completed: boolean };
       const result = await db.execute(sql`
-        select required.id, required.title,
+        select
+          (select e.enrolled_at from enrolments e where e.member_id = ${member} and e.course_id = ${courseId}) as started_at,
+          exists (select 1 from early_openings o where o.member_id = ${member} and o.course_id = ${courseId}) as opened_early,
+          required.id, required.title,
           coalesce((
             select e.completed_lessons >= (select count(*) from lessons l where l.course_id = required.id)
             from enrolments e where e.member_id = ${member} and e.course_id = required.id
-          ), false) and exists (select 1 from lessons l where l.course_id = required.id) as completed,
-          exists (select 1 from enrolments e where e.member_id = ${member} and e.course_id = course.id) as started,
-          exists (select 1 from early_openings o where o.member_id = ${member} and o.course_id = course.id) as opened_early
-        from courses course
-        join courses required on required.id = course.prerequisite_course_id and required.status = 'published'
-        where course.id = ${courseId}`);
-      const [row] = (result as unknown as { rows: Row[] }).rows;
-      return row ? { id: row.id, title: row.title, completed: row.completed, started: row.started, openedEarly: row.opened_early } : null;
+          ), false) and exists (select 1 from lessons l where l.course_id = required.id) as completed
+        from (select 1) as one
+        left join courses course on course.id = ${courseId}
+        left join courses required on required.id = course.prerequisite_course_id and required.status = 'published'`);
+      const row = (result as unknown as { rows: Row[] }).rows[0]!;
+      const startedAt = row.started_at === null ? null : new Date(row.started_at);
+      return {
+        startedAt,
+        openedEarly: row.opened_early,
+        prerequisite:
+          row.id && row.title
+            ? { id: row.id, title: row.title, completed: row.completed, started: startedAt !== null, openedEarly: row.opened_early }
+            : null,
+      };
+    },
+
+    /**
+     * Dripped lessons that opened to a member in the day before `now` (midnight, their zone, after
+     * they started the course) and that they were not told of yet, a batch at a time; none of a
+     * course staff opened early for them (it was open already). The dripped-lessons index finds the
+     * few lessons with a schedule; each member's enrolment is read by its course.
+     */
+    async openingsDue(now: Date, limit: number) {
+      const zone = sql`coalesce(${members.timeZone}, ${DEFAULT_TIME_ZONE})`;
+      const opening = sql`case
+        when ${lessons.opensOn} is not null then ${lessons.opensOn}::timestamp at time zone ${zone}
+        else ((${enrolments.enrolledAt} at time zone ${zone})::date + ${lessons.opensAfterDays})::timestamp at time zone ${zone}
+      end`;
+      return db
+        .select({
+          member: {
+            id: members.id,
+            name: members.name,
+            email: members.email,
+            emailOptOut: members.emailOptOut,
+            membershipTier: members.membershipTier,
+          },
+          lesson: { id: lessons.id, title: lessons.title },
+          course: { id: courses.id, title: courses.title, tier: courses.tier },
+        })
+        .from(lessons)
+        .innerJoin(courses, and(eq(courses.id, lessons.courseId), eq(courses.status, 'published')))
+        .innerJoin(enrolments, eq(enrolments.courseId, lessons.courseId))
+        .innerJoin(members, eq(members.id, enrolments.memberId))
+        .where(
+          and(
+            sql`(${lessons.opensAfterDays} is not null or ${lessons.opensOn} is not null)`,
+            sql`${opening} <= ${now.toISOString()}::timestamptz`,
+            sql`${opening} > ${new Date(now.getTime() - DRIP_TELLS_FOR_MS).toISOString()}::timestamptz`,
+            sql`${opening} > ${enrolments.enrolledAt}`,
+            sql`not exists (select 1 from ${lessonOpeningsTold} told where told.member_id = ${members.id} and told.lesson_id = ${lessons.id})`,
+            sql`not exists (select 1 from ${earlyOpenings} early where early.member_id = ${members.id} and early.course_id = ${courses.id})`,
+          ),
+        )
+        .limit(limit);
+    },
+
+    /** Whether some lesson of the course opens later than the course (drip). */
+    async hasDrippedLessons(courseId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ id: lessons.id })
+        .from(lessons)
+        .where(and(eq(lessons.courseId, courseId), sql`(${lessons.opensAfterDays} is not null or ${lessons.opensOn} is not null)`))
+        .limit(1);
+      return row !== undefined;
+    },
+
+    /** Claims telling a member of a lesson's opening; false when another process (or an earlier run) did. */
+    async claimOpeningTold(memberId: string, lessonId: string): Promise<boolean> {
+      const claimed = await db
+        .insert(lessonOpeningsTold)
+        .values({ memberId, lessonId })
+        .onConflictDoNothing()
+        .returning({ memberId: lessonOpeningsTold.memberId });
+      return claimed.length > 0;
     },
 
     /** Staff open a course to one member before its prerequisite is done; once (a second time changes nothing). */
@@ -308,7 +392,13 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
     /** A lesson's cues in one language, with the course the rules need; null when it has none. */
     async transcriptOf(lessonId: string, language: CaptionLanguage) {
       const [row] = await db
-        .select({ cues: lessonCaptions.cues, courseId: lessons.courseId, freePreview: lessons.freePreview })
+        .select({
+          cues: lessonCaptions.cues,
+          courseId: lessons.courseId,
+          freePreview: lessons.freePreview,
+          opensAfterDays: lessons.opensAfterDays,
+          opensOn: lessons.opensOn,
+        })
         .from(lessonCaptions)
         .innerJoin(lessons, eq(lessons.id, lessonCaptions.lessonId))
         .where(and(eq(lessonCaptions.lessonId, lessonId), eq(lessonCaptions.language, language)));
@@ -332,6 +422,8 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
           lessonId: lessons.id,
           title: lessons.title,
           freePreview: lessons.freePreview,
+          opensAfterDays: lessons.opensAfterDays,
+          opensOn: lessons.opensOn,
           moments: sql<{ start: number; text: string }[]>`(
             select coalesce(jsonb_agg(jsonb_build_object('start', (cue->>'start')::float8, 'text', cue->>'text') order by position), '[]'::jsonb)
             from (

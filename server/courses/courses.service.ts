@@ -1,5 +1,11 @@
 import { CAPTION_LANGUAGES } from '../../common/course-kinds.ts';
-import { COURSE_NOT_FOUND, type Course, type CoursesService, type TranscriptMatches } from '../../common/courses.contract.ts';
+import {
+  COURSE_NOT_FOUND,
+  type Course,
+  type CoursesService,
+  type LessonPlace,
+  type TranscriptMatches,
+} from '../../common/courses.contract.ts';
 import { CAPTIONS } from '../../common/limits.ts';
 import { forbidden, notFound } from '../../common/errors.ts';
 import {
@@ -7,10 +13,16 @@ import {
   mayOpenCourse,
   mayOpenServedFile,
   mayWatchLesson,
+  lessonOpening,
+  lessonOpensLater,
+  lessonStillClosed,
   meetsPrerequisite,
   prerequisiteFirst,
   refuseFile,
+  type LessonOpening,
+  type LessonSchedule,
 } from '../../common/policies.ts';
+import { DEFAULT_TIME_ZONE } from '../../common/time-zones.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { CourseRow, TranscriptSearchRow } from './courses.repository.ts';
@@ -39,6 +51,12 @@ export async function requirePrerequisiteMet(courses: Pick<CoursesService, 'unme
   if (prerequisite) throw forbidden(prerequisiteFirst(prerequisite.title));
 }
 
+/** Refuses (403, saying why) a lesson not open to the viewer yet: its course's prerequisite, or its drip. */
+export async function requireLessonOpen(courses: Pick<CoursesService, 'lessonRefusal'>, viewer: Viewer, lesson: LessonPlace) {
+  const refusal = await courses.lessonRefusal(viewer, lesson);
+  if (refusal) throw forbidden(refusal);
+}
+
 /** The moments of one lesson a transcript search shows at most. */
 const MOMENTS_PER_LESSON = 5;
 
@@ -46,12 +64,15 @@ const MOMENTS_PER_LESSON = 5;
  * Found lessons as the viewer may see them, a lesson once whatever the languages that matched: the
  * moments where the viewer may watch it; a lesson above their plan named as locked, never quoted.
  */
-function transcriptMatches(viewer: Viewer, rows: TranscriptSearchRow[], prerequisiteUnmet: Set<string>): TranscriptMatches {
+function transcriptMatches(
+  viewer: Viewer,
+  rows: TranscriptSearchRow[],
+  gates: Map<string, { refusal: (lesson: LessonSchedule & { freePreview: boolean }) => string | null }>,
+): TranscriptMatches {
   const byLesson = new Map<string, TranscriptMatches[number]>();
   for (const row of rows) {
     const opens =
-      mayWatchLesson(viewer, { courseTier: row.courseTier, freePreview: row.freePreview }) &&
-      (row.freePreview || !prerequisiteUnmet.has(row.courseId));
+      mayWatchLesson(viewer, { courseTier: row.courseTier, freePreview: row.freePreview }) && !gates.get(row.courseId)?.refusal(row);
     const match = byLesson.get(row.lessonId) ?? {
       course_id: row.courseId,
       course_title: row.courseTitle,
@@ -76,17 +97,37 @@ export function createCoursesService(data: DataAccess): CoursesService {
     return (await mayOpenCourse(viewer, row, async () => member !== null && data.learning.isEnrolled(member.id, row.id))) ? row : null;
   }
 
-  /** The course this one builds on while the viewer has not met it; null once they may study it (or it builds on none). */
-  async function unmetPrerequisite(viewer: Viewer, courseId: string) {
-    const standing = await courses.prerequisiteStanding(viewer.member?.id ?? null, courseId);
-    return meetsPrerequisite(viewer, standing) ? null : { id: standing!.id, title: standing!.title };
+  /**
+   * What of a course is open to the viewer now: the course it builds on while they have not met it,
+   * and each lesson's opening while its schedule keeps it closed (in the member's zone).
+   */
+  async function gateOf(viewer: Viewer, courseId: string) {
+    const standing = await courses.learnerStanding(viewer.member?.id ?? null, courseId);
+    const zone = viewer.member?.timeZone ?? DEFAULT_TIME_ZONE;
+    const now = new Date();
+    const unmet = meetsPrerequisite(viewer, standing.prerequisite)
+      ? null
+      : { id: standing.prerequisite!.id, title: standing.prerequisite!.title };
+    /** When the lesson opens while its schedule keeps it closed to the viewer; null once it is open. */
+    const opensLater = (lesson: LessonSchedule): LessonOpening => {
+      const opening = lessonOpening(lesson, standing.startedAt, zone);
+      return lessonStillClosed(viewer, opening, standing.openedEarly, now) ? opening : null;
+    };
+    /** Why the lesson is not open to the viewer yet, or null; a free preview is open to all. */
+    const refusal = (lesson: LessonSchedule & { freePreview: boolean }): string | null => {
+      if (lesson.freePreview) return null;
+      if (unmet) return prerequisiteFirst(unmet.title);
+      const later = opensLater(lesson);
+      return later ? lessonOpensLater(lesson, later, zone) : null;
+    };
+    return { unmet, opensLater, refusal };
   }
 
-  /** Of the courses of these rows, those whose prerequisite the member has not met (a page's worth: a read each). */
-  async function coursesBlocked(viewer: Viewer, rows: { courseId: string }[]): Promise<Set<string>> {
+  /** Of the courses of these rows, the gate of each (a page's worth: a read each). */
+  async function gatesOf(viewer: Viewer, rows: { courseId: string }[]) {
     const courseIds = [...new Set(rows.map((row) => row.courseId))];
-    const unmet = await Promise.all(courseIds.map(async (id) => ((await unmetPrerequisite(viewer, id)) ? id : null)));
-    return new Set(unmet.filter((id) => id !== null));
+    const gates = await Promise.all(courseIds.map(async (id) => [id, await gateOf(viewer, id)] as const));
+    return new Map(gates);
   }
 
   async function get(viewer: Viewer, courseId: string) {
@@ -108,20 +149,24 @@ export function createCoursesService(data: DataAccess): CoursesService {
     // So does a course that builds on another, once the member completed that one.
     async lessons(viewer, courseId) {
       const course = await get(viewer, courseId);
-      const [rows, attachments, captions, prerequisite] = await Promise.all([
+      const [rows, attachments, captions, gate] = await Promise.all([
         courses.listLessons(course.id),
         courses.listAttachments(course.id),
         courses.listCaptions(course.id),
-        unmetPrerequisite(viewer, course.id),
+        gateOf(viewer, course.id),
       ]);
       return rows.map((lesson) => {
         const place = { courseTier: course.tier, freePreview: lesson.freePreview };
-        const watches = mayWatchLesson(viewer, place) && (lesson.freePreview || prerequisite === null);
+        const notYet = gate.refusal(lesson) !== null;
+        const watches = mayWatchLesson(viewer, place) && !notYet;
+        const later = lesson.freePreview ? null : gate.opensLater(lesson);
         // A stored video also keeps its file's own visibility, as its route does: no link that answers 403.
         const opens =
           watches &&
           (!lesson.videoFileId ||
-            mayOpenServedFile(viewer, { accessTier: lesson.videoFileAccessTier }, [{ as: 'lesson video', courseId: course.id, ...place }]));
+            mayOpenServedFile(viewer, { accessTier: lesson.videoFileAccessTier }, [
+              { as: 'lesson video', courseId: course.id, opensAfterDays: lesson.opensAfterDays, opensOn: lesson.opensOn, ...place },
+            ]));
         return {
           id: lesson.id,
           kind: lesson.kind,
@@ -137,7 +182,7 @@ export function createCoursesService(data: DataAccess): CoursesService {
             .map((file) => ({
               name: file.filename,
               // The file keeps its own visibility too: /api/files/:id checks it again.
-              url: mayOpenAttachment(viewer, course, file) && prerequisite === null ? `/api/files/${file.fileId}` : null,
+              url: mayOpenAttachment(viewer, course, file) && !notYet ? `/api/files/${file.fileId}` : null,
             })),
           // Captions open where the video opens (its place's rule, as on their route).
           captions: captions
@@ -147,6 +192,11 @@ export function createCoursesService(data: DataAccess): CoursesService {
               label: CAPTION_LANGUAGES[each.language],
               url: watches ? `/api/lessons/${lesson.id}/captions/${each.language}` : null,
             })),
+          // A dripped lesson still closed to the viewer: when it opens.
+          opens: later && {
+            at: later instanceof Date ? later.toISOString() : null,
+            days_after_start: lesson.opensAfterDays,
+          },
         };
       });
     },
@@ -156,22 +206,23 @@ export function createCoursesService(data: DataAccess): CoursesService {
       const course = found && (await visible(viewer, await courses.findById(found.courseId)));
       if (!found || !course) throw notFound('This lesson has no transcript in this language.');
       if (!mayWatchLesson(viewer, { courseTier: course.tier, freePreview: found.freePreview })) refuseFile(viewer, 'lesson video');
-      const prerequisite = found.freePreview ? null : await unmetPrerequisite(viewer, course.id);
-      if (prerequisite) throw forbidden(prerequisiteFirst(prerequisite.title));
+      const refusal = (await gateOf(viewer, course.id)).refusal(found);
+      if (refusal) throw forbidden(refusal);
       return { language, cues: found.cues };
     },
 
     async searchTranscripts(viewer, courseId, words) {
       const course = await get(viewer, courseId);
       const rows = await courses.searchTranscripts({ courseId: course.id }, words, CAPTIONS.searchResults, MOMENTS_PER_LESSON);
-      return transcriptMatches(viewer, rows, await coursesBlocked(viewer, rows));
+      return transcriptMatches(viewer, rows, await gatesOf(viewer, rows));
     },
 
     async searchAllTranscripts(viewer, words) {
       const rows = await courses.searchTranscripts('published courses', words, CAPTIONS.searchResults, MOMENTS_PER_LESSON);
-      return transcriptMatches(viewer, rows, await coursesBlocked(viewer, rows));
+      return transcriptMatches(viewer, rows, await gatesOf(viewer, rows));
     },
 
-    unmetPrerequisite,
+    unmetPrerequisite: async (viewer, courseId) => (await gateOf(viewer, courseId)).unmet,
+    lessonRefusal: async (viewer, lesson) => (await gateOf(viewer, lesson.courseId)).refusal(lesson),
   };
 }

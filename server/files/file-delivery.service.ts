@@ -2,7 +2,7 @@ import { notFound } from '../../common/errors.ts';
 import type { CoursesService } from '../../common/courses.contract.ts';
 import { isOpenToAll, isPublicFile, mayOpenServedFile, refuseFile, type FileUse } from '../../common/policies.ts';
 import type { Viewer } from '../../common/viewer.ts';
-import { requirePrerequisiteMet } from '../courses/courses.service.ts';
+import { requireLessonOpen } from '../courses/courses.service.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { StoredFile } from './send-file.ts';
 
@@ -51,14 +51,14 @@ export function createFileDeliveryService(deps: {
   }
 
   /**
-   * A course's files (a free preview's video aside) wait, as its lessons do, until the member
-   * completed the course it builds on: refused with what to complete first.
+   * A lesson's files wait, as the lesson does, until it is open to the viewer (the course it builds
+   * on completed, its drip come): refused with why. A free preview's video is open to all.
    */
-  async function refuseBeforePrerequisite(viewer: Viewer, places: readonly FileUse[]): Promise<void> {
-    const courseIds = new Set(
-      places.flatMap((place) => ('courseId' in place && !('freePreview' in place && place.freePreview) ? [place.courseId] : [])),
-    );
-    for (const courseId of courseIds) await requirePrerequisiteMet(deps.courses, viewer, courseId);
+  async function refuseUnopenedLessons(viewer: Viewer, places: readonly FileUse[]): Promise<void> {
+    for (const place of places) {
+      if (place.as !== 'lesson video' && place.as !== 'lesson attachment') continue;
+      await requireLessonOpen(deps.courses, viewer, { freePreview: place.as === 'lesson video' && place.freePreview, ...place });
+    }
   }
 
   return {
@@ -76,7 +76,7 @@ export function createFileDeliveryService(deps: {
       if (!mayOpenServedFile(viewer, row, places)) refuseFile(viewer, 'file');
       // As on the lesson's own route, a video in a course the viewer may not see is not there for them.
       if (!(await seesEveryCourse(viewer, places))) throw notFound('File not found.');
-      await refuseBeforePrerequisite(viewer, places);
+      await refuseUnopenedLessons(viewer, places);
       const variant = width ? row.variants.filter((each) => each.width >= width).sort((a, b) => a.width - b.width)[0] : undefined;
       const file = variant
         ? { storageKey: variant.key, contentType: 'image/webp', filename: row.filename.replace(/\.[^.]+$/, '.webp') }
@@ -91,7 +91,7 @@ export function createFileDeliveryService(deps: {
       // there, a free preview is open to everyone.
       if (!found || !(await deps.courses.find(viewer, found.courseId))) throw notFound('This lesson has no video.');
       if (!mayOpenServedFile(viewer, found.file, [{ as: 'lesson video', ...found }])) refuseFile(viewer, 'lesson video');
-      await refuseBeforePrerequisite(viewer, [{ as: 'lesson video', ...found }]);
+      await refuseUnopenedLessons(viewer, [{ as: 'lesson video', ...found }]);
       return delivery(found.file, true);
     },
 
@@ -99,7 +99,7 @@ export function createFileDeliveryService(deps: {
       const found = await data.files.findLessonCaptions(lessonId, language);
       if (!found || !(await deps.courses.find(viewer, found.courseId))) throw notFound('This lesson has no captions in this language.');
       if (!mayOpenServedFile(viewer, found.file, [{ as: 'lesson video', ...found }])) refuseFile(viewer, 'lesson video');
-      await refuseBeforePrerequisite(viewer, [{ as: 'lesson video', ...found }]);
+      await refuseUnopenedLessons(viewer, [{ as: 'lesson video', ...found }]);
       return delivery(found.file, true);
     },
 

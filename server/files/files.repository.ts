@@ -17,6 +17,11 @@ import {
   uploadedFiles,
 } from '../../db/schema.ts';
 
+/** What the opening rules read of a lesson that serves a file (free preview, drip). */
+const lessonPlaceColumns = { freePreview: lessons.freePreview, opensAfterDays: lessons.opensAfterDays, opensOn: lessons.opensOn };
+/** The same columns for a place that is no lesson (never read). */
+const NO_LESSON_PLACE = { freePreview: sql<boolean>`false`, opensAfterDays: sql<number | null>`null`, opensOn: sql<string | null>`null` };
+
 export function createFilesRepository(db: DatabaseOrTransaction) {
   return {
     /** The library, newest first, after `before` (a page); names containing `search` only, when given. */
@@ -65,7 +70,7 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
     /** A lesson's stored video with the tier of its course; null when the lesson has none. */
     async findLessonVideo(lessonId: string) {
       const [row] = await db
-        .select({ file: uploadedFiles, courseId: courses.id, courseTier: courses.tier, freePreview: lessons.freePreview })
+        .select({ file: uploadedFiles, courseId: courses.id, courseTier: courses.tier, ...lessonPlaceColumns })
         .from(lessons)
         .innerJoin(courses, eq(courses.id, lessons.courseId))
         .innerJoin(uploadedFiles, eq(uploadedFiles.id, lessons.videoFileId))
@@ -76,7 +81,7 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
     /** A lesson's captions in one language, with its course as the video's check needs it; null when it has none. */
     async findLessonCaptions(lessonId: string, language: string) {
       const [row] = await db
-        .select({ file: uploadedFiles, courseId: courses.id, courseTier: courses.tier, freePreview: lessons.freePreview })
+        .select({ file: uploadedFiles, courseId: courses.id, courseTier: courses.tier, ...lessonPlaceColumns })
         .from(lessonCaptions)
         .innerJoin(lessons, eq(lessons.id, lessonCaptions.lessonId))
         .innerJoin(courses, eq(courses.id, lessons.courseId))
@@ -95,13 +100,13 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
       // One row shape for the four: only a lesson's rows have a course (the others' null is never read).
       const rows = await unionAll(
         db
-          .select({ as: sql<FileUse['as']>`'lesson video'`, tier: courses.tier, courseId: courses.id, freePreview: lessons.freePreview })
+          .select({ as: sql<FileUse['as']>`'lesson video'`, tier: courses.tier, courseId: courses.id, ...lessonPlaceColumns })
           .from(lessons)
           .innerJoin(courses, eq(courses.id, lessons.courseId))
           .where(eq(lessons.videoFileId, id)),
         // A lesson's captions are part of its video: they open where it opens.
         db
-          .select({ as: sql<FileUse['as']>`'lesson video'`, tier: courses.tier, courseId: courses.id, freePreview: lessons.freePreview })
+          .select({ as: sql<FileUse['as']>`'lesson video'`, tier: courses.tier, courseId: courses.id, ...lessonPlaceColumns })
           .from(lessonCaptions)
           .innerJoin(lessons, eq(lessons.id, lessonCaptions.lessonId))
           .innerJoin(courses, eq(courses.id, lessons.courseId))
@@ -111,7 +116,7 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
             as: sql<FileUse['as']>`'download'`,
             tier: resources.tierRequired,
             courseId: sql<string>`null`,
-            freePreview: sql<boolean>`false`,
+            ...NO_LESSON_PLACE,
           })
           .from(resources)
           .where(eq(resources.fileId, id)),
@@ -120,7 +125,7 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
             as: sql<FileUse['as']>`'recording'`,
             tier: coachingSeries.minTier,
             courseId: sql<string>`null`,
-            freePreview: sql<boolean>`false`,
+            ...NO_LESSON_PLACE,
           })
           .from(coachingSessions)
           .innerJoin(coachingSeries, eq(coachingSeries.id, coachingSessions.seriesId))
@@ -130,7 +135,10 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
             as: sql<FileUse['as']>`'lesson attachment'`,
             tier: courses.tier,
             courseId: courses.id,
+            // An attachment waits for its lesson's drip, free preview or not (its video alone is the preview).
             freePreview: sql<boolean>`false`,
+            opensAfterDays: lessons.opensAfterDays,
+            opensOn: lessons.opensOn,
           })
           .from(lessonAttachments)
           .innerJoin(lessons, eq(lessons.id, lessonAttachments.lessonId))
@@ -138,8 +146,10 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
           .where(eq(lessonAttachments.fileId, id)),
       );
       return rows.map((row): FileUse => {
-        if (row.as === 'lesson video') return { as: row.as, courseTier: row.tier, freePreview: row.freePreview, courseId: row.courseId };
-        if (row.as === 'lesson attachment') return { as: row.as, courseTier: row.tier, courseId: row.courseId };
+        const schedule = { opensAfterDays: row.opensAfterDays, opensOn: row.opensOn };
+        if (row.as === 'lesson video')
+          return { as: row.as, courseTier: row.tier, freePreview: row.freePreview, courseId: row.courseId, ...schedule };
+        if (row.as === 'lesson attachment') return { as: row.as, courseTier: row.tier, courseId: row.courseId, ...schedule };
         return row.as === 'download' ? { as: row.as, tierRequired: row.tier } : { as: row.as, minTier: row.tier };
       });
     },

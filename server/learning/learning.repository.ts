@@ -28,6 +28,9 @@ export function createLearningRepository(db: DatabaseOrTransaction) {
           courseCertificate: courses.certificate,
           courseCertificateShowsScore: courses.certificateShowsScore,
           kind: lessons.kind,
+          freePreview: lessons.freePreview,
+          opensAfterDays: lessons.opensAfterDays,
+          opensOn: lessons.opensOn,
           hasVideo: sql<boolean>`${lessons.videoFileId} is not null or coalesce(${lessons.videoUrl}, '') <> ''`,
         })
         .from(lessons)

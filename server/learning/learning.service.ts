@@ -9,7 +9,7 @@ import type { BeforeQuery, Paged } from '../../common/paging.ts';
 import { progressPercent } from '../../common/progress.ts';
 import { type SignedInMember, type Viewer } from '../../common/viewer.ts';
 import { mayStudyCourse, requireMember } from '../../common/policies.ts';
-import { publicCourse, requirePrerequisiteMet } from '../courses/courses.service.ts';
+import { publicCourse, requireLessonOpen, requirePrerequisiteMet } from '../courses/courses.service.ts';
 import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
@@ -84,7 +84,9 @@ export function createLearningService(deps: {
     const lesson = await learning.findLesson(lessonId);
     if (!lesson || !(await courses.find(viewer, lesson.courseId))) throw notFound('Lesson not found');
     if (!mayStudyCourse(viewer, { tier: lesson.courseTier })) throw forbidden(UPGRADE_NEEDED);
-    await requirePrerequisiteMet(courses, viewer, lesson.courseId);
+    // Studying a lesson (completing it, its place in the video) waits for its drip and the course it
+    // builds on, a free preview too: it would start the course.
+    await requireLessonOpen(courses, viewer, { ...lesson, freePreview: false });
     return lesson;
   }
 

@@ -151,8 +151,11 @@ export function createMembersService(data: DataAccess, learning: Pick<ServerLear
         if (!member) throw notFound('Member not found');
         const course = await tx.courses.findById(input.course_id);
         if (!course || course.status !== 'published') throw badRequest('Choose a published course.', 'course_id');
-        if (!course.prerequisiteCourseId) {
-          throw badRequest(`“${course.title}” builds on no other course: it is open to every member its plan reaches.`, 'course_id');
+        if (!course.prerequisiteCourseId && !(await tx.courses.hasDrippedLessons(course.id))) {
+          throw badRequest(
+            `“${course.title}” builds on no other course and opens every lesson at once: it is open to every member its plan reaches.`,
+            'course_id',
+          );
         }
         const opened = await tx.courses.openEarly({ memberId: member.id, courseId: course.id, reason: input.reason, openedById: staff.id });
         if (!opened) throw conflict(`“${course.title}” is already open to this member.`);

@@ -20,7 +20,7 @@ import { DEFAULT_TIME_ZONE, formatInZone } from '../../common/time-zones.ts';
 import type { SignedInMember, Viewer } from '../../common/viewer.ts';
 import type { ServerLearningService } from '../learning/learning.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { requirePrerequisiteMet } from '../courses/courses.service.ts';
+import { requireLessonOpen } from '../courses/courses.service.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { AttemptRow, QuizLayoutEntry, QuizQuestion, QuizRules } from './quizzes.repository.ts';
 
@@ -124,7 +124,7 @@ export function createQuizzesService(deps: {
     const lesson = await data.learning.findLesson(lessonId);
     if (!lesson || !(await courses.find(viewer, lesson.courseId))) throw notFound('Lesson not found');
     if (!mayStudyCourse(viewer, { tier: lesson.courseTier })) throw forbidden(UPGRADE_NEEDED);
-    await requirePrerequisiteMet(courses, viewer, lesson.courseId);
+    await requireLessonOpen(courses, viewer, { ...lesson, freePreview: false });
     const rules = lesson.kind === 'quiz' ? await data.quizzes.findRules(lessonId) : null;
     if (!rules) throw notFound(QUIZ_NOT_FOUND);
     return { member, lesson, rules };

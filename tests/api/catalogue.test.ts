@@ -31,6 +31,7 @@ describe('GET /api/courses/:id and lessons', () => {
       'has_video',
       'id',
       'kind',
+      'opens',
       'title',
       'video_url',
     ]);

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StaffCourse, StaffCourseDetail } from '../../common/courses.contract.ts';
 import { PAGE_SIZE } from '../../common/limits.ts';
 import { auditLog, certificates, outboxMessages } from '../../db/schema.ts';
-import { multipartBody, PDF_BYTES, PNG_BYTES } from '../helpers/multipart.ts';
+import { PDF_BYTES, PNG_BYTES } from '../helpers/multipart.ts';
+import { uploadAs } from '../helpers/inject-as.ts';
 import { INVALID_CURSOR } from '../../server/lists/keyset.ts';
 import { createTestApp, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
 
@@ -39,17 +40,8 @@ const COURSE = {
 };
 const LESSON = { title: 'Reading comparables', duration: '12:00', description: 'What a comparable really is.' };
 
-async function upload(name: string, content: Buffer, folder: string, visibility?: string): Promise<string> {
-  const body = multipartBody({ folder, ...(visibility ? { visibility } : {}) }, { name, content });
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/admin/upload',
-    headers: { ...staff, ...body.headers },
-    payload: body.payload,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().id as string;
-}
+const upload = (name: string, content: Buffer, folder: string, visibility?: string) =>
+  uploadAs(t, staff, { folder, name, content, ...(visibility ? { visibility } : {}) });
 
 async function newCourse(overrides: object = {}): Promise<StaffCourseDetail> {
   const created = await request('POST', '/api/admin/courses', staff, { ...COURSE, ...overrides });

@@ -4,8 +4,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrolments } from '../../db/schema.ts';
 import type { Course, Lesson, StaffCourseDetail } from '../../common/courses.contract.ts';
-import { injectAs, type ViewerHeaders } from '../helpers/inject-as.ts';
-import { multipartBody } from '../helpers/multipart.ts';
+import { injectAs, uploadAs, type ViewerHeaders } from '../helpers/inject-as.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 // Prerequisites (issue: 'Learning that counts'): a course may build on another, which a member
@@ -27,17 +26,7 @@ const request = injectAs(() => t);
 // A real short video: uploads are checked by their content.
 const WEBM = fs.readFileSync(path.resolve('db/seed/files/lessons/lesson-preview-2.webm'));
 
-async function uploaded(folder: string, name: string, content: Buffer): Promise<string> {
-  const body = multipartBody({ folder, visibility: 'free' }, { name, content });
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/admin/upload',
-    headers: { ...owner, ...body.headers },
-    payload: body.payload,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().id as string;
-}
+const uploaded = (folder: string, name: string, content: Buffer) => uploadAs(t, owner, { folder, name, content, visibility: 'free' });
 
 /** A published free course with a stored video lesson, an attachment and a free preview; building on `prerequisite` if given. */
 async function course(title: string, prerequisite: string | null = null) {
@@ -142,7 +131,9 @@ describe('a course that builds on another', () => {
     expect((await open(owner, { course_id: advanced.id, reason: '' })).statusCode).toBe(400);
     const wrong = await open(owner, { course_id: basics.id, reason });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().detail).toBe(`“${basics.title}” builds on no other course: it is open to every member its plan reaches.`);
+    expect(wrong.json().detail).toBe(
+      `“${basics.title}” builds on no other course and opens every lesson at once: it is open to every member its plan reaches.`,
+    );
 
     const opened = await open(owner, { course_id: advanced.id, reason });
     expect(opened.statusCode, opened.body).toBe(201);

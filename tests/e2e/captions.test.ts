@@ -43,7 +43,8 @@ async function captionedCourse(staff: Page): Promise<{ courseId: string; lessonI
   });
   const created = await staff.request.post('/api/admin/courses', {
     data: {
-      title: `Listing Presentations ${stamp}`,
+      // A title no other test searches the catalogue for.
+      title: `Captioned Appointments ${stamp}`,
       description: 'Win the listing.',
       category: 'sales',
       tier: 'silver',
@@ -72,9 +73,14 @@ async function captionedCourse(staff: Page): Promise<{ courseId: string; lessonI
 
 /**
  * Searches the course's transcripts from its page; the answer is the search's status region. The
- * form works before its script does too (a GET the page's loader answers), so this need not wait.
+ * form works before its script does too (a GET the page's loader answers: see the visitor below),
+ * but words typed before React takes the input over are not kept by it, so this waits until it has.
  */
 async function searchTranscripts(page: Page, words: string): Promise<Locator> {
+  await page.waitForFunction(() => {
+    const input = document.getElementById('transcript-words');
+    return input !== null && Object.keys(input).some((key) => key.startsWith('__reactProps$'));
+  });
   const search = page.getByRole('search');
   await search.getByLabel('Words to find in the videos').fill(words);
   await search.getByRole('button', { name: 'Search' }).click();

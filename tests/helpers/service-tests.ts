@@ -137,6 +137,8 @@ export async function authoredCourse(
       video_url: '',
       video_file_id: null,
       attachment_file_ids: [],
+      opens_after_days: null,
+      opens_on: null,
       ...lesson,
     });
   return status === 'draft' ? detail : authoring.setStatus(editor, made.course.id, status);

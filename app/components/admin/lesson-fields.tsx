@@ -8,7 +8,7 @@ import {
   type LessonKind,
 } from '../../../common/course-kinds.ts';
 import type { StaffLesson } from '../../../common/courses.contract.ts';
-import { CAPTIONS, TEXT_MAX } from '../../../common/limits.ts';
+import { CAPTIONS, LESSON_DRIP_MAX_DAYS, TEXT_MAX } from '../../../common/limits.ts';
 import { Input, Select, Textarea } from '../ui/field.tsx';
 import type { FieldErrors, LibraryFile } from './course-forms.tsx';
 
@@ -181,6 +181,25 @@ export function LessonFields({
         maxLength={TEXT_MAX.lessonDescription}
         error={errors.description}
         className="sm:col-span-2"
+      />
+      <Input
+        compact
+        label="Opens days after the member starts (optional)"
+        name="opens_after_days"
+        type="number"
+        min={1}
+        max={LESSON_DRIP_MAX_DAYS}
+        inputMode="numeric"
+        defaultValue={lesson?.opens_after_days ?? ''}
+        error={errors.opens_after_days}
+      />
+      <Input
+        compact
+        label="Or opens on (optional, midnight in the member's time)"
+        name="opens_on"
+        type="date"
+        defaultValue={lesson?.opens_on ?? ''}
+        error={errors.opens_on}
       />
       {kind === 'video' && <VideoFields lesson={lesson} videos={videos} errors={errors} />}
       {kind === 'video' && <CaptionsFields lesson={lesson} files={captions} />}

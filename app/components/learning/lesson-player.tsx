@@ -92,6 +92,22 @@ function LessonVideo({
   useEffect(() => {
     reportRef.current = report;
   });
+  // Where the video starts, once its length is known: read in an effect, on the element mounted (a
+  // player loaded on demand may have its metadata before the page shows it).
+  useEffect(() => {
+    const element = video.current;
+    if (!element) return;
+    const start = () => {
+      const { savedPosition: saved, moment: chosen } = startAt.current;
+      const at = chosen ?? resumeAt(saved, element.duration);
+      if (at > 0) element.currentTime = at;
+      lastReported.current = at;
+      if (chosen === undefined) setResumedAt(at);
+    };
+    if (element.readyState >= HTMLMediaElement.HAVE_METADATA) start();
+    else element.addEventListener('loadedmetadata', start, { once: true });
+    return () => element.removeEventListener('loadedmetadata', start);
+  }, []);
   // Closing the player (or moving to the next lesson) keeps where the member was. The element is
   // taken now: by the time the cleanup runs, React has let go of the ref.
   useEffect(() => {
@@ -111,13 +127,6 @@ function LessonVideo({
         playsInline
         preload="metadata"
         className="aspect-video w-full rounded-lg bg-black"
-        onLoadedMetadata={(event) => {
-          const { savedPosition: saved, moment: chosen } = startAt.current;
-          const start = chosen ?? resumeAt(saved, event.currentTarget.duration);
-          if (start > 0) event.currentTarget.currentTime = start;
-          lastReported.current = start;
-          if (chosen === undefined) setResumedAt(start);
-        }}
         onTimeUpdate={(event) => {
           if (Math.abs(event.currentTarget.currentTime - lastReported.current) >= POSITION_REPORT_SECONDS) report();
         }}

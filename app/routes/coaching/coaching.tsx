@@ -338,6 +338,7 @@ export default function CoachingPage({ loaderData }: Route.ComponentProps) {
             id: watching.id,
             kind: 'video',
             captions: [],
+            opens: null,
             title: watching.title,
             duration: `${watching.duration_minutes} min`,
             description: watching.notes ?? '',

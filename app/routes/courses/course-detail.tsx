@@ -1,12 +1,12 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { data, Link, useFetcher } from 'react-router';
 import { toast } from '../../lib/toast.tsx';
+import { DEFAULT_TIME_ZONE, formatDateInZone } from '../../../common/time-zones.ts';
 import { COURSE_NOT_FOUND, CourseParams, type Lesson, TranscriptSearchQuery } from '../../../common/courses.contract.ts';
 import { CourseFormInput, type CourseProgress } from '../../../common/learning.contract.ts';
 import { CourseMainAction, enrolState } from '../../components/catalogue/course-actions.tsx';
 import { EarlyAccessNote } from '../../components/catalogue/early-access-note.tsx';
 import { TierBadge } from '../../components/catalogue/tier-badge.tsx';
-import { LessonPlayer } from '../../components/learning/lesson-player.tsx';
 import type { AnsweredSearch } from '../../components/learning/transcript-search.tsx';
 import { Accordion } from '../../components/ui/accordion.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
@@ -16,6 +16,23 @@ import { orFallback, pageServices } from '../../lib/page-context.ts';
 import { useRootData } from '../../lib/root-data.ts';
 import { responsiveImage } from '../../lib/responsive-image.ts';
 import type { Route } from './+types/course-detail';
+
+// The player comes once the page is alive and idle (so it is there, and kept for offline use, by the
+// time a lesson is opened), not in the course page's first script.
+const loadPlayer = () => import('../../components/learning/lesson-player.tsx');
+const LessonPlayer = lazy(() => loadPlayer().then((module) => ({ default: module.LessonPlayer })));
+
+/** Fetches the player when the page is idle. */
+function usePlayerReady() {
+  useEffect(() => {
+    const idle =
+      window.requestIdleCallback?.(() => void loadPlayer(), { timeout: 3000 }) ?? window.setTimeout(() => void loadPlayer(), 1000);
+    return () => {
+      window.cancelIdleCallback?.(idle);
+      window.clearTimeout(idle);
+    };
+  }, []);
+}
 
 // Only courses with captions show it, and only once the page is in use: not in every course page's first script.
 const TranscriptSearch = lazy(() =>
@@ -120,6 +137,12 @@ function useMomentFromLink(lessons: Lesson[], open: (lesson: Lesson, start: numb
   }, [lessons, open]);
 }
 
+/** When a dripped lesson opens, in the member's time ('Opens Tuesday, December 1'). */
+function opensLabel(opens: NonNullable<Lesson['opens']>, zone: string | null | undefined): string {
+  if (opens.at) return `Opens ${formatDateInZone(opens.at, zone ?? DEFAULT_TIME_ZONE)}`;
+  return `Opens ${opens.days_after_start} ${opens.days_after_start === 1 ? 'day' : 'days'} after you start`;
+}
+
 /** The lesson a member goes on with: the first not yet complete, or (course finished) the first. */
 function nextLessonToTake(lessons: Lesson[], progress: CourseProgress): Lesson | undefined {
   return lessons.find((lesson) => !progress.completed_lesson_ids.includes(lesson.id)) ?? lessons[0];
@@ -168,6 +191,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
     setPlaying(lesson);
   };
   useMomentFromLink(lessons, openAt);
+  usePlayerReady();
   if (!course) return <CourseNotFound />;
   const state = enrolState(viewer, course);
   const completed = new Set(progress?.completed_lesson_ids ?? []);
@@ -280,6 +304,11 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
                   <span className="flex-1">
                     {lesson.title}
                     {completed.has(lesson.id) && <span className="ml-2 text-sm text-green-700">✓ Completed</span>}
+                    {lesson.opens && (
+                      <span className="ml-2 text-sm font-normal text-gray-600">
+                        🔒 {opensLabel(lesson.opens, viewer?.member?.time_zone)}
+                      </span>
+                    )}
                   </span>
                   <span className="text-sm font-normal text-gray-500">{lesson.duration}</span>
                 </span>
@@ -326,22 +355,24 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
         </Link>
       </section>
       {playing && (
-        <LessonPlayer
-          lesson={playing}
-          next={state === 'entitled' ? nextLesson : null}
-          progress={state === 'entitled' ? progress : null}
-          completeForm={progress?.enrolled ? <CompleteLessonForm fetcher={fetcher} lessonId={playing.id} /> : null}
-          onClose={() => {
-            setPlaying(null);
-            setStartAt(undefined);
-          }}
-          onNext={() => {
-            setPlaying(nextLesson);
-            setStartAt(undefined);
-          }}
-          onProgress={updateProgress}
-          startAt={startAt}
-        />
+        <Suspense fallback={null}>
+          <LessonPlayer
+            lesson={playing}
+            next={state === 'entitled' ? nextLesson : null}
+            progress={state === 'entitled' ? progress : null}
+            completeForm={progress?.enrolled ? <CompleteLessonForm fetcher={fetcher} lessonId={playing.id} /> : null}
+            onClose={() => {
+              setPlaying(null);
+              setStartAt(undefined);
+            }}
+            onNext={() => {
+              setPlaying(nextLesson);
+              setStartAt(undefined);
+            }}
+            onProgress={updateProgress}
+            startAt={startAt}
+          />
+        </Suspense>
       )}
     </>
   );

@@ -41,12 +41,17 @@ function lessonValues(form: FormData) {
   const values = formValues(form, {
     checkboxes: ['free_preview'],
     lists: ['attachment_file_ids', 'captions_language', 'captions_file_id'],
-    nullable: ['video_file_id'],
+    nullable: ['video_file_id', 'opens_after_days', 'opens_on'],
   });
   const languages = values.captions_language as string[];
   const files = values.captions_file_id as string[];
   const { captions_language: _languages, captions_file_id: _files, ...rest } = values;
-  return { ...rest, captions: languages.map((language, index) => ({ language, file_id: files[index] })) };
+  return {
+    ...rest,
+    captions: languages.map((language, index) => ({ language, file_id: files[index] })),
+    // A number field arrives as text; what is not a number is refused by the contract as such.
+    opens_after_days: rest.opens_after_days === null || rest.opens_after_days === undefined ? null : Number(rest.opens_after_days),
+  };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {

@@ -23,9 +23,9 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     services.courses.list(),
   ]);
   if (!detail.ok && detail.status === 404) throw new Response(detail.message, { status: 404 });
-  // The courses an owner may open early: those that build on another.
-  const buildOnAnother = catalogue.filter((course) => course.prerequisite).map((course) => ({ id: course.id, title: course.title }));
-  return detail.ok ? { detail: detail.value, refusal: null, buildOnAnother } : { detail: null, refusal: detail.message, buildOnAnother };
+  // The courses an owner may open early (those that build on another, or drip their lessons; the service says which do not).
+  const openable = catalogue.map((course) => ({ id: course.id, title: course.title }));
+  return detail.ok ? { detail: detail.value, refusal: null, openable } : { detail: null, refusal: detail.message, openable };
 }
 
 // 'Open a course early': the course and the reason, which the activity log keeps.
@@ -84,7 +84,7 @@ function Section({ title, empty, children }: { title: string; empty: string | nu
 }
 
 export default function MemberDetailPage({ loaderData }: Route.ComponentProps) {
-  const { detail, refusal, buildOnAnother } = loaderData;
+  const { detail, refusal, openable } = loaderData;
   if (!detail) return <p className="rounded-xl bg-white p-6 text-gray-700">{refusal}</p>;
   const { member, enrolments, certificates, sign_ins: signIns, activity, next } = detail;
   return (
@@ -123,11 +123,12 @@ export default function MemberDetailPage({ loaderData }: Route.ComponentProps) {
         <Pager param="courses" next={next.courses} />
       </Section>
 
-      <Section title="Open a course early" empty={buildOnAnother.length === 0 ? 'No course builds on another.' : null}>
+      <Section title="Open a course early" empty={openable.length === 0 ? 'No course is published.' : null}>
         <p className="mb-3 text-sm text-gray-600">
-          A course that builds on another opens once that one is completed; open it now for this member, and say why.
+          A course that builds on another opens once that one is completed, and a dripped lesson on its day; open the course and its lessons
+          now for this member, and say why.
         </p>
-        <OpenEarlyForm courses={buildOnAnother} />
+        <OpenEarlyForm courses={openable} />
       </Section>
 
       <Section title="Certificates" empty={certificates.length === 0 ? 'No certificates yet.' : null}>
