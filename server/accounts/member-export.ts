@@ -33,7 +33,7 @@ async function* jsonArray<T>(rows: AsyncIterable<T>, view: (row: T) => unknown):
 
 /**
  * 'Download my data' (the privacy policy's right to one's data): the member's profile, plan and
- * invoices, courses and progress, certificates, quiz tries and their answers, discussions, replies and likes, sign-ins and consents,
+ * invoices, courses and progress, certificates, courses staff opened early for them, quiz tries and their answers, discussions, replies and likes, sign-ins and consents,
  * live sessions RSVP'd to and joined, 1-on-1s, goals and their progress, and messages sent to staff,
  * as one JSON document written page by page. Nothing of another member (a reply names the
  * discussion it answers by id only), and no secret (no password hash, no token).
@@ -119,6 +119,14 @@ export function createMemberExport(deps: { data: DataAccess; invoices: (viewer: 
         issued_at: iso(row.issuedAt),
         score_percent: row.scorePercent,
       }),
+    );
+    yield ',"courses_opened_early":';
+    yield* jsonArray(
+      pages(
+        (after: { openedAt: string; courseId: string } | undefined) => data.courses.earlyOpeningsOf(member.id, STREAM_BATCH, after),
+        (row) => ({ openedAt: row.openedKey, courseId: row.courseId }),
+      ),
+      (row) => ({ course_id: row.courseId, opened_at: iso(row.openedAt), reason: row.reason }),
     );
     yield ',"quiz_tries":';
     yield* jsonArray(

@@ -190,6 +190,28 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
         .limit(limit);
     },
 
+    /** The courses staff opened early for a member, in the order they did, a page after `after` (Download my data). */
+    async earlyOpeningsOf(memberId: string, limit: number, after?: { openedAt: string; courseId: string }) {
+      return db
+        .select({
+          courseId: earlyOpenings.courseId,
+          reason: earlyOpenings.reason,
+          openedAt: earlyOpenings.createdAt,
+          openedKey: sql<string>`${earlyOpenings.createdAt}::text`,
+        })
+        .from(earlyOpenings)
+        .where(
+          and(
+            eq(earlyOpenings.memberId, memberId),
+            after
+              ? sql`(${earlyOpenings.createdAt}, ${earlyOpenings.courseId}) > (${after.openedAt}::timestamptz, ${after.courseId})`
+              : undefined,
+          ),
+        )
+        .orderBy(asc(earlyOpenings.createdAt), asc(earlyOpenings.courseId))
+        .limit(limit);
+    },
+
     /** Whether some lesson of the course opens later than the course (drip). */
     async hasDrippedLessons(courseId: string): Promise<boolean> {
       const [row] = await db

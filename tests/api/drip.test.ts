@@ -175,6 +175,11 @@ describe('a dripped lesson', () => {
     const lessons = (await request('GET', `/api/courses/${course.courseId}/lessons`, member.headers)).json() as Lesson[];
     expect(lessons.map((lesson) => lesson.opens)).toEqual([null, null, null]);
     expect((await request('POST', `/api/lessons/${course.newYear.id}/complete`, member.headers)).statusCode).toBe(200);
+    // The member's data holds it, with the reason.
+    const exported = (await request('GET', '/api/account/export', member.headers)).json() as { courses_opened_early: unknown[] };
+    expect(exported.courses_opened_early).toEqual([
+      { course_id: course.courseId, opened_at: expect.any(String), reason: 'Took the live version of this course last spring.' },
+    ]);
   });
 
   it('is written by staff with days after the start or a date, not both', async () => {

@@ -200,6 +200,7 @@ describe('GET /api/account/export', () => {
           'sign_ins',
           'courses',
           'certificates',
+          'courses_opened_early',
           'quiz_tries',
           'discussions',
           'replies',

@@ -145,7 +145,8 @@ function opensLabel(opens: NonNullable<Lesson['opens']>, zone: string | null | u
 
 /** The lesson a member goes on with: the first not yet complete, or (course finished) the first. */
 function nextLessonToTake(lessons: Lesson[], progress: CourseProgress): Lesson | undefined {
-  return lessons.find((lesson) => !progress.completed_lesson_ids.includes(lesson.id)) ?? lessons[0];
+  // A dripped lesson not open yet is passed over: 'Continue' goes to one that can be taken now.
+  return lessons.find((lesson) => !progress.completed_lesson_ids.includes(lesson.id) && !lesson.opens) ?? lessons[0];
 }
 
 function CourseNotFound() {
