@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { CaptionsChoice, CaptionTracks, StaffCaptions, type Transcript } from './captions.contract.ts';
+import type { CaptionLanguage } from './course-kinds.ts';
 import { cursorParam, optionalText, requiredText, uuidParam } from './fields.ts';
 import { COACHING, TEXT_MAX } from './limits.ts';
 import type { AfterQuery, BeforeQuery, Paged } from './paging.ts';
@@ -67,6 +69,8 @@ export const RecordingView = z.object({
   /** The recording is an uploaded video (played here) rather than a link to another site. */
   uploaded: z.boolean(),
   notes: z.string().nullable(),
+  /** The recording's captions: each language's file (a <track>, none while locked). */
+  captions: CaptionTracks,
 });
 export type RecordingView = z.infer<typeof RecordingView>;
 export const RecordingList = z.array(RecordingView);
@@ -145,6 +149,8 @@ export const RecordingInput = z
       .refine((value) => value === '' || /^https:\/\/[^\s]+$/.test(value), 'Recording link must start with https://')
       .default(''),
     notes: optionalText('Notes', TEXT_MAX.sessionNotes, { multiline: true }).default(''),
+    /** The recording's captions: a WebVTT file from the library per language. */
+    captions: CaptionsChoice.default([]),
   })
   .refine((input) => !(input.recording_file_id && input.recording_url), {
     message: 'Choose an uploaded video or a link, not both',
@@ -170,6 +176,7 @@ export const StaffSessionView = SessionView.omit({
   recording_file_id: z.string().nullable(),
   recording_url: z.string().nullable(),
   notes: z.string(),
+  captions: StaffCaptions,
   series_ended: z.boolean(),
 });
 export type StaffSessionView = z.infer<typeof StaffSessionView>;
@@ -206,6 +213,8 @@ export interface CoachingService {
   calendarFile(viewer: Viewer, sessionId: string): Promise<{ filename: string; body: string }>;
   /** Past sessions with a recording, latest first, a page at a time. */
   recordings(viewer: Viewer, query?: BeforeQuery): Promise<Paged<RecordingView>>;
+  /** A recording's transcript in one language, for whom the recording opens. */
+  recordingTranscript(viewer: Viewer, sessionId: string, language: CaptionLanguage): Promise<Transcript>;
   feedStatus(viewer: Viewer): Promise<CalendarFeedStatus>;
   /** A new secret address for the member's calendar feed; the old one stops working. */
   resetFeed(viewer: Viewer): Promise<CalendarFeedCreated>;

@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { CaptionsChoice, CaptionTracks, StaffCaptions, Transcript } from './captions.contract.ts';
+export { Transcript, TranscriptQuery } from './captions.contract.ts';
 import { optionalText, requiredText, singleQueryText, slugParam, uuidParam } from './fields.ts';
 import { Tier } from './tiers.ts';
 import type { BeforeQuery, Paged } from './paging.ts';
 import type { Viewer } from './viewer.ts';
-import { CAPTIONS, LESSON_ATTACHMENTS_MAX, LESSON_DRIP_MAX_DAYS, TEXT_MAX } from './limits.ts';
+import { LESSON_ATTACHMENTS_MAX, LESSON_DRIP_MAX_DAYS, TEXT_MAX } from './limits.ts';
 import {
   CAPTION_LANGUAGE_CODES,
   COURSE_CATEGORIES,
@@ -60,7 +62,7 @@ export const Lesson = z.object({
   /** Files from the library that go with the lesson; url is null for a viewer who may not open them. */
   attachments: z.array(z.object({ name: z.string(), url: z.string().nullable() })),
   /** The video's captions: each language's file (a <track>), null for a viewer who may not watch it. */
-  captions: z.array(z.object({ language: z.enum(CAPTION_LANGUAGE_CODES), label: z.string(), url: z.string().nullable() })),
+  captions: CaptionTracks,
   /**
    * A dripped lesson not open to the viewer yet: when it opens (midnight, the member's time), or, until
    * they start the course, how many days after the start; null once it is open.
@@ -78,13 +80,6 @@ export interface LessonPlace {
   opensOn: string | null;
 }
 
-/** A lesson video's transcript in one language: its cues, each a place in the video to go to. */
-export const Transcript = z.object({
-  language: z.enum(CAPTION_LANGUAGE_CODES),
-  cues: z.array(z.object({ start: z.number(), end: z.number(), text: z.string() })),
-});
-export type Transcript = z.infer<typeof Transcript>;
-export const TranscriptQuery = z.object({ language: z.enum(CAPTION_LANGUAGE_CODES).default('en') });
 export const TranscriptSearchQuery = z.object({
   q: singleQueryText('q', TEXT_MAX.searchWords).pipe(z.string().min(1, 'Say what to look for')),
 });
@@ -104,6 +99,11 @@ export const TranscriptMatches = z.array(
 export type TranscriptMatches = z.infer<typeof TranscriptMatches>;
 
 export const CourseParams = z.object({ id: slugParam('Course id') });
+/** A recording's captions: its session's id and a language. */
+export const RecordingCaptionsParams = z.object({
+  id: uuidParam('Session'),
+  language: z.enum(CAPTION_LANGUAGE_CODES, { error: `Captions are in one of: ${CAPTION_LANGUAGE_CODES.join(', ')}` }),
+});
 export const CaptionsParams = z.object({
   id: slugParam('Lesson id'),
   language: z.enum(CAPTION_LANGUAGE_CODES, { error: `Captions are in one of: ${CAPTION_LANGUAGE_CODES.join(', ')}` }),
@@ -194,16 +194,7 @@ export const LessonInput = z
       .refine((ids) => new Set(ids).size === ids.length, 'Choose each attachment once')
       .default([]),
     /** The video's captions: a WebVTT file from the library per language. */
-    captions: z
-      .array(
-        z.object({
-          file_id: uuidParam('Captions'),
-          language: z.enum(CAPTION_LANGUAGE_CODES, { error: `Captions are in one of: ${CAPTION_LANGUAGE_CODES.join(', ')}` }),
-        }),
-      )
-      .max(CAPTIONS.maxLanguagesPerLesson, `A lesson can have captions in at most ${CAPTIONS.maxLanguagesPerLesson} languages`)
-      .refine((captions) => new Set(captions.map((each) => each.language)).size === captions.length, 'Give each language its captions once')
-      .default([]),
+    captions: CaptionsChoice.default([]),
     /** Drip: the lesson opens this many days after the member starts the course (midnight, their time)... */
     opens_after_days: z
       .number({ error: 'Days after the start must be a whole number' })
@@ -261,7 +252,7 @@ export const StaffLesson = z.object({
   video_url: z.string(),
   video_file_id: z.string().nullable(),
   attachments: z.array(z.object({ id: z.string(), name: z.string() })),
-  captions: z.array(z.object({ language: z.enum(CAPTION_LANGUAGE_CODES), file_id: z.string(), name: z.string() })),
+  captions: StaffCaptions,
   opens_after_days: z.number().int().nullable(),
   opens_on: z.string().nullable(),
 });

@@ -269,19 +269,24 @@ export const lessons = pgTable(
  * lesson's own rules), its cues read once when staff chose it (the transcript under the video), and
  * their words for search (a GIN index, migration 0046).
  */
+/** A video's captions in one language: the WebVTT file (kept while in use), its cues and their words (the transcript and its search). */
+const captionColumns = () => ({
+  language: text({ enum: CAPTION_LANGUAGE_CODES as [CaptionLanguage, ...CaptionLanguage[]] }).notNull(),
+  fileId: uuid()
+    .notNull()
+    .references(() => uploadedFiles.id, { onDelete: 'restrict' }),
+  cues: jsonb().$type<Cue[]>().notNull(),
+  transcript: text().notNull(),
+  createdAt: createdAt(),
+});
+
 export const lessonCaptions = pgTable(
   'lesson_captions',
   {
     lessonId: text()
       .notNull()
       .references(() => lessons.id, { onDelete: 'cascade' }),
-    language: text({ enum: CAPTION_LANGUAGE_CODES as [CaptionLanguage, ...CaptionLanguage[]] }).notNull(),
-    fileId: uuid()
-      .notNull()
-      .references(() => uploadedFiles.id, { onDelete: 'restrict' }),
-    cues: jsonb().$type<Cue[]>().notNull(),
-    transcript: text().notNull(),
-    createdAt: createdAt(),
+    ...captionColumns(),
   },
   (t) => [
     primaryKey({ columns: [t.lessonId, t.language] }),
@@ -1111,6 +1116,22 @@ export const coachingSessions = pgTable(
       .on(t.recordingFileId)
       .where(sql`recording_file_id is not null`),
     check('coaching_sessions_duration_check', sql`${sql.raw('duration_minutes')} between 15 and 480`),
+  ],
+);
+
+/** A coaching session's recording's captions, per language (as a lesson's). */
+export const recordingCaptions = pgTable(
+  'recording_captions',
+  {
+    sessionId: uuid()
+      .notNull()
+      .references(() => coachingSessions.id, { onDelete: 'cascade' }),
+    ...captionColumns(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.language] }),
+    index('recording_captions_file_idx').on(t.fileId),
+    check('recording_captions_language_check', oneOf('language', CAPTION_LANGUAGE_CODES)),
   ],
 );
 

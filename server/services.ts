@@ -105,7 +105,7 @@ export function createServices(deps: {
     teams: createTeamsService({ data, gateway: deps.stripe, mailer, limiter, log: deps.log, learning }),
     teamsAdmin: createTeamsAdminService({ data, mailer }),
     coaching: createCoachingService({ data, mailer }),
-    coachingAdmin: createCoachingAdminService({ data, mailer }),
+    coachingAdmin: createCoachingAdminService({ data, mailer, storage: deps.storage }),
     broadcasts: createBroadcastsService({ data, mailer }),
     oneOnOne: createOneOnOneService({ data, mailer }),
     oneOnOneCoach: createOneOnOneCoachService({ data }),

@@ -41,7 +41,7 @@ describe('who schedules', () => {
       () => admin().updateSeries(viewer, session.series_id, { title: 'Taken over' }),
       () => admin().endSeries(viewer, session.series_id),
       () => admin().move(viewer, session.id, startInMinutes(2 * DAY_MINUTES)),
-      () => admin().record(viewer, session.id, { recording_file_id: null, recording_url: '', notes: '' }),
+      () => admin().record(viewer, session.id, { recording_file_id: null, recording_url: '', notes: '', captions: [] }),
       () => admin().setDisplayName(viewer, 'Someone'),
     ]);
   });
@@ -174,7 +174,12 @@ describe('recordings and hosts', () => {
     const session = await scheduledSession(t, 60, { title: 'Recorded clinic' });
     const editor = await t.asStaff('editor');
     const record = (recordingFileId: string | null, url = '') =>
-      admin().record(editor, session.id, { recording_file_id: recordingFileId, recording_url: url, notes: 'Slides in the library.' });
+      admin().record(editor, session.id, {
+        recording_file_id: recordingFileId,
+        recording_url: url,
+        notes: 'Slides in the library.',
+        captions: [],
+      });
     expect(await refusal(record(MISSING))).toEqual({ status: 400, message: 'The video is not in the file library.' });
     expect(await refusal(record(await libraryFile(t)))).toEqual({ status: 400, message: 'Choose a video file for the recording.' });
     const video = await libraryFile(t, { filename: 'clinic.mp4', folder: 'videos', contentType: 'video/mp4' });

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { SESSION_NOT_FOUND, type CoachingAdminService, type CoachingHost, type SeriesInput } from '../../common/coaching.contract.ts';
+import {
+  SESSION_NOT_FOUND,
+  type CoachingAdminService,
+  type CoachingHost,
+  type SeriesInput,
+  type StaffSessionView,
+} from '../../common/coaching.contract.ts';
 import { badRequest, conflict, notFound } from '../../common/errors.ts';
 import { NOTIFICATION_BODY_MAX, COACHING, PAGE_SIZE, STREAM_BATCH } from '../../common/limits.ts';
 import { requireStaffArea } from '../../common/policies.ts';
@@ -12,6 +18,8 @@ import type { DataAccess, Repositories } from '../repositories.ts';
 import { announce } from '../notifications/notification-jobs.ts';
 import type { SessionRow } from './coaching.repository.ts';
 import { staffSessionView } from './coaching-views.ts';
+import { readCaptions } from '../files/captions.ts';
+import type { FileStorage } from '../files/storage.ts';
 import { fillFromWaitlist } from './waitlist.ts';
 
 // Staff's side of live coaching: scheduling (once or weekly), moving and cancelling single sessions,
@@ -45,13 +53,35 @@ export function slotsFrom(first: Date, series: { weekly: boolean; timeZone: stri
 /** How far ahead weekly series are planned, from now. */
 export const planningHorizon = (now: Date) => new Date(now.getTime() + COACHING.weeksAhead * WEEK_DAYS * 24 * 60 * 60 * 1000);
 
-export function createCoachingAdminService(deps: { data: DataAccess; mailer: Mailer }): CoachingAdminService {
+export function createCoachingAdminService(deps: {
+  data: DataAccess;
+  mailer: Mailer;
+  /** Reads a captions file from the file store (a recording's cues are kept for its transcript). */
+  storage: Pick<FileStorage, 'get'>;
+}): CoachingAdminService {
   const { data, mailer } = deps;
 
   async function sessionRow(sessionId: string): Promise<SessionRow> {
     const row = await data.coaching.find(sessionId);
     if (!row) throw notFound(SESSION_NOT_FOUND);
     return row;
+  }
+
+  /** Staff's view of these sessions, each with its recording's captions. */
+  async function staffViews(rows: SessionRow[]): Promise<StaffSessionView[]> {
+    const captions = await data.coaching.recordingCaptionsOf(rows.map((row) => row.session.id));
+    return rows.map((row) =>
+      staffSessionView(
+        row,
+        captions.filter((each) => each.sessionId === row.session.id),
+      ),
+    );
+  }
+
+  /** Staff's view of one session, read again. */
+  async function staffView(sessionId: string): Promise<StaffSessionView> {
+    const [view] = await staffViews([await sessionRow(sessionId)]);
+    return view!;
   }
 
   async function host(hostId: string): Promise<CoachingHost> {
@@ -113,12 +143,18 @@ export function createCoachingAdminService(deps: { data: DataAccess; mailer: Mai
         PAGE_SIZE.staffList + 1,
         from && { startsAt: from[0], id: from[1] },
       );
-      return pageOf(rows, PAGE_SIZE.staffList, (row) => [row.startKey, row.session.id], staffSessionView);
+      const page = pageOf(
+        rows,
+        PAGE_SIZE.staffList,
+        (row) => [row.startKey, row.session.id],
+        (row) => row,
+      );
+      return { ...page, items: await staffViews(page.items) };
     },
 
     async session(viewer, sessionId) {
       requireStaffArea(viewer, 'coaching');
-      return staffSessionView(await sessionRow(sessionId));
+      return staffView(sessionId);
     },
 
     async attendees(viewer, sessionId, query = {}) {
@@ -178,7 +214,7 @@ export function createCoachingAdminService(deps: { data: DataAccess; mailer: Mai
         });
         return planned[0]!.id;
       });
-      return staffSessionView(await sessionRow(firstId));
+      return staffView(firstId);
     },
 
     async updateSeries(viewer, seriesId, input) {
@@ -268,7 +304,7 @@ export function createCoachingAdminService(deps: { data: DataAccess; mailer: Mai
         });
       });
       mailer.nudge();
-      return staffSessionView(await sessionRow(sessionId));
+      return staffView(sessionId);
     },
 
     async cancel(viewer, sessionId) {
@@ -287,7 +323,7 @@ export function createCoachingAdminService(deps: { data: DataAccess; mailer: Mai
         });
       });
       mailer.nudge();
-      return staffSessionView(await sessionRow(sessionId));
+      return staffView(sessionId);
     },
 
     async record(viewer, sessionId, input) {
@@ -302,7 +338,10 @@ export function createCoachingAdminService(deps: { data: DataAccess; mailer: Mai
         if (file.accessTier) forTier = higherTier(forTier, file.accessTier);
       }
       const hasRecording = input.recording_file_id !== null || input.recording_url !== '';
+      if (!hasRecording && input.captions.length > 0) throw badRequest('Give the recording before its captions.', 'captions');
+      const captions = await readCaptions(data, deps.storage, input.captions);
       await data.transaction(async (tx) => {
+        await tx.coaching.setRecordingCaptions(sessionId, captions);
         await tx.coaching.updateSession(sessionId, {
           recordingFileId: input.recording_file_id,
           recordingUrl: input.recording_url || null,
@@ -327,7 +366,7 @@ export function createCoachingAdminService(deps: { data: DataAccess; mailer: Mai
           newValue: { file: input.recording_file_id, url: input.recording_url || null },
         });
       });
-      return staffSessionView(await sessionRow(sessionId));
+      return staffView(sessionId);
     },
 
     async setDisplayName(viewer, name) {

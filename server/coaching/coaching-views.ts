@@ -1,3 +1,4 @@
+import { CAPTION_LANGUAGES, type CaptionLanguage } from '../../common/course-kinds.ts';
 import type { RecordingView, SessionView, StaffSessionView } from '../../common/coaching.contract.ts';
 import { COACHING } from '../../common/limits.ts';
 import { mayEnterSession, mayJoinSession, mayWatchRecording, type Asker } from '../../common/policies.ts';
@@ -59,7 +60,14 @@ export function sessionView(row: SessionRow, asker: Asker, place: MemberPlace, n
   };
 }
 
-export function staffSessionView(row: SessionRow): StaffSessionView {
+/** A recording's captions as read with it: their languages and files. */
+export interface RecordingCaptionsRow {
+  language: CaptionLanguage;
+  fileId: string;
+  filename: string;
+}
+
+export function staffSessionView(row: SessionRow, captions: readonly RecordingCaptionsRow[] = []): StaffSessionView {
   const { session, series } = row;
   return {
     ...basics(row),
@@ -73,11 +81,12 @@ export function staffSessionView(row: SessionRow): StaffSessionView {
     recording_file_id: session.recordingFileId,
     recording_url: session.recordingUrl,
     notes: session.notes,
+    captions: captions.map((each) => ({ language: each.language, file_id: each.fileId, name: each.filename })),
     series_ended: series.endedAt !== null,
   };
 }
 
-export function recordingView(row: RecordingRow, asker: Asker): RecordingView {
+export function recordingView(row: RecordingRow, asker: Asker, captions: readonly RecordingCaptionsRow[] = []): RecordingView {
   const { session, series } = row;
   const uploaded = session.recordingFileId !== null;
   const file = uploaded ? { accessTier: row.recordingFileTier } : null;
@@ -94,6 +103,12 @@ export function recordingView(row: RecordingRow, asker: Asker): RecordingView {
     video_url: opens ? (uploaded ? `/api/coaching/recordings/${session.id}/video` : session.recordingUrl) : null,
     uploaded,
     notes: opens ? session.notes : null,
+    // Captions open where the recording opens.
+    captions: captions.map((each) => ({
+      language: each.language,
+      label: CAPTION_LANGUAGES[each.language],
+      url: opens ? `/api/coaching/recordings/${session.id}/captions/${each.language}` : null,
+    })),
   };
 }
 

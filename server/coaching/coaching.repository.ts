@@ -1,6 +1,10 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { CaptionLanguage } from '../../common/course-kinds.ts';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
+import type { StoredCaptions } from '../files/captions.ts';
 import {
+  recordingCaptions,
   calendarFeeds,
   coachingAttendance,
   coachingReminders,
@@ -203,6 +207,51 @@ export function createCoachingRepository(db: DatabaseOrTransaction) {
         .innerJoin(coachingSeries, eq(coachingSeries.id, coachingSessions.seriesId))
         .innerJoin(uploadedFiles, eq(uploadedFiles.id, coachingSessions.recordingFileId))
         .where(eq(coachingSessions.id, sessionId));
+      return row ?? null;
+    },
+
+    /** The captions of these sessions' recordings: their languages and files (not their cues). */
+    async recordingCaptionsOf(sessionIds: string[]) {
+      if (sessionIds.length === 0) return [];
+      return db
+        .select({
+          sessionId: recordingCaptions.sessionId,
+          language: recordingCaptions.language,
+          fileId: recordingCaptions.fileId,
+          filename: uploadedFiles.filename,
+        })
+        .from(recordingCaptions)
+        .innerJoin(uploadedFiles, eq(uploadedFiles.id, recordingCaptions.fileId))
+        .where(inArray(recordingCaptions.sessionId, sessionIds))
+        .orderBy(asc(recordingCaptions.sessionId), asc(recordingCaptions.language));
+    },
+
+    /** Replaces a recording's captions with these (a language left out goes). */
+    async setRecordingCaptions(sessionId: string, captions: StoredCaptions[]) {
+      await db.delete(recordingCaptions).where(eq(recordingCaptions.sessionId, sessionId));
+      if (captions.length > 0) await db.insert(recordingCaptions).values(captions.map((each) => ({ sessionId, ...each })));
+    },
+
+    /**
+     * A recording's captions in one language, with what the recording's check reads (the session's
+     * tier, the recording file's own); null when it has none in that language.
+     */
+    async recordingCaptions(sessionId: string, language: CaptionLanguage) {
+      const recordingFile = alias(uploadedFiles, 'recording_file');
+      const [row] = await db
+        .select({
+          file: uploadedFiles,
+          cues: recordingCaptions.cues,
+          minTier: coachingSeries.minTier,
+          recordingFileId: coachingSessions.recordingFileId,
+          recordingFileTier: recordingFile.accessTier,
+        })
+        .from(recordingCaptions)
+        .innerJoin(uploadedFiles, eq(uploadedFiles.id, recordingCaptions.fileId))
+        .innerJoin(coachingSessions, eq(coachingSessions.id, recordingCaptions.sessionId))
+        .innerJoin(coachingSeries, eq(coachingSeries.id, coachingSessions.seriesId))
+        .leftJoin(recordingFile, eq(recordingFile.id, coachingSessions.recordingFileId))
+        .where(and(eq(recordingCaptions.sessionId, sessionId), eq(recordingCaptions.language, language)));
       return row ?? null;
     },
 

@@ -19,6 +19,7 @@ import {
   StaffSessionsQuery,
   StaffSessionView,
 } from '../../common/coaching.contract.ts';
+import { Transcript, TranscriptQuery } from '../../common/captions.contract.ts';
 import { notFound } from '../../common/errors.ts';
 import { SuccessResponse } from '../../common/fields.ts';
 import { AfterQuery, BeforeQuery } from '../../common/paging.ts';
@@ -105,6 +106,13 @@ export async function coachingRoutes(app: ZodApp) {
     '/api/coaching/recordings',
     { config: member, schema: { querystring: BeforeQuery, response: withErrors({ 200: RecordingList }) } },
     async (request, reply) => arrayPage(request, reply, await coaching.recordings(await request.viewer(), request.query)),
+  );
+
+  // A recording's transcript (the words under the player), for whom the recording opens.
+  app.get(
+    '/api/coaching/recordings/:id/transcript',
+    { schema: { params: SessionParams, querystring: TranscriptQuery, response: withErrors({ 200: Transcript }) } },
+    async (request) => coaching.recordingTranscript(await request.viewer(), request.params.id, request.query.language),
   );
 
   app.get('/api/coaching/recordings/:id/video', { schema: { params: SessionParams } }, async (request, reply) => {

@@ -13,7 +13,7 @@ import {
 import { BRAND_NAME } from '../../common/brand.ts';
 import { conflict, forbidden, notFound } from '../../common/errors.ts';
 import { COACHING, PAGE_SIZE } from '../../common/limits.ts';
-import { joinLinkOpen, mayEnterSession, mayJoinSession, requireMember } from '../../common/policies.ts';
+import { joinLinkOpen, mayEnterSession, mayJoinSession, mayWatchRecording, refuseFile, requireMember } from '../../common/policies.ts';
 import { slugOf } from '../../common/slug.ts';
 import { TIER_LABEL } from '../../common/tiers.ts';
 import type { Viewer } from '../../common/viewer.ts';
@@ -169,11 +169,26 @@ export function createCoachingService(deps: { data: DataAccess; mailer: Mailer }
       return { filename: `${slugOf(row.series.title, 'session')}.ics`, body: calendarOf(calendarEventsOf([row], viewer, pageUrl)) };
     },
 
+    async recordingTranscript(viewer, sessionId, language) {
+      const found = await coaching.recordingCaptions(sessionId, language);
+      if (!found) throw notFound('This recording has no transcript in this language.');
+      const recording = { minTier: found.minTier, file: found.recordingFileId ? { accessTier: found.recordingFileTier } : null };
+      if (!mayWatchRecording(viewer, recording)) refuseFile(viewer, 'recording');
+      return { language, cues: found.cues };
+    },
+
     async recordings(viewer, query = {}) {
       requireMember(viewer);
       const from = query.before ? asStartKey(decodeCursor(query.before, StartCursor)) : undefined;
       const rows = await coaching.recordings(PAGE_SIZE.memberList + 1, from);
-      return pageOf(rows, PAGE_SIZE.memberList, startKey, (row) => recordingView(row, viewer));
+      const captions = await coaching.recordingCaptionsOf(rows.map((row) => row.session.id));
+      return pageOf(rows, PAGE_SIZE.memberList, startKey, (row) =>
+        recordingView(
+          row,
+          viewer,
+          captions.filter((each) => each.sessionId === row.session.id),
+        ),
+      );
     },
 
     async feedStatus(viewer) {

@@ -9,12 +9,10 @@ import {
   type StaffCourse,
   type StaffCourseDetail,
 } from '../../common/courses.contract.ts';
-import { buffer } from 'node:stream/consumers';
-import { CAPTION_LANGUAGES } from '../../common/course-kinds.ts';
 import { badRequest, conflict, notFound } from '../../common/errors.ts';
-import { parseWebVtt } from '../../common/webvtt.ts';
+import { readCaptions } from '../files/captions.ts';
 import type { FileStorage } from '../files/storage.ts';
-import { CAPTIONS, COURSE_PREREQUISITE_CHAIN_MAX, NOTIFICATION_BODY_MAX, PAGE_SIZE } from '../../common/limits.ts';
+import { COURSE_PREREQUISITE_CHAIN_MAX, NOTIFICATION_BODY_MAX, PAGE_SIZE } from '../../common/limits.ts';
 import { slugOf } from '../../common/slug.ts';
 import { requireStaffArea } from '../../common/policies.ts';
 import { publicImageUrl } from '../files/public-image.ts';
@@ -127,24 +125,6 @@ export function createCourseAuthoringService(
     opensAfterDays: input.opens_after_days,
     opensOn: input.opens_on,
   });
-
-  /** The captions chosen for a lesson, each read from its WebVTT file in the library: the cues and their words. */
-  async function captionsOf(input: LessonInput) {
-    if (input.captions.length === 0) return [];
-    const files = await data.courses.filesByIds(input.captions.map((chosen) => chosen.file_id));
-    return Promise.all(
-      input.captions.map(async (chosen) => {
-        const file = files.find((each) => each.id === chosen.file_id);
-        if (!file || !file.contentType.startsWith('text/vtt'))
-          throw badRequest('Captions are a WebVTT (.vtt) file from the file library.', 'captions');
-        const stream = await storage.get(file.storageKey);
-        if (!stream) throw badRequest(`The captions file ${file.filename} is missing from the file store.`, 'captions');
-        const parsed = parseWebVtt((await buffer(stream)).toString('utf8'), CAPTIONS.maxCues);
-        if (!parsed.ok) throw badRequest(`The captions in ${CAPTION_LANGUAGES[chosen.language]}: ${parsed.error}.`, 'captions');
-        return { language: chosen.language, fileId: file.id, cues: parsed.cues, transcript: parsed.cues.map((cue) => cue.text).join('\n') };
-      }),
-    );
-  }
 
   async function lessonOf(lessonId: string) {
     const lesson = await data.courses.findLesson(lessonId);
@@ -337,7 +317,7 @@ export function createCourseAuthoringService(
       const staff = requireStaffArea(viewer, 'content');
       await existingCourse(courseId);
       await checkLessonFiles(input);
-      const captions = await captionsOf(input);
+      const captions = await readCaptions(data, storage, input.captions);
       await data.transaction(async (tx) => {
         const id = await freeId(tx, `${courseId.slice(0, 80)}-${randomBytes(3).toString('hex')}`);
         await tx.courses.insertLesson({ id, courseId, ...lessonColumns(input) });
@@ -360,7 +340,7 @@ export function createCourseAuthoringService(
       // A member's progress in a video lesson is no pass of a quiz, and a quiz's tries no progress in a video.
       if (lesson.kind !== input.kind) throw conflict(LESSON_KIND_STAYS);
       await checkLessonFiles(input);
-      const captions = await captionsOf(input);
+      const captions = await readCaptions(data, storage, input.captions);
       await data.transaction(async (tx) => {
         await tx.courses.updateLesson(lessonId, lessonColumns(input));
         await tx.courses.setAttachments(lessonId, input.attachment_file_ids);

@@ -178,7 +178,12 @@ describe("a lesson's video, a resource's download, a session's recording", () =>
     const session = await scheduledSession(t, 60, { min_tier: 'gold' });
     const none = { status: 404, message: 'This session has no uploaded recording.' };
     expect(await refusal(delivery().sessionRecording(await t.asMember('gold'), session.id))).toEqual(none);
-    await t.app.services.coachingAdmin.record(editor, session.id, { recording_file_id: recording, recording_url: '', notes: '' });
+    await t.app.services.coachingAdmin.record(editor, session.id, {
+      recording_file_id: recording,
+      recording_url: '',
+      notes: '',
+      captions: [],
+    });
     expect(await refusal(delivery().sessionRecording(t.asVisitor(), session.id))).toEqual(signIn('recording'));
     expect(await refusal(delivery().sessionRecording(await t.asMember('silver'), session.id))).toEqual(upgrade('recording'));
     for (const viewer of [await t.asMember('gold'), editor])

@@ -1,6 +1,7 @@
 import { notFound } from '../../common/errors.ts';
 import type { CoursesService } from '../../common/courses.contract.ts';
-import { isOpenToAll, isPublicFile, mayOpenServedFile, refuseFile, type FileUse } from '../../common/policies.ts';
+import { isOpenToAll, isPublicFile, mayOpenServedFile, mayWatchRecording, refuseFile, type FileUse } from '../../common/policies.ts';
+import type { CaptionLanguage } from '../../common/course-kinds.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import { requireLessonOpen } from '../courses/courses.service.ts';
 import type { DataAccess } from '../repositories.ts';
@@ -25,6 +26,8 @@ export interface FileDeliveryService {
   lessonVideo(viewer: Viewer, lessonId: string): Promise<FileDelivery>;
   /** A lesson's captions in one language: where its video opens (a <track>, served as it was uploaded). */
   lessonCaptions(viewer: Viewer, lessonId: string, language: string): Promise<FileDelivery>;
+  /** A recording's captions in one language: where the recording opens. */
+  recordingCaptions(viewer: Viewer, sessionId: string, language: CaptionLanguage): Promise<FileDelivery>;
   /** A resource's uploaded file, for members whose tier reaches tier_required and the file's (and staff). */
   resourceDownload(viewer: Viewer, resourceId: string): Promise<FileDelivery>;
   /** A coaching session's uploaded recording, for members whose tier reaches the session's and the file's (and staff). */
@@ -100,6 +103,15 @@ export function createFileDeliveryService(deps: {
       if (!found || !(await deps.courses.find(viewer, found.courseId))) throw notFound('This lesson has no captions in this language.');
       if (!mayOpenServedFile(viewer, found.file, [{ as: 'lesson video', ...found }])) refuseFile(viewer, 'lesson video');
       await refuseUnopenedLessons(viewer, [{ as: 'lesson video', ...found }]);
+      return delivery(found.file, true);
+    },
+
+    async recordingCaptions(viewer, sessionId, language) {
+      const found = await data.coaching.recordingCaptions(sessionId, language);
+      if (!found) throw notFound('This recording has no captions in this language.');
+      const recording = { minTier: found.minTier, file: found.recordingFileId ? { accessTier: found.recordingFileTier } : null };
+      if (!mayWatchRecording(viewer, recording) || !mayOpenServedFile(viewer, found.file, [{ as: 'recording', minTier: found.minTier }]))
+        refuseFile(viewer, 'recording');
       return delivery(found.file, true);
     },
 

@@ -11,6 +11,7 @@ import {
   courses,
   lessonAttachments,
   lessonCaptions,
+  recordingCaptions,
   lessons,
   podcastEpisodes,
   resources,
@@ -130,6 +131,18 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
           .from(coachingSessions)
           .innerJoin(coachingSeries, eq(coachingSeries.id, coachingSessions.seriesId))
           .where(eq(coachingSessions.recordingFileId, id)),
+        // A recording's captions open where the recording opens.
+        db
+          .select({
+            as: sql<FileUse['as']>`'recording'`,
+            tier: coachingSeries.minTier,
+            courseId: sql<string>`null`,
+            ...NO_LESSON_PLACE,
+          })
+          .from(recordingCaptions)
+          .innerJoin(coachingSessions, eq(coachingSessions.id, recordingCaptions.sessionId))
+          .innerJoin(coachingSeries, eq(coachingSeries.id, coachingSessions.seriesId))
+          .where(eq(recordingCaptions.fileId, id)),
         db
           .select({
             as: sql<FileUse['as']>`'lesson attachment'`,
@@ -192,7 +205,7 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
 
     /** Where the file is used, in words staff recognise ('the thumbnail of “Title”'). */
     async usesOf(id: string): Promise<string[]> {
-      const [thumbnails, videos, captions, attachments, downloads, artwork, recordings] = await Promise.all([
+      const [thumbnails, videos, captions, attachments, downloads, artwork, recordings, captionedRecordings] = await Promise.all([
         db.select({ title: courses.title }).from(courses).where(eq(courses.thumbnailFileId, id)),
         db.select({ title: lessons.title }).from(lessons).where(eq(lessons.videoFileId, id)),
         db
@@ -212,6 +225,12 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
           .from(coachingSessions)
           .innerJoin(coachingSeries, eq(coachingSeries.id, coachingSessions.seriesId))
           .where(eq(coachingSessions.recordingFileId, id)),
+        db
+          .select({ title: coachingSeries.title })
+          .from(recordingCaptions)
+          .innerJoin(coachingSessions, eq(coachingSessions.id, recordingCaptions.sessionId))
+          .innerJoin(coachingSeries, eq(coachingSeries.id, coachingSessions.seriesId))
+          .where(eq(recordingCaptions.fileId, id)),
       ]);
       return [
         ...thumbnails.map((row) => `the thumbnail of the course “${row.title}”`),
@@ -221,6 +240,7 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
         ...downloads.map((row) => `the download of the resource “${row.title}”`),
         ...artwork.map((row) => `the artwork of the episode “${row.title}”`),
         ...recordings.map((row) => `the recording of the coaching session “${row.title}”`),
+        ...captionedRecordings.map((row) => `the captions of the recording of the coaching session “${row.title}”`),
       ];
     },
   };

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
-import { CaptionsParams, CourseParams, LessonParams } from '../../common/courses.contract.ts';
+import type { FastifyReply } from 'fastify';
+import { CaptionsParams, CourseParams, LessonParams, RecordingCaptionsParams } from '../../common/courses.contract.ts';
 import { badRequest, notFound, ServiceError } from '../../common/errors.ts';
 import {
   DEFAULT_UPLOAD_FOLDER,
@@ -15,7 +16,7 @@ import { SuccessResponse } from '../../common/fields.ts';
 import { SearchQuery } from '../../common/paging.ts';
 import { arrayPage } from '../http/paging.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
-import { sendStoredFile } from './send-file.ts';
+import { sendStoredFile, type StoredFile } from './send-file.ts';
 import { LOCAL_FILES_PREFIX } from './storage.ts';
 
 const LocalFileParams = z.object({ folder: z.string().max(100), name: z.string().max(200) });
@@ -101,8 +102,7 @@ export async function filesRoutes(app: ZodApp) {
 
   // A lesson's captions, for its video's <track>: sent from here whatever the storage (a <track> reads
   // only its own site's files), as they were uploaded, to whom the video opens.
-  app.get('/api/lessons/:id/captions/:language', { schema: { params: CaptionsParams } }, async (request, reply) => {
-    const { file } = await fileDelivery.lessonCaptions(await request.viewer(), request.params.id, request.params.language);
+  const sendCaptions = async (reply: FastifyReply, file: StoredFile) => {
     const stream = await app.storage.get(file.storageKey);
     if (!stream) throw notFound('File not found.');
     return reply
@@ -110,6 +110,15 @@ export async function filesRoutes(app: ZodApp) {
       .header('cache-control', 'private, no-store')
       .header('x-content-type-options', 'nosniff')
       .send(stream);
+  };
+  app.get('/api/lessons/:id/captions/:language', { schema: { params: CaptionsParams } }, async (request, reply) => {
+    const { file } = await fileDelivery.lessonCaptions(await request.viewer(), request.params.id, request.params.language);
+    return sendCaptions(reply, file);
+  });
+  // A coaching session's recording's captions, the same way, to whom the recording opens.
+  app.get('/api/coaching/recordings/:id/captions/:language', { schema: { params: RecordingCaptionsParams } }, async (request, reply) => {
+    const { file } = await fileDelivery.recordingCaptions(await request.viewer(), request.params.id, request.params.language);
+    return sendCaptions(reply, file);
   });
 
   app.get('/api/resources/:id/download', { schema: { params: ResourceParams } }, async (request, reply) => {

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coachingSessions } from '../../db/schema.ts';
 import type { StaffCourseDetail, Transcript, TranscriptMatches } from '../../common/courses.contract.ts';
 import { CAPTIONS } from '../../common/limits.ts';
 import { injectAs, type ViewerHeaders } from '../helpers/inject-as.ts';
@@ -12,11 +14,14 @@ import { createTestApp, type MemberLogin, type TestApp } from '../helpers/test-a
 
 let t: TestApp;
 let staff: { authorization: string };
+let staffId: string;
 let silver: MemberLogin;
 let bronze: MemberLogin;
 beforeAll(async () => {
   t = await createTestApp({ seed: false });
-  staff = { authorization: `Bearer ${(await t.loginAsStaff()).token}` };
+  const staffLogin = await t.loginAsStaff();
+  staff = { authorization: `Bearer ${staffLogin.token}` };
+  staffId = staffLogin.id;
   silver = await t.loginAs('silver');
   bronze = await t.loginAs('bronze');
 });
@@ -246,5 +251,73 @@ describe('captions and transcripts for members', () => {
     expect(found.length).toBeLessThanOrEqual(CAPTIONS.searchResults);
     expect((await search(silver.headers, '')).statusCode).toBe(400);
     expect((await search(silver.headers, 'x'.repeat(500))).statusCode).toBe(400);
+  });
+});
+
+describe('a coaching recording’s captions', () => {
+  it('are given by staff, and sent as a <track> and a transcript to whom the recording opens, to no one else', async () => {
+    const english = await uploaded('replay-en.vtt', ENGLISH);
+    const created = await request('POST', '/api/admin/coaching/series', staff, {
+      title: `Listing clinic ${Date.now()}`,
+      description: 'Bring a listing.',
+      host_staff_id: staffId,
+      date: '2099-01-05',
+      time: '18:00',
+      time_zone: 'UTC',
+      duration_minutes: 60,
+      min_tier: 'silver',
+      capacity: 50,
+      join_url: 'https://meet.example.com/clinic',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const sessionId = (created.json() as { id: string }).id;
+    await t.db
+      .update(coachingSessions)
+      .set({ startsAt: new Date(Date.now() - 3 * 60 * 60_000) })
+      .where(eq(coachingSessions.id, sessionId));
+
+    const record = (body: object) => request('PUT', `/api/admin/coaching/sessions/${sessionId}/recording`, staff, body);
+    // Captions need a recording to caption.
+    expect((await record({ notes: 'Slides in the library.', captions: [{ language: 'en', file_id: english }] })).statusCode).toBe(400);
+    const saved = await record({
+      recording_url: 'https://videos.example.com/clinic-replay',
+      notes: 'Slides in the library.',
+      captions: [{ language: 'en', file_id: english }],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().captions).toEqual([{ language: 'en', file_id: english, name: 'replay-en.vtt' }]);
+
+    const shown = async (headers: Headers) =>
+      ((await request('GET', '/api/coaching/recordings', headers)).json() as { id: string; captions: unknown }[]).find(
+        (each) => each.id === sessionId,
+      )?.captions;
+    expect(await shown(silver.headers)).toEqual([
+      { language: 'en', label: 'English', url: `/api/coaching/recordings/${sessionId}/captions/en` },
+    ]);
+    expect(await shown(bronze.headers)).toEqual([{ language: 'en', label: 'English', url: null }]);
+
+    const track = await request('GET', `/api/coaching/recordings/${sessionId}/captions/en`, silver.headers);
+    expect(track.statusCode).toBe(200);
+    expect(track.headers['content-type']).toBe('text/vtt; charset=utf-8');
+    expect(track.body).toBe(ENGLISH);
+    expect((await request('GET', `/api/coaching/recordings/${sessionId}/captions/en`, bronze.headers)).statusCode).toBe(403);
+    expect((await request('GET', `/api/coaching/recordings/${sessionId}/captions/es`, silver.headers)).statusCode).toBe(404);
+    expect((await request('GET', `/api/files/${english}`, bronze.headers)).statusCode).toBe(403);
+
+    const transcript = await request('GET', `/api/coaching/recordings/${sessionId}/transcript?language=en`, silver.headers);
+    expect(transcript.statusCode).toBe(200);
+    expect((transcript.json() as Transcript).cues[1]).toEqual({
+      start: 4,
+      end: 9.25,
+      text: 'Bring three comparable sales to every appointment.',
+    });
+    const refused = await request('GET', `/api/coaching/recordings/${sessionId}/transcript?language=en`, bronze.headers);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).not.toContain('comparable');
+
+    // In use as captions, the file stays in the library.
+    const removed = await request('DELETE', `/api/admin/files/${english}`, staff);
+    expect(removed.statusCode).toBe(409);
+    expect(removed.json().detail).toContain('the captions of the recording of the coaching session');
   });
 });

@@ -26,6 +26,22 @@ export function formValues(
   return values;
 }
 
+/**
+ * A form's captions (the CaptionsFields' two lists in step, a language and a file each) as the
+ * contract reads them: `captions`, a list of { language, file_id }.
+ */
+export function withCaptions(values: Record<string, unknown>) {
+  const {
+    captions_language: languages = [],
+    captions_file_id: files = [],
+    ...rest
+  } = values as {
+    captions_language?: string[];
+    captions_file_id?: string[];
+  };
+  return { ...rest, captions: languages.map((language, index) => ({ language, file_id: files[index] })) };
+}
+
 /** The first message of a refused form, per field. */
 export type FieldErrors = Record<string, string>;
 

@@ -39,16 +39,14 @@ interface CaptionRow {
  * A video's captions: a WebVTT file from the library for each language, a row each, and an empty row
  * to add one. Sent as two lists in step (captions_language, captions_file_id).
  */
-function CaptionsFields({ lesson, files }: { lesson?: StaffLesson; files: LibraryFile[] }) {
+export function CaptionsFields({ chosen = [], files }: { chosen?: StaffLesson['captions']; files: LibraryFile[] }) {
   const [rows, setRows] = useState<CaptionRow[]>(() => [
-    ...(lesson?.captions ?? []).map((each) => ({ language: each.language, fileId: each.file_id })),
+    ...chosen.map((each) => ({ language: each.language, fileId: each.file_id })),
     { language: '', fileId: '' },
   ]);
   const choices = [
-    // What the lesson has now stays choosable even when it is no longer among the files listed.
-    ...(lesson?.captions ?? [])
-      .filter((each) => !files.some((file) => file.id === each.file_id))
-      .map((each) => ({ id: each.file_id, filename: each.name })),
+    // What the video has now stays choosable even when it is no longer among the files listed.
+    ...chosen.filter((each) => !files.some((file) => file.id === each.file_id)).map((each) => ({ id: each.file_id, filename: each.name })),
     ...files,
   ];
   const change = (at: number, row: Partial<CaptionRow>) =>
@@ -202,7 +200,7 @@ export function LessonFields({
         error={errors.opens_on}
       />
       {kind === 'video' && <VideoFields lesson={lesson} videos={videos} errors={errors} />}
-      {kind === 'video' && <CaptionsFields lesson={lesson} files={captions} />}
+      {kind === 'video' && <CaptionsFields chosen={lesson?.captions} files={captions} />}
       {errors.captions && <p className="text-sm text-red-700 sm:col-span-2">{errors.captions}</p>}
       {errors.kind && <p className="text-sm text-red-700 sm:col-span-2">{errors.kind}</p>}
       {choices.length > 0 && (

@@ -45,12 +45,15 @@ function chosenCaptions(captions: Lesson['captions']): Lesson['captions'][number
 /** The lesson's video; for an enrolled member it resumes where they stopped and reports where they are. */
 function LessonVideo({
   lesson,
+  recording,
   savedPosition,
   moment,
   tracksProgress,
   onProgress,
 }: {
   lesson: Lesson;
+  /** A coaching session's recording: its transcript is the recording's. */
+  recording: boolean;
   savedPosition: number | undefined;
   /** A moment the member chose (found in the transcripts): played from there, wherever it is. */
   moment: number | undefined;
@@ -141,7 +144,13 @@ function LessonVideo({
       {lesson.captions.length === 0 && <p className="mt-2 text-sm text-gray-500">This video has no captions yet.</p>}
       {lesson.captions.some((each) => each.url) && (
         <Suspense fallback={null}>
-          <LessonTranscript lesson={lesson} language={captions?.language ?? lesson.captions[0]!.language} video={video} />
+          <LessonTranscript
+            source={
+              recording ? `/api/coaching/recordings/${encodeURIComponent(lesson.id)}` : `/api/lessons/${encodeURIComponent(lesson.id)}`
+            }
+            language={captions?.language ?? lesson.captions[0]!.language}
+            video={video}
+          />
         </Suspense>
       )}
     </>
@@ -233,6 +242,7 @@ export function LessonPlayer({
         <LessonVideo
           key={lesson.id}
           lesson={lesson}
+          recording={recording}
           savedPosition={progress?.positions[lesson.id]}
           moment={startAt}
           tracksProgress={progress !== null}

@@ -1,14 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Lesson, Transcript } from '../../../common/courses.contract.ts';
+import type { Transcript } from '../../../common/captions.contract.ts';
 import { clockTime } from '../../lib/clock-time.ts';
 
 /** The transcript under the video: each cue a button that goes to it; the one playing is marked and kept in view. */
 export function LessonTranscript({
-  lesson,
+  source,
   language,
   video,
 }: {
-  lesson: Lesson;
+  /** The video's address on the API (a lesson's, a recording's): its transcript is under it. */
+  source: string;
   language: string;
   video: React.RefObject<HTMLVideoElement | null>;
 }) {
@@ -17,14 +18,14 @@ export function LessonTranscript({
   const list = useRef<HTMLOListElement>(null);
   useEffect(() => {
     let current = true;
-    void fetch(`/api/lessons/${encodeURIComponent(lesson.id)}/transcript?language=${language}`)
+    void fetch(`${source}/transcript?language=${language}`)
       .then((response) => (response.ok ? (response.json() as Promise<Transcript>) : null))
       .then((transcript) => current && setCues(transcript?.cues ?? []))
       .catch(() => current && setCues([]));
     return () => {
       current = false;
     };
-  }, [lesson.id, language]);
+  }, [source, language]);
   useEffect(() => {
     const element = video.current;
     if (!element || !cues) return;

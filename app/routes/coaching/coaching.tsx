@@ -337,7 +337,7 @@ export default function CoachingPage({ loaderData }: Route.ComponentProps) {
           lesson={{
             id: watching.id,
             kind: 'video',
-            captions: [],
+            captions: watching.captions,
             opens: null,
             title: watching.title,
             duration: `${watching.duration_minutes} min`,

@@ -12,7 +12,8 @@ import {
 import { COACHING, TEXT_MAX } from '../../../../common/limits.ts';
 import { DEFAULT_TIME_ZONE, formatInZone, localDateOf, localTimeOf } from '../../../../common/time-zones.ts';
 import { TIER_LABEL, TIERS, type Tier } from '../../../../common/tiers.ts';
-import { formValues, libraryChoices, type FieldErrors } from '../../../components/admin/course-forms.tsx';
+import { formValues, libraryChoices, withCaptions, type FieldErrors } from '../../../components/admin/course-forms.tsx';
+import { CaptionsFields } from '../../../components/admin/lesson-fields.tsx';
 import { EditDetails } from '../../../components/admin/edit-details.tsx';
 import { Outcome } from '../../../components/admin/outcome.tsx';
 import { TierBadge } from '../../../components/catalogue/tier-badge.tsx';
@@ -43,6 +44,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     hosts,
     me: staff.id,
     videos: libraryChoices(files).videos,
+    captionFiles: libraryChoices(files).captions,
   };
 }
 
@@ -96,7 +98,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       return done.ok ? { ok: true as const, message: 'The weekly series is ended; its coming sessions are cancelled.' } : done.refusal;
     }
     case 'recording': {
-      const input = RecordingInput.safeParse(formValues(form, { nullable: ['recording_file_id'] }));
+      const input = RecordingInput.safeParse(
+        withCaptions(formValues(form, { nullable: ['recording_file_id'], lists: ['captions_language', 'captions_file_id'] })),
+      );
       if (!input.success) return refusedBy(input.error);
       const done = await attempt(() => services.coachingAdmin.record(viewer, sessionId, input.data));
       return done.ok ? { ok: true as const, message: 'Recording and notes saved.' } : done.refusal;
@@ -257,11 +261,13 @@ function SeriesFieldsEditor({ session, hosts, errors }: { session: StaffSessionV
 function SessionItem({
   session,
   videos,
+  captionFiles,
   hosts,
   upcoming,
 }: {
   session: StaffSessionView;
   videos: Loaded['videos'];
+  captionFiles: Loaded['captionFiles'];
   hosts: Loaded['hosts'];
   upcoming: boolean;
 }) {
@@ -377,6 +383,8 @@ function SessionItem({
             maxLength={TEXT_MAX.sessionNotes}
             error={errors.notes}
           />
+          <CaptionsFields chosen={session.captions} files={captionFiles} />
+          {errors.captions && <p className="text-sm text-red-700">{errors.captions}</p>}
         </EditDetails>
       )}
       {session.weekly && !session.series_ended && upcoming && (
@@ -399,7 +407,7 @@ function SessionItem({
 }
 
 export default function CoachingTab({ loaderData }: Route.ComponentProps) {
-  const { when, sessions, hosts, me, videos } = loaderData;
+  const { when, sessions, hosts, me, videos, captionFiles } = loaderData;
   const scheduling = useFetcher<typeof action>();
   const naming = useFetcher<typeof action>();
   const myName = hosts.find((host) => host.id === me)?.name ?? '';
@@ -428,7 +436,14 @@ export default function CoachingTab({ loaderData }: Route.ComponentProps) {
         ) : (
           <ul className="mt-4 space-y-3">
             {sessions.items.map((session) => (
-              <SessionItem key={session.id} session={session} videos={videos} hosts={hosts} upcoming={when === 'upcoming'} />
+              <SessionItem
+                key={session.id}
+                session={session}
+                videos={videos}
+                captionFiles={captionFiles}
+                hosts={hosts}
+                upcoming={when === 'upcoming'}
+              />
             ))}
           </ul>
         )}

@@ -9,7 +9,7 @@ import {
   type StaffCourse,
   type StaffLesson,
 } from '../../../../common/courses.contract.ts';
-import { CourseFields, formValues, libraryChoices } from '../../../components/admin/course-forms.tsx';
+import { CourseFields, formValues, libraryChoices, withCaptions } from '../../../components/admin/course-forms.tsx';
 import { LessonFields } from '../../../components/admin/lesson-fields.tsx';
 import { EditDetails } from '../../../components/admin/edit-details.tsx';
 import { Outcome } from '../../../components/admin/outcome.tsx';
@@ -43,14 +43,11 @@ function lessonValues(form: FormData) {
     lists: ['attachment_file_ids', 'captions_language', 'captions_file_id'],
     nullable: ['video_file_id', 'opens_after_days', 'opens_on'],
   });
-  const languages = values.captions_language as string[];
-  const files = values.captions_file_id as string[];
-  const { captions_language: _languages, captions_file_id: _files, ...rest } = values;
+  const opensAfter = values.opens_after_days;
   return {
-    ...rest,
-    captions: languages.map((language, index) => ({ language, file_id: files[index] })),
+    ...withCaptions(values),
     // A number field arrives as text; what is not a number is refused by the contract as such.
-    opens_after_days: rest.opens_after_days === null || rest.opens_after_days === undefined ? null : Number(rest.opens_after_days),
+    opens_after_days: opensAfter === null || opensAfter === undefined ? null : Number(opensAfter),
   };
 }
 
