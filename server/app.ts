@@ -26,6 +26,7 @@ import { healthRoutes } from './health/health.routes.ts';
 import { keepAnswersPrivate, refuseCrossSiteWrites } from './http/browser-guards.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { closeConnectionsWhileDraining } from './http/lifecycle.ts';
+import { openApiDocument } from './http/openapi.ts';
 import { recordRouteAccess } from './http/route-access.ts';
 import { serveMetrics } from './http/metrics.ts';
 import { answerWithRequestId, requestIdGenerator } from './http/request-id.ts';
@@ -67,6 +68,9 @@ import { vapidKeys, type PushSettings } from './notifications/push-sender.ts';
 import { startPushWorker } from './notifications/push-worker.ts';
 import { NOTIFICATIONS } from '../common/limits.ts';
 import { scheduleCoachingJobs } from './coaching/coaching-jobs.ts';
+
+/** The API's version as its description states it: raised when a change breaks a client. */
+const API_VERSION = '1.0.0';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -319,6 +323,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   ]) {
     await app.register(routes);
   }
+
+  // The API's description, made once from the routes as registered (server/http/openapi.ts).
+  let described: ReturnType<typeof openApiDocument> | null = null;
+  app.get('/api/openapi.json', async (_request, reply) => {
+    described ??= openApiDocument(app.routeAccess, API_VERSION);
+    return reply.header('cache-control', 'public, max-age=300').send(described);
+  });
 
   // Unknown API paths answer JSON; every other path falls through to the pages' own 404 page.
   app.all('/api/*', async (request, reply) =>

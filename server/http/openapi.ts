@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
+import { BRAND_NAME } from '../../common/brand.ts';
+
+// The API's description (OpenAPI 3.1), made from what the routes declare as they are registered:
+// their zod contracts (common/*.contract.ts) for paths, queries, bodies and answers, and who may
+// call each. Nothing in it is written by hand, so it cannot drift from what the server checks.
+
+type RouteEntry = FastifyInstance['routeAccess'][number];
+
+/** JSON Schema (2020-12, which OpenAPI 3.1 uses) of a zod contract; a shape JSON cannot state is left open. */
+function jsonSchemaOf(schema: unknown, io: 'input' | 'output'): Record<string, unknown> | undefined {
+  if (!(schema instanceof z.ZodType)) return undefined;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<
+    string,
+    unknown
+  >;
+  return rest;
+}
+
+/** The path or query parameters of a route, each with its own schema. */
+function parametersOf(schema: unknown, where: 'path' | 'query') {
+  const json = jsonSchemaOf(schema, 'input') as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+  return Object.entries(json?.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (json?.required ?? []).includes(name),
+    schema: property,
+  }));
+}
+
+/** Who may call a route, in words and as the security it needs. */
+function accessOf(access: RouteEntry['access']) {
+  if (!access) return { who: 'anyone (a signed-in viewer may see more)', security: [{}, { session: [] }, { bearer: [] }] };
+  if (access === 'member') return { who: 'a signed-in member', security: [{ session: [] }, { bearer: [] }] };
+  if (access === 'staff-sign-in') return { who: 'staff signing in', security: [{ session: [] }, { bearer: [] }] };
+  if (access === 'staff') return { who: 'signed-in staff', security: [{ session: [] }, { bearer: [] }] };
+  return { who: `staff whose role opens the ${access.area} area`, security: [{ session: [] }, { bearer: [] }] };
+}
+
+/** What each status answers: the route's own shapes, and `{detail}` for every refusal and failure. */
+function responsesOf(response: unknown) {
+  const declared = (response ?? {}) as Record<string, unknown>;
+  const answers: Record<string, unknown> = {};
+  for (const [status, schema] of Object.entries(declared)) {
+    const code = status.replace(/xx$/i, 'XX');
+    const json = jsonSchemaOf(schema, 'output');
+    answers[code] = {
+      description: code.startsWith('2') ? 'Done.' : 'Refused or failed: `detail` says why, in words a person understands.',
+      ...(json && { content: { 'application/json': { schema: json } } }),
+    };
+  }
+  if (Object.keys(answers).length === 0) answers['200'] = { description: 'Done (a file, a redirect or a document; see the summary).' };
+  return answers;
+}
+
+/** The OpenAPI 3.1 document of every `/api` route registered on the app. */
+export function openApiDocument(routes: readonly RouteEntry[], version: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    if (!route.url.startsWith('/api/') || route.url.includes('*')) continue;
+    const path = route.url.replace(/:(\w+)/g, '{$1}');
+    const schema = (route.schema ?? {}) as { params?: unknown; querystring?: unknown; body?: unknown; response?: unknown };
+    const { who, security } = accessOf(route.access);
+    const body = jsonSchemaOf(schema.body, 'input');
+    paths[path] = {
+      ...paths[path],
+      [route.method.toLowerCase()]: {
+        operationId: `${route.method.toLowerCase()} ${route.url}`,
+        summary: `${route.method} ${route.url}`,
+        description: `Who may call it: ${who}.`,
+        security,
+        parameters: [...parametersOf(schema.params, 'path'), ...parametersOf(schema.querystring, 'query')],
+        ...(body && { requestBody: { required: true, content: { 'application/json': { schema: body } } } }),
+        responses: responsesOf(schema.response),
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: `${BRAND_NAME} API`,
+      version,
+      description:
+        'The API the site, the installed app and other clients use. Sign in with `POST /api/auth/login` (a session cookie) or use the token it answers as `Authorization: Bearer <token>`. Every refusal answers `{ "detail": "..." }`.',
+    },
+    components: {
+      securitySchemes: {
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: '__Host-rp_session',
+          description: 'The session cookie set at sign-in (`__Host-rp_staff` for staff; without `__Host-` on a server not in production).',
+        },
+        bearer: { type: 'http', scheme: 'bearer', description: 'The token answered at sign-in.' },
+      },
+    },
+    paths,
+  };
+}
