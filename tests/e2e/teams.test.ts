@@ -18,6 +18,8 @@ describe('a team plan', () => {
     await broker.page.getByText('Total due today: $395.00').waitFor();
     await broker.page.getByRole('button', { name: 'Pay and subscribe' }).click();
     await broker.page.waitForURL((url) => url.pathname === '/team');
+    // The form is used once the page is alive: a click while it still loads is lost with the load.
+    await broker.page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
     await broker.page.getByTestId('team-plan').getByText('Silver for your agents · 0 of 5 seats taken').waitFor();
 
     const agentEmail = newEmail('agent');
