@@ -54,13 +54,26 @@ async function ownPageLookups(site: Site): Promise<{ hits: number; misses: numbe
   return { hits: count('hit'), misses: count('miss') };
 }
 
-/** Readers of one page, each with their own session, from CONNECTIONS / 2 connections. */
+/**
+ * Readers of one page, each with their own session, from CONNECTIONS / 2 connections. Every
+ * connection goes round all the readers, each from its own place in the round: given the same list,
+ * autocannon's connections would walk it in step, all asking for the same member's page at the same
+ * moment (one member reading their dashboard from 16 tabs at once, before the first answer is made),
+ * and a round would take each member's page as many renders as there are connections.
+ */
 function readLoad(site: Site, path: string, cookies: string[]) {
+  const requests = cookies.map((cookie) => ({ method: 'GET' as const, path, headers: { cookie, 'accept-encoding': 'br, gzip' } }));
+  const connections = Math.max(1, CONNECTIONS / 2);
+  let connection = 0;
   return autocannon({
     url: site.url,
-    connections: Math.max(1, CONNECTIONS / 2),
+    connections,
     duration: MEASURE_SECONDS,
-    requests: cookies.map((cookie) => ({ method: 'GET', path, headers: { cookie, 'accept-encoding': 'br, gzip' } })),
+    requests,
+    setupClient: (client) => {
+      const from = Math.floor((connection++ * requests.length) / connections) % requests.length;
+      client.setRequests([...requests.slice(from), ...requests.slice(0, from)]);
+    },
   });
 }
 

@@ -112,32 +112,44 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
      * rare): ranking every match of a common word would read tens of thousands of rows for a page of
      * twenty. A page continues after `position.rank`/`id`; the next window starts after `edge`, the
      * oldest candidate of this one, so every match can be reached by paging on.
+     *
+     * The first window (no `position.window`) also counts the matches, up to `SEARCH_WINDOW` and one
+     * more (`matches`, what countVisible answers), from the same reading: its candidates are the
+     * newest matches, which the count reads anyway, so the discussions are read once, not twice, and
+     * the planner reads a rare word through the full-text index, a common one along the newest-first
+     * order, as it does for the count. Later windows are told whether the words are rare (`rare`).
      */
     async search(
       space: Space,
       words: string,
       limit: number,
       position: { window?: NewestKey; after?: RankKey; rare: boolean },
-    ): Promise<{ rows: (PostRow & { rank: number })[]; windowFull: boolean; edge: NewestKey | null }> {
+    ): Promise<{ rows: (PostRow & { rank: number })[]; windowFull: boolean; edge: NewestKey | null; matches: number | null }> {
       const query = matching(words);
       const found = sql`select ${communityPosts.id} as id, ${communityPosts.createdAt} as created_at,
           ts_rank_cd(${communityPosts.search}, ${query})::float8 as rank
         from ${communityPosts}
         where ${visibleIn(space)} and ${communityPosts.search} @@ ${query} ${position.window ? sql`and ${olderThan(position.window)}` : sql``}`;
-      // A rare word's matches are read through the GIN index first (materialized), then ordered.
-      const candidates = position.rare
-        ? sql`with matched as materialized (${found}), candidates as (select * from matched order by created_at desc, id desc limit ${SEARCH_WINDOW})`
-        : sql`with candidates as (${found} order by ${communityPosts.createdAt} desc, ${communityPosts.id} desc limit ${SEARCH_WINDOW})`;
-      // The window's size and edge, and the page in it, from one reading of the candidates (a CTE
-      // used twice is made once): each reading ranks up to SEARCH_WINDOW matches.
+      const newestFirst = sql`order by created_at desc, id desc`;
+      const candidates = !position.window
+        ? sql`with matched as (${found} ${newestFirst} limit ${SEARCH_WINDOW + 1}), candidates as (select * from matched ${newestFirst} limit ${SEARCH_WINDOW})`
+        : position.rare
+          ? // A rare word's matches are read through the GIN index first (materialized), then ordered.
+            sql`with matched as materialized (${found}), candidates as (select * from matched ${newestFirst} limit ${SEARCH_WINDOW})`
+          : sql`with candidates as (${found} ${newestFirst} limit ${SEARCH_WINDOW})`;
+      const matches = !position.window ? sql`(select count(*) from matched)::int` : sql`null::int`;
+      // The window's size and edge (its oldest candidate, one timestamp written out, not a thousand),
+      // and the page in it, from one reading of the candidates (a CTE used twice is made once): each
+      // reading ranks up to SEARCH_WINDOW matches.
       const result = (await db.execute(
-        sql`${candidates}, window_summary as (select count(*)::int as size, min(created_at::text || ' ' || id) as edge from candidates)
-          select window_summary.size, window_summary.edge, page.id, page.rank from window_summary
+        sql`${candidates}, window_summary as (select ${matches} as matches, (select count(*) from candidates)::int as size,
+            (select created_at::text || ' ' || id from candidates order by created_at, id limit 1) as edge)
+          select window_summary.matches, window_summary.size, window_summary.edge, page.id, page.rank from window_summary
           left join lateral (select id, rank from candidates
             ${position.after ? sql`where (rank, id) < (${position.after.rank}::float8, ${position.after.id})` : sql``}
             order by rank desc, id desc limit ${limit}) as page on true`,
-      )) as unknown as { rows: { size: number; edge: string | null; id: string | null; rank: number | null }[] };
-      const { size = 0, edge = null } = result.rows[0] ?? {};
+      )) as unknown as { rows: { matches: number | null; size: number; edge: string | null; id: string | null; rank: number | null }[] };
+      const { matches: counted = null, size = 0, edge = null } = result.rows[0] ?? {};
       const ranked = { rows: result.rows.filter((row): row is typeof row & { id: string; rank: number } => row.id !== null) };
       const ids = ranked.rows.map((row) => row.id);
       const posts = inOrderOf(
@@ -147,7 +159,12 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
       const rankOf = new Map(ranked.rows.map((row) => [row.id, Number(row.rank)]));
       const rows = posts.map((post) => ({ ...post, rank: rankOf.get(post.id) ?? 0 }));
       const [edgeTime, edgeId] = edge ? [edge.slice(0, edge.lastIndexOf(' ')), edge.slice(edge.lastIndexOf(' ') + 1)] : [];
-      return { rows, windowFull: size >= SEARCH_WINDOW, edge: edgeTime && edgeId ? { createdAt: edgeTime, id: edgeId } : null };
+      return {
+        rows,
+        windowFull: size >= SEARCH_WINDOW,
+        edge: edgeTime && edgeId ? { createdAt: edgeTime, id: edgeId } : null,
+        matches: counted === null ? null : Number(counted),
+      };
     },
 
     /**

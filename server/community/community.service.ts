@@ -99,9 +99,9 @@ export function createCommunityService(deps: {
   async function feedPage(
     space: CommunitySpace,
     sort: 'newest' | 'top',
-    search: { words: string; matches: number } | undefined,
+    search: { words: string; matches: () => Promise<number> } | undefined,
     before: string | undefined,
-  ) {
+  ): Promise<{ items: PostRow[]; next_cursor: string | null; matches?: number }> {
     const size = PAGE_SIZE.communityFeed;
     if (search) {
       const { words } = search;
@@ -109,7 +109,8 @@ export function createCommunityService(deps: {
       const key = before ? decodeCursor(before, SearchCursor) : undefined;
       const window = key?.[0] ? { createdAt: key[0], id: key[1] } : undefined;
       const after = key?.[3] ? { rank: key[2], id: key[3] } : undefined;
-      const rare = search.matches < SEARCH_WINDOW;
+      // The first window counts the matches as it reads them; a later one is told whether they are rare.
+      const rare = window ? (await search.matches()) < SEARCH_WINDOW : false;
       const found = await data.community.search(space, words, size + 1, { window, after, rare });
       const items = found.rows.slice(0, size);
       const last = items.at(-1);
@@ -119,7 +120,7 @@ export function createCommunityService(deps: {
           : found.windowFull && found.edge
             ? [found.edge.createdAt, found.edge.id, 0, '']
             : null;
-      return { items, next_cursor: next && encodeCursor(next) };
+      return { items, next_cursor: next && encodeCursor(next), ...(found.matches !== null && { matches: found.matches }) };
     }
     if (sort === 'top') {
       const key = before ? decodeCursor(before, TopCursor) : undefined;
@@ -154,14 +155,14 @@ export function createCommunityService(deps: {
       const member = requireMember(viewer);
       if (!mayReadPostsIn(viewer, query.space)) throw forbidden(GOLD_SPACE_ONLY);
       const words = query.q || undefined;
-      const counted = data.community.countVisible(query.space, words, SEARCH_WINDOW);
-      // Awaited below; should the page fail first, its failure is the one answered.
-      counted.catch(() => {});
-      // Searched, the count comes first: it also tells the search whether the words are rare.
+      // Searched, the first window counts its matches as it reads them (one reading of the
+      // discussions); a later window counts them first, which also tells it whether they are rare.
+      let counting: Promise<number> | undefined;
+      const counted = () => (counting ??= data.community.countVisible(query.space, words, SEARCH_WINDOW));
       const page = words
-        ? await feedPage(query.space, query.sort, { words, matches: await counted }, query.before)
+        ? await feedPage(query.space, query.sort, { words, matches: counted }, query.before)
         : await feedPage(query.space, query.sort, undefined, query.before);
-      const total = await counted;
+      const total = page.matches ?? (await counted());
       const liked = await likedOf(viewer, page.items);
       return {
         posts: page.items.map((row) => postView(row, member.id, liked)),

@@ -117,6 +117,21 @@ describe('the dashboard kept for its member', () => {
     expect(liked.status).toBe(200);
     const text = async () => (await visit(baseUrl(), '/dashboard', mine)).html.replaceAll('<!-- -->', '');
     await expect.poll(text, { timeout: 5000 }).toContain('♥ 1 · 1 replies');
+
+    // The other member starts a discussion and likes it: the community's first page changes, which
+    // this member's dashboard (showing their own discussions) does not show, so it stays kept.
+    const theirs = (await (await send(other, '/api/community/posts', { title: 'Not on your dashboard', body: 'Mine.' })).json()) as {
+      id: string;
+    };
+    await visit(baseUrl(), '/dashboard', mine);
+    expect((await fetch(`${baseUrl()}/api/community/posts/${theirs.id}/like`, { method: 'PUT', headers: { cookie: other } })).status).toBe(
+      200,
+    );
+    // Once the process has heard of the like (a reply to this member would show within a second), the kept page is served.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const hitsAfterLike = await lookups();
+    expect(await text()).toContain('♥ 1 · 1 replies');
+    expect(await lookups()).toBe(hitsAfterLike + 1);
   });
 });
 
