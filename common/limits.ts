@@ -196,6 +196,9 @@ export { QUIZ } from './quiz-limits.ts';
 // Captions: in a module of their own, as quizzes.
 export { CAPTIONS } from './caption-limits.ts';
 
+// The continuing-education ledger: as quizzes.
+export { LICENCES } from './licence-limits.ts';
+
 // Live coaching.
 export const BROADCASTS = {
   /** Teams offered as a broadcast's audience (the latest). */

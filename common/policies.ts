@@ -92,7 +92,7 @@ export const mayEditPageTexts = (viewer: Viewer | PublicViewer) => mayEnterStaff
 export const mayModerate = (viewer: Viewer) => mayEnterStaffArea(viewer, 'community');
 
 /** Audit entries about what editors change: courses, lessons, files, the podcast, resources, texts, coaching. */
-export const CONTENT_AUDIT_ACTIONS = ['content', 'course', 'lesson', 'file', 'podcast', 'resource', 'coaching'] as const;
+export const CONTENT_AUDIT_ACTIONS = ['content', 'course', 'lesson', 'file', 'podcast', 'resource', 'coaching', 'ce_requirement'] as const;
 
 /**
  * Which entries of the audit log this staff member reads: owners every one; editors only the
@@ -387,3 +387,12 @@ export const mayReadNotification = (asker: Asker, notification: { requiredTier: 
 
 /** The tiers whose members news for `tier` and above is for (a new Silver session: Silver and Gold). */
 export const tiersReaching = (tier: Tier): Tier[] => TIERS.filter((each) => tierReaches(each, tier));
+
+// ---- The CE ledger (issue 33, part 4) --------------------------------------------------------------
+
+/** Each state's CE requirement is kept by those who author the courses that count toward it. */
+export const mayKeepCeRequirements = (viewer: Viewer | PublicViewer) => mayEnterStaffArea(viewer, 'content');
+
+/** A certificate of CE taken elsewhere: its member's, and the owners' who answer a commission's audit with them. */
+export const mayOpenCeCertificate = (viewer: Viewer, entry: { memberId: string }) =>
+  viewer.member?.id === entry.memberId || mayEnterStaffArea(viewer, 'members');

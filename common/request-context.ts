@@ -9,6 +9,7 @@ import type { TeamsAdminService, TeamsService } from './teams.contract.ts';
 import type { CoachingAdminService, CoachingService } from './coaching.contract.ts';
 import type { OneOnOneCoachService, OneOnOneService } from './one-on-one.contract.ts';
 import type { GoalsService } from './goals.contract.ts';
+import type { LicenceService } from './licence.contract.ts';
 import type { NotificationsService } from './notifications.contract.ts';
 import type { RecommendationsService } from './recommendations.contract.ts';
 import type { CommunityModerationService, CommunityService } from './community.contract.ts';
@@ -44,6 +45,7 @@ export interface Services {
   oneOnOne: OneOnOneService;
   oneOnOneCoach: OneOnOneCoachService;
   goals: GoalsService;
+  licence: LicenceService;
   notifications: NotificationsService;
   recommendations: RecommendationsService;
   courses: CoursesService;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentLicenceStanding } from './licence.contract.ts';
 import { BillingPeriod, PaidTier, SUBSCRIPTION_STATUSES } from './billing.contract.ts';
 import { cursorParam, requiredText } from './fields.ts';
 import { TEAMS } from './limits.ts';
@@ -60,6 +61,8 @@ export const AgentView = z.object({
   joined_at: z.string(),
   courses: z.array(z.object({ id: z.string(), title: z.string(), progress_percent: z.number().int() })),
   certificates: z.array(z.object({ code: z.string(), course_title: z.string(), issued_at: z.string() })),
+  /** Per licence, whether the agent is on track for its renewal: never its number, never an entry. */
+  licences: z.array(AgentLicenceStanding),
 });
 export type AgentView = z.infer<typeof AgentView>;
 

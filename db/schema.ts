@@ -13,6 +13,7 @@ import { QUESTION_KINDS } from '../common/quizzes.contract.ts';
 import { RESOURCE_TYPES } from '../common/resources.contract.ts';
 import { BILLING_PERIODS, PAID_TIERS } from '../common/pricing.ts';
 import { TIERS } from '../common/tiers.ts';
+import { CE_TOPICS, LICENCE_TYPES, STATE_CODES } from '../common/licence.contract.ts';
 import { STAFF_ROLES } from '../common/staff-roles.ts';
 import {
   type AnyPgColumn,
@@ -25,6 +26,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   real,
@@ -39,6 +41,8 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 // Tables are plural snake_case; TypeScript keys are camelCase (drizzle casing: 'snake_case').
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+/** Continuing-education hours, kept to the tenth (1.5 hours, a 50-minute hour as 0.8). */
+const ceHours = () => numeric({ precision: 5, scale: 1, mode: 'number' });
 
 /** A CHECK constraint that keeps a text column within one of the vocabularies in common/. */
 const oneOf = (column: string, values: readonly string[]) => sql.raw(`${column} in (${values.map((value) => `'${value}'`).join(', ')})`);
@@ -201,11 +205,15 @@ export const courses = pgTable(
     earlyAccessUntil: timestamp({ withTimezone: true }),
     /** A course to complete before this one is started (or staff open this one early for a member). */
     prerequisiteCourseId: text().references((): AnyPgColumn => courses.id, { onDelete: 'set null' }),
+    /** Continuing-education hours the course carries, and their topic, where states approve it (course_ce_approvals). */
+    ceHours: ceHours(),
+    ceTopic: text({ enum: CE_TOPICS }),
     createdAt: createdAt(),
   },
   (t) => [
     /** Catalogue order (position, then title): the staff's list a page at a time, and the catalogue. */
     index('courses_position_idx').on(t.position, t.title, t.id),
+    check('courses_ce_check', sql`${sql.raw('ce_topic')} is null or ${oneOf('ce_topic', CE_TOPICS)}`),
     check('courses_prerequisite_check', sql`${sql.raw('prerequisite_course_id')} <> ${sql.raw('id')}`),
     // The courses that require this one (a course is not removed while others name it).
     index('courses_prerequisite_idx')
@@ -458,6 +466,122 @@ export const certificates = pgTable(
     uniqueIndex('certificates_member_course_idx').on(t.memberId, t.courseId),
     index('certificates_member_recent_idx').on(t.memberId, t.issuedAt, t.id),
   ],
+);
+
+// The continuing-education ledger (issue 33, part 4): the licences members hold, each state's
+// requirement as staff keep it, the states that approve a course, and the hours each member did.
+
+/** A state's CE requirement for a licence type: hours per cycle, and the minimum of required topics. */
+export const ceRequirements = pgTable(
+  'ce_requirements',
+  {
+    state: text({ enum: STATE_CODES }).notNull(),
+    licenceType: text({ enum: LICENCE_TYPES }).notNull(),
+    hoursPerCycle: ceHours().notNull(),
+    cycleMonths: integer().notNull(),
+    /** The required topics with their minimum hours; the rest of the total is elective. */
+    topics: jsonb().$type<{ topic: string; minHours: number }[]>().notNull().default([]),
+    note: text().notNull().default(''),
+    commissionAddress: text().notNull().default(''),
+    /** Written from public sources, not yet confirmed with the commission (the demo's requirements). */
+    checkWithCommission: boolean().notNull().default(false),
+    updatedAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.state, t.licenceType] }),
+    check('ce_requirements_cycle_check', sql`${sql.raw('cycle_months')} between 1 and 120 and ${sql.raw('hours_per_cycle')} > 0`),
+  ],
+);
+
+/** A licence a member holds: one per state. Its number is the member's own, shown to them only. */
+export const memberLicences = pgTable(
+  'member_licences',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    state: text({ enum: STATE_CODES }).notNull(),
+    licenceType: text({ enum: LICENCE_TYPES }).notNull(),
+    licenceNumber: text().notNull().default(''),
+    renewsOn: date().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('member_licences_member_state_idx').on(t.memberId, t.state),
+    // The reminder job's scan: licences renewing within the first reminder's days.
+    index('member_licences_renews_idx').on(t.renewsOn, t.id),
+    check('member_licences_type_check', oneOf('licence_type', LICENCE_TYPES)),
+  ],
+);
+
+/** The states where a course counts for CE, with the approval number the commission gave it there. */
+export const courseCeApprovals = pgTable(
+  'course_ce_approvals',
+  {
+    courseId: text()
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    state: text({ enum: STATE_CODES }).notNull(),
+    approvalNumber: text().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.courseId, t.state] })],
+);
+
+/**
+ * An entry of a member's CE ledger for a state: a course completed here (with its certificate, written
+ * once per certificate and state) or a course taken elsewhere (with the certificate file the member gave).
+ */
+export const ceEntries = pgTable(
+  'ce_entries',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    state: text({ enum: STATE_CODES }).notNull(),
+    source: text({ enum: ['course', 'outside'] }).notNull(),
+    courseId: text().references(() => courses.id, { onDelete: 'set null' }),
+    certificateId: uuid().references(() => certificates.id, { onDelete: 'set null' }),
+    provider: text().notNull(),
+    courseName: text().notNull(),
+    hours: ceHours().notNull(),
+    topic: text({ enum: CE_TOPICS }).notNull(),
+    completedOn: date().notNull(),
+    approvalNumber: text(),
+    /** CE elsewhere: the certificate file, private to the member and the owners (never a public address). */
+    certificateKey: text(),
+    certificateFilename: text(),
+    certificateContentType: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // A ledger read by state and date, newest first, a page at a time.
+    index('ce_entries_member_state_idx').on(t.memberId, t.state, t.completedOn, t.id),
+    // A course's credit is written once per certificate and state, whichever request completes it.
+    uniqueIndex('ce_entries_certificate_state_idx')
+      .on(t.certificateId, t.state)
+      .where(sql`certificate_id is not null`),
+    check('ce_entries_hours_check', sql`${sql.raw('hours')} > 0`),
+    check('ce_entries_topic_check', oneOf('topic', CE_TOPICS)),
+    check('ce_entries_source_check', oneOf('source', ['course', 'outside'])),
+  ],
+);
+
+/** A renewal reminder considered for a licence, its renewal date and the days before it: once, whichever process. */
+export const ceRemindersSent = pgTable(
+  'ce_reminders_sent',
+  {
+    licenceId: uuid()
+      .notNull()
+      .references(() => memberLicences.id, { onDelete: 'cascade' }),
+    renewsOn: date().notNull(),
+    daysBefore: integer().notNull(),
+    /** Whether hours were missing, so the member was told (else the stage passed with nothing to tell). */
+    told: boolean().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.licenceId, t.renewsOn, t.daysBefore] })],
 );
 
 // ---- Quizzes --------------------------------------------------------------------------------

@@ -59,6 +59,7 @@ import { broadcastsRoutes } from './broadcasts/broadcasts.routes.ts';
 import { coachingRoutes } from './coaching/coaching.routes.ts';
 import { oneOnOneRoutes } from './one-on-one/one-on-one.routes.ts';
 import { goalsRoutes } from './goals/goals.routes.ts';
+import { licenceRoutes } from './licence/licence.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { teamsRoutes } from './teams/teams.routes.ts';
 import { scheduleTierReconciliation } from './teams/tier-reconciliation.ts';
@@ -305,6 +306,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     broadcastsRoutes,
     oneOnOneRoutes,
     goalsRoutes,
+    licenceRoutes,
     notificationsRoutes,
     teamsRoutes,
     staffRoutes,

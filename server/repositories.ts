@@ -24,6 +24,7 @@ import { createNotificationsRepository } from './notifications/notifications.rep
 import { createOffersRepository } from './billing/offers.repository.ts';
 import { createTeamsRepository } from './teams/teams.repository.ts';
 import { createQuizzesRepository } from './quizzes/quizzes.repository.ts';
+import { createLicenceRepository } from './licence/licence.repository.ts';
 
 /** Every feature's repository, bound to the database or to one transaction. */
 function createRepositories(db: DatabaseOrTransaction) {
@@ -42,6 +43,7 @@ function createRepositories(db: DatabaseOrTransaction) {
     courses: createCoursesRepository(db),
     files: createFilesRepository(db),
     learning: createLearningRepository(db),
+    licence: createLicenceRepository(db),
     quizzes: createQuizzesRepository(db),
     members: createMembersRepository(db),
     notifications: createNotificationsRepository(db),

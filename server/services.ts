@@ -45,6 +45,7 @@ import { createBroadcastsService } from './broadcasts/broadcasts.service.ts';
 import { createCoachingAdminService } from './coaching/coaching-admin.service.ts';
 import { createOneOnOneService } from './one-on-one/one-on-one.service.ts';
 import { createGoalsService } from './goals/goals.service.ts';
+import { createLicenceService, type ServerLicenceService } from './licence/licence.service.ts';
 import { createRecommendationsService } from './recommendations/recommendations.service.ts';
 import { createOneOnOneCoachService } from './one-on-one/one-on-one-coach.service.ts';
 import { createNotificationsService } from './notifications/notifications.service.ts';
@@ -55,6 +56,7 @@ import type { PushSettings } from './notifications/push-sender.ts';
 export interface ServerServices extends Services {
   fileDelivery: FileDeliveryService;
   billing: ServerBillingService;
+  licence: ServerLicenceService;
 }
 
 /** Builds every feature service once per process, wired to one database, file store and limiter store. */
@@ -93,6 +95,7 @@ export function createServices(deps: {
   const limiter = new AttemptLimiter(`${deps.config.redisKeyPrefix}:limit`, deps.redis);
   const courses = createCoursesService(data);
   const learning = createLearningService({ data, courses, mailer });
+  const licence = createLicenceService({ data, storage: deps.storage, mailer, learning });
   const billing = createBillingService({ data, gateway: deps.stripe, mailer, limiter, log: deps.log });
   const billingAdmin = createBillingAdminService({ data, gateway: deps.stripe, mailer, log: deps.log });
   return {
@@ -102,7 +105,7 @@ export function createServices(deps: {
     billingAdmin,
     offers: createOffersService(data, limiter),
     offersAdmin: createOffersAdminService({ data, gateway: deps.stripe, mailer, log: deps.log }),
-    teams: createTeamsService({ data, gateway: deps.stripe, mailer, limiter, log: deps.log, learning }),
+    teams: createTeamsService({ data, gateway: deps.stripe, mailer, limiter, log: deps.log, learning, licence }),
     teamsAdmin: createTeamsAdminService({ data, mailer }),
     coaching: createCoachingService({ data, mailer }),
     coachingAdmin: createCoachingAdminService({ data, mailer, storage: deps.storage }),
@@ -110,6 +113,7 @@ export function createServices(deps: {
     oneOnOne: createOneOnOneService({ data, mailer }),
     oneOnOneCoach: createOneOnOneCoachService({ data }),
     goals: createGoalsService({ data }),
+    licence,
     notifications: createNotificationsService({ data, push: deps.push }),
     recommendations: createRecommendationsService({ data }),
     courses,

@@ -822,3 +822,82 @@ export const DEMO_POSTS: DemoPost[] = [
     ],
   },
 ];
+
+/**
+ * A few states' continuing-education requirements for the CE ledger, written from the commissions'
+ * public pages as they read in 2026: each is marked for staff to check with the commission before
+ * members rely on it (the admin's 'Continuing education requirements' shows the mark).
+ */
+export const DEMO_CE_REQUIREMENTS: {
+  state: 'TX' | 'CA' | 'FL' | 'NY';
+  licenceType: 'salesperson' | 'broker';
+  hoursPerCycle: number;
+  cycleMonths: number;
+  topics: { topic: string; minHours: number }[];
+  note: string;
+  commissionAddress: string;
+}[] = [
+  {
+    state: 'TX',
+    licenceType: 'salesperson',
+    hoursPerCycle: 18,
+    cycleMonths: 24,
+    topics: [
+      { topic: 'legal_update', minHours: 8 },
+      { topic: 'contracts', minHours: 3 },
+    ],
+    note: 'Legal Update I and II (4 hours each) and 3 hours of contracts; the rest elective.',
+    commissionAddress: 'Texas Real Estate Commission, 1700 N. Congress Ave., Austin, TX 78701',
+  },
+  {
+    state: 'TX',
+    licenceType: 'broker',
+    hoursPerCycle: 18,
+    cycleMonths: 24,
+    topics: [
+      { topic: 'legal_update', minHours: 8 },
+      { topic: 'contracts', minHours: 3 },
+    ],
+    note: 'A broker who sponsors agents also takes the 6-hour broker responsibility course.',
+    commissionAddress: 'Texas Real Estate Commission, 1700 N. Congress Ave., Austin, TX 78701',
+  },
+  {
+    state: 'CA',
+    licenceType: 'salesperson',
+    hoursPerCycle: 45,
+    cycleMonths: 48,
+    topics: [
+      { topic: 'ethics', minHours: 3 },
+      { topic: 'agency', minHours: 3 },
+      { topic: 'fair_housing', minHours: 3 },
+      { topic: 'risk_management', minHours: 3 },
+    ],
+    note: 'Also trust fund handling and management and supervision, 3 hours each, and 2 hours of implicit bias training.',
+    commissionAddress: 'California Department of Real Estate, 651 Bannon Street, Sacramento, CA 95811',
+  },
+  {
+    state: 'FL',
+    licenceType: 'salesperson',
+    hoursPerCycle: 14,
+    cycleMonths: 24,
+    topics: [
+      { topic: 'legal_update', minHours: 3 },
+      { topic: 'ethics', minHours: 3 },
+    ],
+    note: 'Core law (3 hours), ethics and business practices (3 hours) and 8 hours of specialty education.',
+    commissionAddress: 'Florida Real Estate Commission, 400 W. Robinson St., Orlando, FL 32801',
+  },
+  {
+    state: 'NY',
+    licenceType: 'salesperson',
+    hoursPerCycle: 22.5,
+    cycleMonths: 24,
+    topics: [
+      { topic: 'fair_housing', minHours: 3 },
+      { topic: 'agency', minHours: 2 },
+      { topic: 'legal_update', minHours: 2.5 },
+    ],
+    note: 'Includes 2 hours of implicit bias training and 1 hour of recent legal matters.',
+    commissionAddress: 'New York Department of State, Division of Licensing Services, One Commerce Plaza, Albany, NY 12231',
+  },
+];

@@ -8,6 +8,7 @@ import type { ResourceType } from '../../common/resources.contract.ts';
 import type { Tier } from '../../common/tiers.ts';
 import type { Database, DatabaseOrTransaction } from '../client.ts';
 import {
+  ceRequirements,
   communityPosts,
   communityReplies,
   contentSections,
@@ -17,7 +18,7 @@ import {
   resources,
   uploadedFiles,
 } from '../schema.ts';
-import { DEMO_COURSES, DEMO_EPISODES, DEMO_POSTS, DEMO_RESOURCES } from './demo-catalogue.ts';
+import { DEMO_CE_REQUIREMENTS, DEMO_COURSES, DEMO_EPISODES, DEMO_POSTS, DEMO_RESOURCES } from './demo-catalogue.ts';
 
 /** Where the seed puts the demo videos and downloads: the site's file store (local disk or a bucket). */
 export interface SeedFileStore {
@@ -164,6 +165,10 @@ export async function seedDemoCatalogue(db: Database, store: SeedFileStore): Pro
         })),
       ),
     );
+    await tx
+      .insert(ceRequirements)
+      .values(DEMO_CE_REQUIREMENTS.map((requirement) => ({ ...requirement, checkWithCommission: true })))
+      .onConflictDoNothing();
     await tx
       .insert(contentSections)
       .values(CONTENT_SECTION_KEYS.map((key) => ({ key, data: { ...CONTENT_DEFAULTS[key] }, updatedBy: 'demo catalogue' })))

@@ -34,7 +34,7 @@ async function* jsonArray<T>(rows: AsyncIterable<T>, view: (row: T) => unknown):
 /**
  * 'Download my data' (the privacy policy's right to one's data): the member's profile, plan and
  * invoices, courses and progress, certificates, courses staff opened early for them, quiz tries and their answers, discussions, replies and likes, sign-ins and consents,
- * live sessions RSVP'd to and joined, 1-on-1s, goals and their progress, and messages sent to staff,
+ * live sessions RSVP'd to and joined, 1-on-1s, goals and their progress, licences and continuing education, and messages sent to staff,
  * as one JSON document written page by page. Nothing of another member (a reply names the
  * discussion it answers by id only), and no secret (no password hash, no token).
  */
@@ -226,6 +226,35 @@ export function createMemberExport(deps: { data: DataAccess; invoices: (viewer: 
         (row) => ({ createdAt: row.createdKey, id: row.id }),
       ),
       (row) => ({ goal_id: row.goalId, amount: row.amount, logged_on: row.loggedOn, logged_at: iso(row.createdAt) }),
+    );
+    const licences = await data.licence.licencesOf([member.id]);
+    yield `,"licences":${JSON.stringify(
+      licences.map(({ licence }) => ({
+        state: licence.state,
+        licence_type: licence.licenceType,
+        licence_number: licence.licenceNumber,
+        renews_on: licence.renewsOn,
+        recorded_at: iso(licence.createdAt),
+      })),
+    )}`;
+    yield ',"continuing_education":';
+    yield* jsonArray(
+      pages(
+        (after: { createdAt: string; id: string } | undefined) => data.licence.entriesOf(member.id, STREAM_BATCH, after),
+        (row) => ({ createdAt: row.createdKey, id: row.id }),
+      ),
+      (row) => ({
+        state: row.state,
+        source: row.source,
+        course_name: row.courseName,
+        provider: row.provider,
+        hours: row.hours,
+        topic: row.topic,
+        completed_on: row.completedOn,
+        approval_number: row.approvalNumber,
+        certificate_code: row.certificateCode,
+        certificate_file: row.certificateFilename,
+      }),
     );
     yield ',"messages_to_us":';
     yield* jsonArray(

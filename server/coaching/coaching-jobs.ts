@@ -6,6 +6,7 @@ import { sendGoalReminders } from '../goals/goal-reminders.ts';
 import { sendWeeklyTips } from '../tips/weekly-tips.ts';
 import { endEarlyAccess } from '../courses/early-access.ts';
 import { tellLessonOpenings } from '../courses/lesson-openings.ts';
+import { sendRenewalReminders } from '../licence/licence-reminders.ts';
 import { sendDueBroadcasts } from '../broadcasts/broadcast-sender.ts';
 import { handOutNews, sendDigests } from '../notifications/notification-jobs.ts';
 import { createNotifier, type Notifier } from '../notifications/notifier.ts';
@@ -89,7 +90,7 @@ export async function sendCoachingReminders(
 
 /**
  * The work of one minute: the planning, the coaching and goal reminders, the weekly tips, the end of
- * Gold's early access, the dripped lessons' openings, the broadcasts, news and digests due. A minute with nothing due writes
+ * Gold's early access, the dripped lessons' openings, the licences' renewal reminders, the broadcasts, news and digests due. A minute with nothing due writes
  * nothing: a statement on a table the data versions watch would make every kept page stale in
  * every process, even when it changed no row.
  */
@@ -100,6 +101,7 @@ export async function runMinuteJobs(data: DataAccess, mailer: Mailer, notifier: 
   await sendWeeklyTips(data, mailer);
   await endEarlyAccess(data);
   await tellLessonOpenings(data, mailer, notifier);
+  await sendRenewalReminders(data, mailer, notifier);
   await sendDueBroadcasts(data, mailer);
   await handOutNews(data, mailer);
   await sendDigests(data, mailer);

@@ -105,7 +105,8 @@ export function createLearningRepository(db: DatabaseOrTransaction) {
       courseTitle: string;
       scorePercent: number | null;
     }) {
-      await db.insert(certificates).values(values).onConflictDoNothing();
+      const [created] = await db.insert(certificates).values(values).onConflictDoNothing().returning({ id: certificates.id });
+      return created?.id ?? null;
     },
 
     async certificateByCode(code: string) {

@@ -14,6 +14,9 @@ import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
+import { creditCourseCompletion } from '../licence/licence.service.ts';
+import { BRAND_NAME } from '../../common/brand.ts';
+import { DEFAULT_TIME_ZONE, localDateOf } from '../../common/time-zones.ts';
 
 const CERTIFICATE_NOT_FOUND = 'Certificate not found';
 const EnrolmentCursor = z.tuple([TimestampKey, z.string().min(1).max(100)]);
@@ -155,7 +158,7 @@ export function createLearningService(deps: {
   ) {
     if (await repositories.learning.findCertificate(member.id, course.id)) return false;
     const code = newCertificateCode();
-    await repositories.learning.createCertificate({
+    const certificateId = await repositories.learning.createCertificate({
       memberId: member.id,
       courseId: course.id,
       code,
@@ -165,6 +168,16 @@ export function createLearningService(deps: {
     });
     // A congratulation: not needed to run the account, so it honours the member's unsubscribe.
     const account = await repositories.members.findAccount({ id: member.id });
+    // A course approved for CE counts in the ledger of each state that approves it, dated in the member's zone.
+    if (certificateId) {
+      const issuedOn = localDateOf(new Date(), account?.timeZone ?? DEFAULT_TIME_ZONE);
+      await creditCourseCompletion(
+        repositories,
+        member,
+        { id: certificateId, courseId: course.id, courseTitle: course.title, issuedOn },
+        BRAND_NAME,
+      );
+    }
     if (account) {
       await queueOptionalMail(repositories, deps.mailer, account, 'certificate-earned', (unsubscribeUrl) =>
         mailTemplates.certificateEarned({

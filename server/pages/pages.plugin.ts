@@ -1,3 +1,4 @@
+import { LICENCES } from '../../common/limits.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,6 +25,7 @@ import { createPageSession } from './page-session.ts';
 
 // The admin's upload form: the one page form that carries files, taken large from staff whose area it is.
 const UPLOAD_PAGE = '/admin/dashboard/files';
+const LICENCE_PAGE = '/licence';
 // What a shared page is rendered with in place of a nonce; it is taken out again, and the page's
 // inline scripts are allowed by their hashes instead (docs/decisions/005).
 const SHARED_PAGE_NONCE = 'shared-page';
@@ -168,11 +170,14 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
   }
   app.addHook(
     'preHandler',
-    limitPageBodies(async (request) =>
-      request.url.split('?')[0]?.replace(/\.data$/, '') === UPLOAD_PAGE && mayEnterStaffArea(await request.viewer(), 'content')
-        ? app.config.uploadMaxBytes + PAGE_FORM_LIMIT_BYTES
-        : PAGE_FORM_LIMIT_BYTES,
-    ),
+    limitPageBodies(async (request) => {
+      const page = request.url.split('?')[0]?.replace(/\.data$/, '');
+      // Files come through two pages: the library's uploads (its staff), a member's CE certificate.
+      if (page === UPLOAD_PAGE && mayEnterStaffArea(await request.viewer(), 'content'))
+        return app.config.uploadMaxBytes + PAGE_FORM_LIMIT_BYTES;
+      if (page === LICENCE_PAGE && (await request.viewer()).member) return LICENCES.certificateMaxBytes + PAGE_FORM_LIMIT_BYTES;
+      return PAGE_FORM_LIMIT_BYTES;
+    }),
   );
 
   // Loaders and actions call the services in process, with the viewer resolved once for the request.

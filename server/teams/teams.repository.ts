@@ -109,6 +109,7 @@ export function createTeamsRepository(db: DatabaseOrTransaction) {
           id: members.id,
           name: members.name,
           email: members.email,
+          timeZone: members.timeZone,
           joinedAt: teamMembers.joinedAt,
           joinedKey: sql<string>`${teamMembers.joinedAt}::text`,
         })

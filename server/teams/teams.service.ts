@@ -33,6 +33,8 @@ import type { DataAccess, Repositories } from '../repositories.ts';
 import { hashSessionToken } from '../sessions/tokens.ts';
 import type { QuoteRow, TeamRow } from './teams.repository.ts';
 import { syncTeamSubscription } from './team-sync.ts';
+import type { ServerLicenceService } from '../licence/licence.service.ts';
+import type { AgentLicenceStanding } from '../../common/licence.contract.ts';
 import type { ServerLearningService } from '../learning/learning.service.ts';
 
 // Team plans, the broker's side and the agent's: buy seats (a Stripe subscription with a quantity,
@@ -78,6 +80,8 @@ export function createTeamsService(deps: {
   limiter: AttemptLimiter;
   log: SyncDependencies['log'];
   learning: Pick<ServerLearningService, 'recordOf'>;
+  /** Whether each agent is on track for their licences' renewal (nothing else of their ledger). */
+  licence: Pick<ServerLicenceService, 'agentStandings'>;
 }): TeamsService {
   const { data, mailer } = deps;
 
@@ -88,8 +92,14 @@ export function createTeamsService(deps: {
     return team;
   }
 
-  /** Each agent as their broker sees them: their courses with progress, and their certificates, nothing else. */
-  async function agentView(agent: { id: string; name: string; email: string; joinedAt: Date }): Promise<AgentView> {
+  /**
+   * Each agent as their broker sees them: their courses with progress, their certificates, and per
+   * licence whether they are on track for its renewal; nothing else.
+   */
+  async function agentView(
+    agent: { id: string; name: string; email: string; joinedAt: Date },
+    licences: Map<string, AgentLicenceStanding[]>,
+  ): Promise<AgentView> {
     const record = await deps.learning.recordOf(agent.id);
     return {
       id: agent.id,
@@ -98,6 +108,7 @@ export function createTeamsService(deps: {
       joined_at: agent.joinedAt.toISOString(),
       courses: record.enrolments.items.map((course) => ({ id: course.id, title: course.title, progress_percent: course.progress_percent })),
       certificates: record.certificates.items.map(({ code, course_title, issued_at }) => ({ code, course_title, issued_at })),
+      licences: licences.get(agent.id) ?? [],
     };
   }
 
@@ -114,6 +125,7 @@ export function createTeamsService(deps: {
       (row) => [row.joinedKey, row.id],
       (row) => row,
     );
+    const licences = await deps.licence.agentStandings(page.items.map((agent) => ({ id: agent.id, timeZone: agent.timeZone })));
     return {
       id: team.id,
       name: team.name,
@@ -125,7 +137,7 @@ export function createTeamsService(deps: {
       status: team.status,
       active: givesAccess(team.status),
       current_period_end: team.currentPeriodEnd?.toISOString() ?? null,
-      agents: await Promise.all(page.items.map(agentView)),
+      agents: await Promise.all(page.items.map((agent) => agentView(agent, licences))),
       next_cursor: page.next_cursor,
       invitations: invitations.map((row) => ({ id: row.id, email: row.email, created_at: row.createdAt.toISOString() })),
     };

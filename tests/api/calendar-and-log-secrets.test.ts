@@ -328,8 +328,11 @@ describe('the request log', () => {
     return entries.flatMap((entry) => [entry.path ?? '', ...pageRoutes((entry.children ?? []) as never)]);
   }
   // Path parameters that hold no secret: ids of rows and slugs, content section names, public file
-  // names, certificate codes (printed for anyone to check) and offer codes (handed out to be shared).
+  // names, certificate codes (printed for anyone to check) and offer codes (handed out to be shared),
+  // a state and a licence type (of a CE requirement, the same for every member).
   const NOT_SECRET = new Set([
+    'state',
+    'licence_type',
     'id',
     'section',
     'code',

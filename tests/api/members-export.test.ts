@@ -124,6 +124,12 @@ describe('GET /api/account/export', () => {
       period: 'week',
     });
     await ok('POST', `/api/goals/${goal.id}/progress`, member.headers, { amount: 3 });
+    await ok('POST', '/api/licence/licences', member.headers, {
+      state: 'TX',
+      licence_type: 'broker',
+      licence_number: `${who.name} 42`,
+      renews_on: '2028-06-30',
+    });
     await ok('POST', '/api/contact', member.headers, {
       name: who.name,
       email: member.email,
@@ -209,6 +215,8 @@ describe('GET /api/account/export', () => {
           'one_on_ones',
           'goals',
           'goal_progress',
+          'licences',
+          'continuing_education',
           'messages_to_us',
         ].sort(),
       );
@@ -233,6 +241,8 @@ describe('GET /api/account/export', () => {
       expect(data.one_on_ones).toEqual([expect.objectContaining({ starts_at: mine.slot, topic: `${name}'s topic` })]);
       expect(data.goals).toEqual([expect.objectContaining({ id: mine.goal.id, title: `${name}'s calls` })]);
       expect(data.goal_progress).toEqual([expect.objectContaining({ goal_id: mine.goal.id, amount: 3 })]);
+      expect(data.licences).toEqual([expect.objectContaining({ state: 'TX', licence_number: `${name} 42`, renews_on: '2028-06-30' })]);
+      expect(data.continuing_education).toEqual([]);
       expect(data.messages_to_us).toEqual([expect.objectContaining({ subject: `${name} writes`, message: `${name}'s question.` })]);
 
       // Nothing of the other member, in any section, and no secret.

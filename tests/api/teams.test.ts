@@ -115,7 +115,15 @@ describe('a broker', () => {
     expect(withProgress.agents[0]!.courses).toEqual([
       expect.objectContaining({ id: 'first-90-days', progress_percent: expect.any(Number) }),
     ]);
-    expect(Object.keys(withProgress.agents[0]!).sort()).toEqual(['certificates', 'courses', 'email', 'id', 'joined_at', 'name']);
+    expect(Object.keys(withProgress.agents[0]!).sort()).toEqual([
+      'certificates',
+      'courses',
+      'email',
+      'id',
+      'joined_at',
+      'licences',
+      'name',
+    ]);
   });
 
   it('gives the last seat to one of two agents who join at the same moment; the other is told every seat is taken', async () => {

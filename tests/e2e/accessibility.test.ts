@@ -72,6 +72,7 @@ const MEMBER_PAGES = [
   '/notifications',
   '/notifications/settings',
   '/goals',
+  '/licence',
   '/podcast/episodes/ep-s2e04',
   '/team/new',
 ];
@@ -212,6 +213,11 @@ describe('axe-core finds nothing, at any impact', () => {
         data: { kind: 'count', title: 'Calls to past clients', target: 20, unit: 'calls', period: 'week', reminder: 'weekly' },
       });
       expect(goal.status()).toBe(201);
+      // A licence, so the dashboard has its card and /licence its ledger (the Gold member's).
+      const licence = await member.request.post('/api/licence/licences', {
+        data: { state: 'TX', licence_type: 'salesperson', licence_number: 'SP-1', renews_on: '2030-06-30' },
+      });
+      expect(licence.status()).toBe(201);
       // The Gold member also has their own discussion, with a reply and a like (notifications, replies, edit forms).
       const alsoGold = tier === 'gold' ? [...MEMBER_PAGES, await ownDiscussionWithAReply(member)] : [];
       const found = await auditPages(member, [...TIER_PAGES, ...alsoGold], `${tier} member`);
@@ -235,6 +241,7 @@ describe('axe-core finds nothing, at any impact', () => {
     const [member] = (await (await owner.request.get('/api/admin/members')).json()) as { id: string }[];
     const inside = [
       '/admin/dashboard/courses/first-90-days',
+      '/admin/dashboard/courses/ce-requirements',
       '/admin/dashboard/coaching/one-on-one',
       `/admin/dashboard/members/${member!.id}`,
     ];
@@ -274,7 +281,11 @@ describe('axe-core finds nothing, at any impact', () => {
     await signInAsStaff(owner);
     const editor = await signInAsEditor(owner);
     await owner.context().close();
-    const found = await auditPages(editor, [...(await adminTabs(editor)), '/admin/dashboard/courses/first-90-days'], 'editor');
+    const found = await auditPages(
+      editor,
+      [...(await adminTabs(editor)), '/admin/dashboard/courses/first-90-days', '/admin/dashboard/courses/ce-requirements'],
+      'editor',
+    );
     await editor.context().close();
     expectNone(found);
   }, 150_000);

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 
 /** A multipart/form-data body for app.inject: text fields plus at most one file. */
-export function multipartBody(fields: Record<string, string>, file: { name: string; content: Buffer; type?: string } | null) {
+export function multipartBody(
+  fields: Record<string, string>,
+  file: { name: string; content: Buffer; type?: string; field?: string } | null,
+) {
   const boundary = `----rp${randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
@@ -10,7 +13,7 @@ export function multipartBody(fields: Record<string, string>, file: { name: stri
   if (file) {
     chunks.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
       ),
       file.content,
       Buffer.from('\r\n'),

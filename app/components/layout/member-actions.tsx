@@ -32,7 +32,7 @@ function NotificationBell({ unread, onClick }: { unread: number; onClick: () => 
   );
 }
 
-/** SPEC 2's signed-in actions: the welcome line, the bell, Dashboard, Coaching and Logout. */
+/** SPEC 2's signed-in actions: the welcome line, the bell, Dashboard, Coaching (and the CE ledger's Licence) and Logout. */
 export default function MemberActions({
   member,
   unread,
@@ -60,6 +60,9 @@ export default function MemberActions({
       </Link>
       <Link to="/coaching" onClick={onNavigate} className={ACTION_LINK}>
         Coaching
+      </Link>
+      <Link to="/licence" onClick={onNavigate} className={ACTION_LINK}>
+        Licence
       </Link>
       <Form method="post" action="/logout" onSubmit={onNavigate}>
         <button type="submit" className={buttonClass({ variant: 'outline', size: 'sm' })}>

@@ -41,6 +41,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     goals,
     tip,
     recommended,
+    licences,
   ] = await Promise.all([
     orFallback(services.learning.enrolments(viewer), none, 'enrolments'),
     orFallback(services.learning.certificates(viewer), none, 'certificates'),
@@ -59,16 +60,17 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       'the tip of the day',
     ),
     orFallback(services.recommendations.forMember(viewer), [], 'your recommendations'),
-  ]);
-  // Issue: 'Community Highlights' becomes the member's own once they take part.
-  const posts = myPosts.length > 0 ? myPosts : communityPosts.items;
-  showsDiscussions(context, [
-    ...communityPosts.items.map((post) => post.id),
-    ...myPosts.map((post) => post.id),
-    ...repliesToMe.items.map((reply) => reply.post_id),
+    orFallback(services.licence.ledger(viewer), [], 'your licences'),
   ]);
   // Only what the page shows travels to the browser: three of each list, and the counts.
   const shown = <T,>(list: T[]) => list.slice(0, DASHBOARD_MAX_ITEMS);
+  // Issue: 'Community Highlights' becomes the member's own once they take part.
+  const posts = shown(myPosts.length > 0 ? myPosts : communityPosts.items);
+  const replies = shown(repliesToMe.items);
+  // The page is kept while the discussions it shows hold, not the whole first page of the community:
+  // a like or a reply elsewhere leaves it be. Which discussions are listed (and how many) is the
+  // community's list, named with these; a reply to the member's posts changes their own data.
+  showsDiscussions(context, [...posts.map((post) => post.id), ...replies.map((reply) => reply.post_id)]);
   return {
     profile: services.auth.me(viewer),
     enrolments: shown(enrolments.items),
@@ -82,9 +84,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       title,
       spotify_url,
     })),
-    posts: shown(posts),
+    posts,
     postsAreMine: myPosts.length > 0,
-    repliesToMe: shown(repliesToMe.items),
+    repliesToMe: replies,
     moreReplies: repliesToMe.items.length > DASHBOARD_MAX_ITEMS || repliesToMe.next_cursor !== null,
     counts: { ...learningCounts, episodes: episodes.length, posts: postCount },
     subscription,
@@ -93,6 +95,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     recommended,
     tip: tip && { title: tip.title, text: tip.description },
     moreGoals: goals.length > DASHBOARD_MAX_ITEMS,
+    // The CE ledger's card, once the member recorded a licence.
+    licences: licences.map(({ id, state_name, renews_on, hours_missing, on_track, requirement }) => ({
+      id,
+      state_name,
+      renews_on,
+      hours_missing,
+      on_track,
+      known: requirement !== null,
+    })),
     timeZone: member.timeZone ?? DEFAULT_TIME_ZONE,
   };
 }
@@ -204,6 +215,7 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
     moreGoals,
     tip,
     recommended,
+    licences,
     timeZone,
   } = loaderData;
   const isFree = offersUpgrade(profile.membership_tier);
@@ -299,6 +311,25 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
               <p className="font-semibold text-gray-900">{tip.title}</p>
               <p className="mt-1 whitespace-pre-line text-gray-700">{tip.text}</p>
             </div>
+          </Panel>
+        </div>
+      )}
+
+      {licences.length > 0 && (
+        <div className="mt-6">
+          <Panel title="Your Licence" link={{ to: '/licence', label: 'Open my ledger' }}>
+            <ul className="space-y-2" data-testid="licence-card">
+              {licences.map((licence) => (
+                <li key={licence.id} className="text-gray-800">
+                  <span className="font-semibold">{licence.state_name}</span>, renews {formatDate(licence.renews_on)}:{' '}
+                  {!licence.known
+                    ? 'see your ledger'
+                    : licence.hours_missing === 0
+                      ? 'every CE hour done'
+                      : `${licence.hours_missing} CE hours to go${licence.on_track ? '' : ', behind'}`}
+                </li>
+              ))}
+            </ul>
           </Panel>
         </div>
       )}

@@ -11,6 +11,8 @@ import {
 } from '../../../../common/courses.contract.ts';
 import { CourseFields, formValues, libraryChoices, withCaptions } from '../../../components/admin/course-forms.tsx';
 import { LessonFields } from '../../../components/admin/lesson-fields.tsx';
+import { approvalsFrom, CourseCeFields } from '../../../components/admin/course-ce-fields.tsx';
+import { CourseCeInput, type CourseCeView } from '../../../../common/licence.contract.ts';
 import { EditDetails } from '../../../components/admin/edit-details.tsx';
 import { Outcome } from '../../../components/admin/outcome.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -23,14 +25,16 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
   const id = CourseParams.safeParse({ id: params.courseId });
   if (!id.success) throw new Response('Course not found', { status: 404 });
-  const [detail, files, catalogue] = await Promise.all([
+  const [detail, files, catalogue, ce] = await Promise.all([
     attempt(() => services.courseAuthoring.get(viewer, id.data.id)),
     services.files.choices(viewer),
     services.courses.list(),
+    attempt(() => services.licence.courseCe(viewer, id.data.id)),
   ]);
   if (!detail.ok) throw new Response(detail.message, { status: detail.status });
+  if (!ce.ok) throw new Response(ce.message, { status: ce.status });
   const otherCourses = catalogue.filter((other) => other.id !== id.data.id).map((other) => ({ id: other.id, title: other.title }));
-  return { ...detail.value, library: libraryChoices(files), otherCourses };
+  return { ...detail.value, library: libraryChoices(files), otherCourses, ce: ce.value };
 }
 
 const LessonId = z.object({ lessonId: LessonParams.shape.id });
@@ -72,6 +76,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       }),
     );
     return input.success ? run(() => authoring.update(viewer, courseId, input.data), 'Course saved.') : refusedBy(input.error);
+  }
+  if (intent === 'ce') {
+    const hours = String(form.get('ce_hours') ?? '').trim();
+    const topic = String(form.get('ce_topic') ?? '');
+    const input = CourseCeInput.safeParse({
+      ce_hours: hours === '' ? null : hours,
+      ce_topic: topic === '' ? null : topic,
+      ce_approvals: approvalsFrom(String(form.get('ce_approvals') ?? '')),
+    });
+    return input.success
+      ? run(() => services.licence.saveCourseCe(viewer, courseId, input.data), 'Continuing education saved.')
+      : refusedBy(input.error);
   }
   if (intent === 'status') {
     const input = CourseStatusInput.safeParse({ status: form.get('status') });
@@ -218,6 +234,31 @@ function LessonItem({
   );
 }
 
+/** The course's CE: saved on its own, as it is checked against the certificate and the states. */
+function CeSection({ ce }: { ce: CourseCeView }) {
+  const fetcher = useFetcher<typeof action>();
+  const answer = fetcher.data;
+  return (
+    <div className="rounded-2xl bg-white p-4 sm:p-6">
+      <h3 className="text-lg font-bold text-gray-900">Continuing education</h3>
+      <p className="mt-1 text-sm text-gray-600">
+        Completing the course adds its hours to the licence ledger of members in the states that approve it, with its certificate.{' '}
+        <Link to="/admin/dashboard/courses/ce-requirements" className="font-semibold text-brand-800 underline">
+          Requirements by state
+        </Link>
+      </p>
+      <fetcher.Form method="post" className="mt-4 space-y-3">
+        <input type="hidden" name="intent" value="ce" />
+        <CourseCeFields ce={ce} errors={answer && !answer.ok ? answer.fieldErrors : {}} />
+        <Outcome answer={answer} />
+        <Button type="submit" disabled={fetcher.state !== 'idle'}>
+          Save continuing education
+        </Button>
+      </fetcher.Form>
+    </div>
+  );
+}
+
 export default function CourseEditor({ loaderData }: Route.ComponentProps) {
   const { course, lessons, library } = loaderData;
   const answer = useActionData<typeof action>();
@@ -268,6 +309,8 @@ export default function CourseEditor({ loaderData }: Route.ComponentProps) {
           </Button>
         </Form>
       </div>
+
+      <CeSection ce={loaderData.ce} />
 
       <div>
         <h3 className="text-lg font-bold text-gray-900">Lessons</h3>

@@ -82,7 +82,10 @@ export default function CoursesTab({ loaderData }: Route.ComponentProps) {
         <h2 className="text-xl font-bold text-gray-900">Courses</h2>
         <p className="mt-1 text-sm text-gray-600">
           Only published courses are in the catalogue. A course members have started can be archived, never deleted: they keep their
-          progress and certificates.
+          progress and certificates.{' '}
+          <Link to="/admin/dashboard/courses/ce-requirements" className="font-semibold text-brand-800 underline">
+            Continuing education requirements by state
+          </Link>
         </p>
         {courses.length === 0 ? (
           <p className="mt-3 text-sm text-gray-500">No courses yet. Create the first one below.</p>
