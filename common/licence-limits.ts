@@ -7,8 +7,13 @@ export const LICENCES = {
   maxCycleHours: 500,
   /** A cycle is one to four years in every state; a few ask for up to six. */
   maxCycleMonths: 72,
-  /** Outside CE a member records per licence state (a cycle's worth many times over). */
-  maxOutsideEntriesPerState: 200,
+  /** Outside CE a member records in all (several licences' cycles many times over), and their certificates' bytes. */
+  maxOutsideEntries: 200,
+  maxCertificateBytesInAll: 100 * 1024 * 1024,
+  /** Transcripts and zips a member downloads an hour (each zip reads every certificate of a cycle). */
+  downloads: { max: 30, windowMs: 60 * 60 * 1000 },
+  /** Released certificate files deleted from the store a batch at a time. */
+  releaseBatch: 200,
   /** A certificate of outside CE: a PDF or a photo of it. */
   certificateMaxBytes: 5 * 1024 * 1024,
   /** Entries a ledger page shows; the PDF transcript and the zip hold the whole cycle. */

@@ -26,7 +26,8 @@ export const LICENCE_NOT_FOUND = 'Licence not found';
 export const CE_ENTRY_NOT_FOUND = 'CE entry not found';
 export const LICENCE_TAKEN = 'You already recorded a licence in this state. Change that one instead.';
 export const TOO_MANY_LICENCES = `You can record up to ${LICENCES.maxPerMember} licences.`;
-export const TOO_MANY_OUTSIDE_ENTRIES = `You can record up to ${LICENCES.maxOutsideEntriesPerState} outside courses for one state. Remove old ones to add more.`;
+export const TOO_MANY_OUTSIDE_ENTRIES = `You can record up to ${LICENCES.maxOutsideEntries} courses taken elsewhere, with ${LICENCES.maxCertificateBytesInAll / 1024 / 1024} MB of certificates. Remove old ones to add more.`;
+export const COMPLETED_IN_FUTURE = 'The completion date cannot be in the future.';
 export const NO_LICENCE_IN_STATE = 'Record your licence in this state first: outside CE counts toward a licence you hold.';
 export const CERTIFICATE_TYPES_ACCEPTED = 'The certificate must be a PDF, JPEG or PNG file.';
 export const REQUIREMENT_NOT_FOUND = 'No requirement is kept for this state and licence type.';
@@ -34,14 +35,22 @@ export const REQUIREMENT_NOT_FOUND = 'No requirement is kept for this state and 
 const state = z.enum(STATE_CODES, { error: 'Choose a state' });
 const licenceType = z.enum(LICENCE_TYPES, { error: 'Licence type must be salesperson or broker' });
 const topic = z.enum(CE_TOPICS, { error: `Topic must be one of: ${CE_TOPICS.join(', ')}` });
-/** Hours in steps of a tenth (a 50-minute hour is 0.8 of one in some states, 1.5 hours is common). */
+/** Hours in steps of a tenth (a 50-minute hour is 0.8 of one in some states, 1.5 hours is common), written as digits. */
 const hours = (label: string, max: number) =>
-  z.coerce
-    .number({ error: `${label} must be a number` })
-    .min(0.1, `${label} must be at least 0.1`)
-    .max(max, `${label} must be at most ${max}`)
-    .refine((value) => Number.isInteger(Math.round(value * 10 * 1000) / 1000), `${label} may have one decimal at most`);
-const localDate = (label: string) => z.iso.date(`${label} must be a date (YYYY-MM-DD)`);
+  z.preprocess(
+    // A form sends text: only plain digits are a number of hours ('0x10' and '1e1' are not).
+    (value) => (typeof value === 'string' && /^\s*\d{1,4}(\.\d+)?\s*$/.test(value) ? Number(value) : value),
+    z
+      .number({ error: `${label} must be a number` })
+      .min(0.1, `${label} must be at least 0.1`)
+      .max(max, `${label} must be at most ${max}`)
+      .refine((value) => Number.isInteger(Math.round(value * 10 * 1000) / 1000), `${label} may have one decimal at most`),
+  );
+/** A date of the licence's life: from 2000 to 2100 (a typo's year 0001 or 20260 is refused). */
+const localDate = (label: string) =>
+  z.iso
+    .date(`${label} must be a date (YYYY-MM-DD)`)
+    .refine((date) => date >= '2000-01-01' && date <= '2100-12-31', `${label} must be between 2000 and 2100`);
 
 export const LicenceInput = z.object({
   state,
@@ -172,7 +181,8 @@ export const CeEntryPage = z.object({ items: z.array(CeEntryView), next_cursor: 
 export const AgentLicenceStanding = z.object({
   state,
   licence_type: licenceType,
-  renews_on: z.string(),
+  /** Whether the site keeps the state's requirement: without it, nothing is known missing. */
+  known: z.boolean(),
   hours_missing: z.number(),
   on_track: z.boolean(),
 });

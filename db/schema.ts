@@ -489,6 +489,8 @@ export const ceRequirements = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.state, t.licenceType] }),
+    check('ce_requirements_state_check', oneOf('state', STATE_CODES)),
+    check('ce_requirements_type_check', oneOf('licence_type', LICENCE_TYPES)),
     check('ce_requirements_cycle_check', sql`${sql.raw('cycle_months')} between 1 and 120 and ${sql.raw('hours_per_cycle')} > 0`),
   ],
 );
@@ -512,6 +514,7 @@ export const memberLicences = pgTable(
     // The reminder job's scan: licences renewing within the first reminder's days.
     index('member_licences_renews_idx').on(t.renewsOn, t.id),
     check('member_licences_type_check', oneOf('licence_type', LICENCE_TYPES)),
+    check('member_licences_state_check', oneOf('state', STATE_CODES)),
   ],
 );
 
@@ -525,7 +528,7 @@ export const courseCeApprovals = pgTable(
     state: text({ enum: STATE_CODES }).notNull(),
     approvalNumber: text().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.courseId, t.state] })],
+  (t) => [primaryKey({ columns: [t.courseId, t.state] }), check('course_ce_approvals_state_check', oneOf('state', STATE_CODES))],
 );
 
 /**
@@ -553,6 +556,7 @@ export const ceEntries = pgTable(
     certificateKey: text(),
     certificateFilename: text(),
     certificateContentType: text(),
+    certificateBytes: integer(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -565,24 +569,42 @@ export const ceEntries = pgTable(
     check('ce_entries_hours_check', sql`${sql.raw('hours')} > 0`),
     check('ce_entries_topic_check', oneOf('topic', CE_TOPICS)),
     check('ce_entries_source_check', oneOf('source', ['course', 'outside'])),
+    check('ce_entries_state_check', oneOf('state', STATE_CODES)),
   ],
 );
 
-/** A renewal reminder considered for a licence, its renewal date and the days before it: once, whichever process. */
+/**
+ * A renewal reminder considered for a member's licence in a state, at a stage (days before renewal):
+ * once, whichever process. Kept by member and state, not by licence, so removing the licence and
+ * adding it again, or moving its date a little, asks for no new reminder; a renewal date a cycle on
+ * (past the first stage's days) starts its own.
+ */
 export const ceRemindersSent = pgTable(
   'ce_reminders_sent',
   {
-    licenceId: uuid()
+    memberId: uuid()
       .notNull()
-      .references(() => memberLicences.id, { onDelete: 'cascade' }),
-    renewsOn: date().notNull(),
+      .references(() => members.id, { onDelete: 'cascade' }),
+    state: text({ enum: STATE_CODES }).notNull(),
     daysBefore: integer().notNull(),
+    /** The renewal date the stage was for. */
+    renewsOn: date().notNull(),
     /** Whether hours were missing, so the member was told (else the stage passed with nothing to tell). */
     told: boolean().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.licenceId, t.renewsOn, t.daysBefore] })],
+  (t) => [primaryKey({ columns: [t.memberId, t.state, t.daysBefore, t.renewsOn] })],
 );
+
+/**
+ * Stored files whose row is gone (a member's CE certificate, with its entry or their account): the
+ * daily job deletes each from the file store. Written by the database, so no way of removing the
+ * row leaves the file behind.
+ */
+export const storedFilesReleased = pgTable('stored_files_released', {
+  storageKey: text().primaryKey(),
+  releasedAt: createdAt(),
+});
 
 // ---- Quizzes --------------------------------------------------------------------------------
 

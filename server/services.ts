@@ -95,7 +95,7 @@ export function createServices(deps: {
   const limiter = new AttemptLimiter(`${deps.config.redisKeyPrefix}:limit`, deps.redis);
   const courses = createCoursesService(data);
   const learning = createLearningService({ data, courses, mailer });
-  const licence = createLicenceService({ data, storage: deps.storage, mailer, learning });
+  const licence = createLicenceService({ data, storage: deps.storage, mailer, learning, limiter });
   const billing = createBillingService({ data, gateway: deps.stripe, mailer, limiter, log: deps.log });
   const billingAdmin = createBillingAdminService({ data, gateway: deps.stripe, mailer, log: deps.log });
   return {

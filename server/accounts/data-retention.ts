@@ -3,6 +3,7 @@ import { DATA_KEPT_AFTER_CANCELLATION_DAYS, ONE_ON_ONE_CHANGES, OUTBOX_KEPT_DAYS
 import { scheduleRepeating } from '../background-work.ts';
 import type { DataAccess, RunsAlone } from '../repositories.ts';
 import { ACCESS_STATUSES } from '../billing/membership-tier.ts';
+import { deleteReleasedFiles } from '../licence/licence-reminders.ts';
 import { removeTeamsOf } from '../teams/team-end.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -66,6 +67,7 @@ export function scheduleDataRetention(app: FastifyInstance, database: RunsAlone,
     const removed = await removeLapsedMembers(data);
     const purged = await purgeOldMail(data);
     await forgetCountedChanges(data);
+    await deleteReleasedFiles(data, app.storage);
     if (removed > 0)
       app.log.info({ removed }, `removed the data of members whose plan ended ${DATA_KEPT_AFTER_CANCELLATION_DAYS} days ago`);
     if (purged > 0) app.log.info({ purged }, `removed mail sent more than ${OUTBOX_KEPT_DAYS} days ago`);

@@ -12,6 +12,7 @@ import {
   courses,
   memberLicences,
   members,
+  storedFilesReleased,
 } from '../../db/schema.ts';
 
 // The CE ledger's tables. A licence's cycle is the state's cycle before its renewal date (two years
@@ -187,14 +188,6 @@ export function createLicenceRepository(db: DatabaseOrTransaction) {
       return row ?? null;
     },
 
-    async countOutside(memberId: string, state: UsState): Promise<number> {
-      const [row] = await db
-        .select({ count: count() })
-        .from(ceEntries)
-        .where(and(eq(ceEntries.memberId, memberId), eq(ceEntries.state, state), eq(ceEntries.source, 'outside')));
-      return row?.count ?? 0;
-    },
-
     async insertEntry(values: typeof ceEntries.$inferInsert): Promise<string> {
       const [row] = await db.insert(ceEntries).values(values).returning({ id: ceEntries.id });
       return row!.id;
@@ -258,22 +251,59 @@ export function createLicenceRepository(db: DatabaseOrTransaction) {
             // Within a day of the window in UTC, for the index; the member's own date decides.
             sql`${memberLicences.renewsOn} between (now() at time zone 'UTC')::date - 1 and (now() at time zone 'UTC')::date + ${first + 1}::int`,
             sql`${daysLeft} between 0 and ${first}::int`,
-            sql`not exists (select 1 from ${ceRemindersSent} where ${ceRemindersSent.licenceId} = ${memberLicences.id}
-              and ${ceRemindersSent.renewsOn} = ${memberLicences.renewsOn} and ${ceRemindersSent.daysBefore} = ${stage})`,
+            // Told (or passed) at this stage for this member's licence in this state, for a renewal date
+            // within the first stage's days of this one: the same renewal, however its date moved.
+            sql`not exists (select 1 from ${ceRemindersSent} where ${ceRemindersSent.memberId} = ${memberLicences.memberId}
+              and ${ceRemindersSent.state} = ${memberLicences.state} and ${ceRemindersSent.daysBefore} = ${stage}
+              and abs(${ceRemindersSent.renewsOn} - ${memberLicences.renewsOn}) < ${first}::int)`,
           ),
         )
         .orderBy(asc(memberLicences.renewsOn), asc(memberLicences.id))
         .limit(limit);
     },
 
-    /** Claims a stage's reminder for this licence and renewal date; false when another process did. */
-    async claimReminder(licenceId: string, renewsOn: string, daysBefore: number, told: boolean): Promise<boolean> {
+    /** Claims a stage's reminder for the member's licence in a state and its renewal date; false when another process did. */
+    async claimReminder(claim: {
+      memberId: string;
+      state: UsState;
+      daysBefore: number;
+      renewsOn: string;
+      told: boolean;
+    }): Promise<boolean> {
       const claimed = await db
         .insert(ceRemindersSent)
-        .values({ licenceId, renewsOn, daysBefore, told })
+        .values(claim)
         .onConflictDoNothing()
-        .returning({ licenceId: ceRemindersSent.licenceId });
+        .returning({ memberId: ceRemindersSent.memberId });
       return claimed.length > 0;
+    },
+
+    /** Stored files released by their rows (a CE certificate's entry removed), a batch at a time. */
+    async releasedFiles(limit: number): Promise<string[]> {
+      const rows = await db
+        .select({ key: storedFilesReleased.storageKey })
+        .from(storedFilesReleased)
+        .orderBy(asc(storedFilesReleased.releasedAt))
+        .limit(limit);
+      return rows.map((row) => row.key);
+    },
+
+    async forgetReleased(keys: string[]): Promise<void> {
+      if (keys.length > 0) await db.delete(storedFilesReleased).where(inArray(storedFilesReleased.storageKey, keys));
+    },
+
+    /** What the member keeps of certificates of CE elsewhere: how many, and their bytes. */
+    async outsideCertificatesOf(memberId: string): Promise<{ count: number; bytes: number }> {
+      const [row] = await db
+        .select({ count: count(), bytes: sql<number>`coalesce(sum(${ceEntries.certificateBytes}), 0)::float8` })
+        .from(ceEntries)
+        .where(and(eq(ceEntries.memberId, memberId), eq(ceEntries.source, 'outside')));
+      return { count: row?.count ?? 0, bytes: row?.bytes ?? 0 };
+    },
+
+    /** Holds the member's row until the transaction ends: their caps are counted and kept one change at a time. */
+    async lockMember(memberId: string): Promise<void> {
+      await db.select({ id: members.id }).from(members).where(eq(members.id, memberId)).for('update');
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   CE_ENTRY_NOT_FOUND,
   CE_NEEDS_CERTIFICATE,
   CE_NEEDS_HOURS,
+  COMPLETED_IN_FUTURE,
   CE_TOPIC_LABEL,
   CERTIFICATE_TYPES_ACCEPTED,
   isOnTrack,
@@ -33,6 +34,7 @@ import type { Viewer } from '../../common/viewer.ts';
 import { checkUpload, displayName } from '../files/upload-checks.ts';
 import type { FileStorage } from '../files/storage.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { AttemptLimiter } from '../http/attempt-limiter.ts';
 import type { LearningService } from '../../common/learning.contract.ts';
 import { decodeCursor, encodeCursor } from '../lists/keyset.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
@@ -219,6 +221,8 @@ export function createLicenceService(deps: {
   mailer: Pick<Mailer, 'link'>;
   /** The site's own certificates, rendered for the zip as their member downloads them. */
   learning: Pick<LearningService, 'certificatePdf'>;
+  /** Counts each member's transcripts and zips: each reads a whole cycle. */
+  limiter: Pick<AttemptLimiter, 'check'>;
 }): ServerLicenceService {
   const { data, storage } = deps;
 
@@ -237,9 +241,10 @@ export function createLicenceService(deps: {
     return standing;
   }
 
-  /** A licence's standing and its cycle's entries, oldest first, read page after page. */
+  /** A licence's standing and its cycle's entries, oldest first, read page after page (a download, counted). */
   async function cycleOf(viewer: Viewer, licenceId: string) {
     const licence = await ownLicence(viewer, licenceId);
+    await deps.limiter.check('ce-download:member', licence.memberId, LICENCES.downloads);
     const standing = await standingFor(viewer, licenceId);
     async function* entries(): AsyncGenerator<CeEntryRow> {
       let after: { completedOn: string; id: string } | undefined;
@@ -326,10 +331,9 @@ export function createLicenceService(deps: {
 
     async addOutsideEntry(viewer, input, certificate) {
       const member = requireMember(viewer);
-      const licences = await data.licence.licencesOf([member.id]);
-      if (!licences.some((row) => row.licence.state === input.state)) throw badRequest(NO_LICENCE_IN_STATE, 'state');
-      if ((await data.licence.countOutside(member.id, input.state)) >= LICENCES.maxOutsideEntriesPerState)
-        throw conflict(TOO_MANY_OUTSIDE_ENTRIES);
+      if (input.completed_on > localDateOf(new Date(), member.timeZone ?? DEFAULT_TIME_ZONE)) {
+        throw badRequest(COMPLETED_IN_FUTURE, 'completed_on');
+      }
       const filename = displayName(certificate.filename);
       const extension = path.extname(filename).slice(1).toLowerCase();
       if (!CERTIFICATE_EXTENSIONS.includes(extension)) throw badRequest(CERTIFICATE_TYPES_ACCEPTED, 'certificate');
@@ -340,19 +344,30 @@ export function createLicenceService(deps: {
       const { type } = await checkUpload(filename, certificate.content);
       const key = `ce-certificates/${randomBytes(16).toString('hex')}.${extension === 'jpeg' ? 'jpg' : extension}`;
       await storage.put(key, certificate.content, type.contentType, { attachment: filename });
-      const id = await data.licence
-        .insertEntry({
-          memberId: member.id,
-          state: input.state,
-          source: 'outside',
-          provider: input.provider,
-          courseName: input.course_name,
-          hours: input.hours,
-          topic: input.topic,
-          completedOn: input.completed_on,
-          certificateKey: key,
-          certificateFilename: filename,
-          certificateContentType: type.contentType,
+      const id = await data
+        .transaction(async (tx) => {
+          // The member's caps are counted under their row's lock: two uploads at once cannot both pass.
+          await tx.licence.lockMember(member.id);
+          const licences = await tx.licence.licencesOf([member.id]);
+          if (!licences.some((row) => row.licence.state === input.state)) throw badRequest(NO_LICENCE_IN_STATE, 'state');
+          const kept = await tx.licence.outsideCertificatesOf(member.id);
+          if (kept.count >= LICENCES.maxOutsideEntries || kept.bytes + certificate.content.length > LICENCES.maxCertificateBytesInAll) {
+            throw conflict(TOO_MANY_OUTSIDE_ENTRIES);
+          }
+          return tx.licence.insertEntry({
+            memberId: member.id,
+            state: input.state,
+            source: 'outside',
+            provider: input.provider,
+            courseName: input.course_name,
+            hours: input.hours,
+            topic: input.topic,
+            completedOn: input.completed_on,
+            certificateKey: key,
+            certificateFilename: filename,
+            certificateContentType: type.contentType,
+            certificateBytes: certificate.content.length,
+          });
         })
         .catch(async (error: unknown) => {
           await storage.delete(key).catch(() => {});
@@ -379,6 +394,17 @@ export function createLicenceService(deps: {
       }
       const stream = await storage.get(entry.certificateKey);
       if (!stream) throw notFound('File not found.');
+      // An owner opening a member's private document is in the activity log.
+      if (viewer.member?.id !== entry.memberId) {
+        await data.audit.record({
+          actorEmail: requireStaff(viewer).email,
+          action: 'member.ce_certificate.open',
+          target: entry.memberId,
+          oldValue: null,
+          newValue: { entry: entry.id, filename: entry.certificateFilename },
+          subjectMemberId: entry.memberId,
+        });
+      }
       return {
         stream,
         contentType: entry.certificateContentType ?? 'application/octet-stream',
@@ -391,10 +417,10 @@ export function createLicenceService(deps: {
       return new Map(
         [...standings].map(([memberId, list]) => [
           memberId,
-          list.map(({ state, licence_type, renews_on, hours_missing, on_track }) => ({
+          list.map(({ state, licence_type, requirement, hours_missing, on_track }) => ({
             state,
             licence_type,
-            renews_on,
+            known: requirement !== null,
             hours_missing,
             on_track,
           })),

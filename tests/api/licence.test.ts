@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,8 +7,18 @@ import type { Lesson, StaffCourseDetail } from '../../common/courses.contract.ts
 import type { CeEntryView, LicenceStanding } from '../../common/licence.contract.ts';
 import { addDays, localDateOf } from '../../common/time-zones.ts';
 import type { TeamView } from '../../common/teams.contract.ts';
-import { auditLog, ceEntries, ceRemindersSent, members, notifications, outboxMessages, teamMembers, teams } from '../../db/schema.ts';
-import { sendRenewalReminders } from '../../server/licence/licence-reminders.ts';
+import {
+  auditLog,
+  ceEntries,
+  ceRemindersSent,
+  members,
+  notifications,
+  outboxMessages,
+  storedFilesReleased,
+  teamMembers,
+  teams,
+} from '../../db/schema.ts';
+import { deleteReleasedFiles, sendRenewalReminders } from '../../server/licence/licence-reminders.ts';
 import { createMailer } from '../../server/mail/mailer.ts';
 import { createDataAccess } from '../../server/repositories.ts';
 import { injectAs, type ViewerHeaders } from '../helpers/inject-as.ts';
@@ -244,6 +256,11 @@ describe('the ledger', () => {
     expect(own.headers['cache-control']).toBe('private, no-store');
     expect(own.rawPayload.equals(PDF_BYTES)).toBe(true);
     expect((await request('GET', url, owner)).statusCode).toBe(200);
+    const opened = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'member.ce_certificate.open'), eq(auditLog.target, member.memberId)));
+    expect(opened).toHaveLength(1);
     // Another member, an editor (whose work is content, not members) and a visitor: nothing to see.
     expect((await request('GET', url, (await t.loginAs('gold')).headers)).statusCode).toBe(404);
     expect((await request('GET', url, editor)).statusCode).toBe(404);
@@ -274,6 +291,14 @@ describe('the ledger', () => {
     expect(await detail({ state: 'FL' }, { name: 'c.png', content: PNG_BYTES })).toBe(
       'Record your licence in this state first: outside CE counts toward a licence you hold.',
     );
+    expect(await detail({ hours: '0x10' }, { name: 'c.png', content: PNG_BYTES })).toBe('Hours must be a number');
+    expect(await detail({ hours: '1e1' }, { name: 'c.png', content: PNG_BYTES })).toBe('Hours must be a number');
+    expect(await detail({ completed_on: addDays(today(), 2) }, { name: 'c.png', content: PNG_BYTES })).toBe(
+      'The completion date cannot be in the future.',
+    );
+    expect(await detail({ completed_on: '0001-01-01' }, { name: 'c.png', content: PNG_BYTES })).toBe(
+      'Completion date must be between 2000 and 2100',
+    );
     expect(await detail({ course_name: 'Fair\u0007housing' }, { name: 'c.png', content: PNG_BYTES })).toBe(
       'Course name must not contain control characters',
     );
@@ -282,15 +307,42 @@ describe('the ledger', () => {
   it('counts only the cycle before the renewal date', async () => {
     await request('PUT', '/api/admin/ce-requirements/TX/salesperson', editor, TEXAS);
     const member = await memberWithLicence('TX', 100);
-    for (const completed_on of [addDays(today(), -800), addDays(today(), -10), addDays(today(), 200)]) {
+    for (const completed_on of [addDays(today(), -800), addDays(today(), -10)]) {
       expect(
         (await outside(member, { completed_on, topic: 'elective', hours: '1.5' }, { name: 'c.png', content: PNG_BYTES })).statusCode,
       ).toBe(201);
     }
+    // An entry after the renewal date (a course completed here and dated so) counts toward the next cycle only.
+    await t.db.insert(ceEntries).values({
+      memberId: member.memberId,
+      state: 'TX',
+      source: 'outside',
+      provider: 'Elsewhere',
+      courseName: 'Next cycle',
+      hours: 4,
+      topic: 'elective',
+      completedOn: addDays(today(), 101),
+    });
     const [standing] = await ledger(member);
     expect(standing!.hours_done).toBe(1.5);
     expect(standing!.hours_missing).toBe(16.5);
     expect(standing!.days_to_renewal).toBe(100);
+  });
+});
+
+describe('a member’s certificate files', () => {
+  it('leave the file store with their entry or their account, once the daily job runs', async () => {
+    const member = await memberWithLicence();
+    const added = await outside(member, {}, { name: 'kept.pdf', content: PDF_BYTES });
+    expect(added.statusCode, added.body).toBe(201);
+    const [stored] = await t.db.select({ key: ceEntries.certificateKey }).from(ceEntries).where(eq(ceEntries.id, added.json().id));
+    const file = path.join(t.dataDir, 'uploads', stored!.key!);
+    expect(fs.existsSync(file)).toBe(true);
+    const deleted = await request('POST', '/api/account/delete', member.headers, { password: member.password });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    await deleteReleasedFiles(createDataAccess(t.db), t.app.storage);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(await t.db.select().from(storedFilesReleased).where(eq(storedFilesReleased.storageKey, stored!.key!))).toEqual([]);
   });
 });
 
@@ -321,12 +373,32 @@ describe('renewal reminders', () => {
     expect(await told(done.memberId)).toEqual([]);
     const mails = await t.db.select().from(outboxMessages).where(eq(outboxMessages.toAddress, behind.email));
     expect(mails.map((mail) => mail.subject)).toEqual(['18 CE hours to go for your Texas licence']);
-    const stages = await t.db.select().from(ceRemindersSent).where(eq(ceRemindersSent.licenceId, behind.licence.id));
+    const stages = await t.db.select().from(ceRemindersSent).where(eq(ceRemindersSent.memberId, behind.memberId));
     expect(stages.map((stage) => stage.daysBefore)).toEqual([90]);
 
     // At 30 days the next stage tells again, once; a new renewal date starts its own stages.
     await t.db.execute(sql`update member_licences set renews_on = renews_on - 60 where id = ${behind.licence.id}`);
     await sendRenewalReminders(createDataAccess(t.db), mailer);
+    await sendRenewalReminders(createDataAccess(t.db), mailer);
+    expect(await told(behind.memberId)).toHaveLength(2);
+
+    // Moving the date a little, or removing the licence and adding it again, asks for no new reminder.
+    const licences = async () => (await ledger(behind))[0]!;
+    const moved = await request('PUT', `/api/licence/licences/${behind.licence.id}`, behind.headers, {
+      state: 'TX',
+      licence_type: 'salesperson',
+      renews_on: addDays((await licences()).renews_on, 3),
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    await sendRenewalReminders(createDataAccess(t.db), mailer);
+    const renewsOn = (await licences()).renews_on;
+    expect((await request('DELETE', `/api/licence/licences/${behind.licence.id}`, behind.headers)).statusCode).toBe(200);
+    const again = await request('POST', '/api/licence/licences', behind.headers, {
+      state: 'TX',
+      licence_type: 'salesperson',
+      renews_on: renewsOn,
+    });
+    expect(again.statusCode, again.body).toBe(201);
     await sendRenewalReminders(createDataAccess(t.db), mailer);
     expect(await told(behind.memberId)).toHaveLength(2);
   });
@@ -389,9 +461,7 @@ describe('a broker', () => {
     await t.db.insert(teamMembers).values({ teamId: team!.id, memberId: agent.memberId });
     const view = (await request('GET', '/api/teams/mine', broker.headers)).json() as TeamView;
     const seen = view.agents.find((each) => each.id === agent.memberId)!;
-    expect(seen.licences).toEqual([
-      { state: 'TX', licence_type: 'salesperson', renews_on: agent.licence.renews_on, hours_missing: 18, on_track: false },
-    ]);
+    expect(seen.licences).toEqual([{ state: 'TX', licence_type: 'salesperson', known: true, hours_missing: 18, on_track: false }]);
     expect(JSON.stringify(view)).not.toContain('SP-778812');
     // The agent's ledger itself stays theirs.
     expect((await request('GET', `/api/licence/licences/${agent.licence.id}/transcript.pdf`, broker.headers)).statusCode).toBe(404);

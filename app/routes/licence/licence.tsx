@@ -32,7 +32,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const entries = await Promise.all(
     licences.map(async (licence) => {
       const after = more.success && more.data.state === licence.state ? more.data.after : undefined;
-      return [licence.state, await services.licence.entries(viewer, licence.state, after)] as const;
+      // A page link gone stale (or made up) shows the first page rather than failing the ledger.
+      const page = await attempt(() => services.licence.entries(viewer, licence.state, after));
+      return [licence.state, page.ok ? page.value : await services.licence.entries(viewer, licence.state)] as const;
     }),
   );
   return { licences, entries: Object.fromEntries(entries), today: localDateOf(new Date(), member.timeZone ?? DEFAULT_TIME_ZONE) };

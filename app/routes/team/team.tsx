@@ -110,10 +110,12 @@ function AgentRow({ agent }: { agent: AgentView }) {
         <ul className="mt-1 space-y-1 text-sm text-gray-800" aria-label={`${agent.name}’s licences`}>
           {agent.licences.map((licence) => (
             <li key={licence.state}>
-              {licence.state} licence, renews {formatDate(licence.renews_on)}:{' '}
-              {licence.hours_missing === 0
-                ? 'CE hours complete'
-                : `${licence.hours_missing} CE hours missing, ${licence.on_track ? 'on track' : 'behind'}`}
+              {licence.state} licence:{' '}
+              {!licence.known
+                ? 'no requirement kept for the state'
+                : licence.hours_missing === 0
+                  ? 'CE hours complete'
+                  : `${licence.hours_missing} CE hours missing, ${licence.on_track ? 'on track' : 'behind'}`}
             </li>
           ))}
         </ul>
