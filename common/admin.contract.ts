@@ -47,10 +47,19 @@ export type MemberTierResponse = z.infer<typeof MemberTierResponse>;
 /** Staff open a course to one member before the course it builds on is completed: which, and why (the activity log keeps both). */
 export const EarlyOpeningInput = z.object({
   course_id: slugParam('Course'),
+  /** One dripped lesson of the course only (the rest keep their days); null or absent: the whole course. */
+  lesson_id: slugParam('Lesson').nullable().default(null),
   reason: requiredText('Reason', TEXT_MAX.earlyOpeningReason),
 });
 export type EarlyOpeningInput = z.infer<typeof EarlyOpeningInput>;
-export const EarlyOpening = z.object({ member_id: z.string(), course_id: z.string(), course_title: z.string(), reason: z.string() });
+export const EarlyOpening = z.object({
+  member_id: z.string(),
+  course_id: z.string(),
+  course_title: z.string(),
+  lesson_id: z.string().nullable(),
+  lesson_title: z.string().nullable(),
+  reason: z.string(),
+});
 export type EarlyOpening = z.infer<typeof EarlyOpening>;
 
 export const ContactMessageRow = z.object({
@@ -130,6 +139,8 @@ export interface MembersService {
   setTier(viewer: Viewer, memberId: string, tier: Tier): Promise<MemberTierResponse>;
   /** Opens a course that builds on another to this member now (once; an audit entry says who and why). */
   openCourseEarly(viewer: Viewer, memberId: string, input: EarlyOpeningInput): Promise<EarlyOpening>;
+  /** The dripped lessons of the catalogue, for 'Open a course early' to open one of them alone. */
+  drippedLessons(viewer: Viewer): Promise<{ id: string; title: string; course_id: string; course_title: string }[]>;
 }
 
 export interface MessagesService {

@@ -74,6 +74,8 @@ export const LessonList = z.array(Lesson);
 
 /** A lesson as the opening rules read it: its course, whether it is a free preview, and its drip. */
 export interface LessonPlace {
+  /** The lesson's id (staff may open one lesson early to a member). */
+  id: string;
   courseId: string;
   freePreview: boolean;
   opensAfterDays: number | null;

@@ -207,8 +207,8 @@ export const isPublicFile = (file: { accessTier: Tier | null }) => mayOpenFile(N
 
 /** A place that serves an uploaded file through its own check: a lesson's video, a resource's download, a session's recording. */
 export type FileUse =
-  | ({ as: 'lesson video'; courseId: string; courseTier: Tier; freePreview: boolean } & LessonSchedule)
-  | ({ as: 'lesson attachment'; courseId: string; courseTier: Tier } & LessonSchedule)
+  | ({ as: 'lesson video'; lessonId: string; courseId: string; courseTier: Tier; freePreview: boolean } & LessonSchedule)
+  | ({ as: 'lesson attachment'; lessonId: string; courseId: string; courseTier: Tier } & LessonSchedule)
   | { as: 'download'; tierRequired: Tier }
   | { as: 'recording'; minTier: Tier };
 

@@ -339,6 +339,23 @@ export const earlyOpenings = pgTable(
   (t) => [primaryKey({ columns: [t.memberId, t.courseId] })],
 );
 
+/** Staff opening one dripped lesson to one member before its day: who, by whom and why, once (the audit log has it too). */
+export const lessonEarlyOpenings = pgTable(
+  'lesson_early_openings',
+  {
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    lessonId: text()
+      .notNull()
+      .references(() => lessons.id, { onDelete: 'cascade' }),
+    reason: text().notNull(),
+    openedById: uuid().references(() => staffAccounts.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.lessonId] })],
+);
+
 /** A dripped lesson's opening told to a member (the notifications centre, by their choice of channel): once. */
 export const lessonOpeningsTold = pgTable(
   'lesson_openings_told',

@@ -128,6 +128,14 @@ export function createMemberExport(deps: { data: DataAccess; invoices: (viewer: 
       ),
       (row) => ({ course_id: row.courseId, opened_at: iso(row.openedAt), reason: row.reason }),
     );
+    yield ',"lessons_opened_early":';
+    yield* jsonArray(
+      pages(
+        (after: { openedAt: string; lessonId: string } | undefined) => data.courses.lessonEarlyOpeningsOf(member.id, STREAM_BATCH, after),
+        (row) => ({ openedAt: row.openedKey, lessonId: row.lessonId }),
+      ),
+      (row) => ({ lesson_id: row.lessonId, opened_at: iso(row.openedAt), reason: row.reason }),
+    );
     yield ',"quiz_tries":';
     yield* jsonArray(
       pages(

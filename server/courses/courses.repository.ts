@@ -5,6 +5,7 @@ import {
   courseLearnerCounts,
   courses,
   earlyOpenings,
+  lessonEarlyOpenings,
   enrolments,
   lessonOpeningsTold,
   members,
@@ -25,6 +26,8 @@ const DRIP_TELLS_FOR_MS = 24 * 60 * 60 * 1000;
 export interface LearnerStanding {
   startedAt: Date | null;
   openedEarly: boolean;
+  /** The course's dripped lessons staff opened to the member before their day. */
+  lessonsOpenedEarly: string[];
   prerequisite: PrerequisiteStanding | null;
 }
 import type { Cue } from '../../common/webvtt.ts';
@@ -124,11 +127,20 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
      */
     async learnerStanding(memberId: string | null, courseId: string): Promise<LearnerStanding> {
       const member = memberId ?? sql`null::uuid`;
-      type Row = { started_at: string | Date | null; opened_early: boolean; id: string | null; title: string | null; completed: boolean };
+      type Row = {
+        started_at: string | Date | null;
+        opened_early: boolean;
+        lessons_opened_early: string[] | null;
+        id: string | null;
+        title: string | null;
+        completed: boolean;
+      };
       const result = await db.execute(sql`
         select
           (select e.enrolled_at from enrolments e where e.member_id = ${member} and e.course_id = ${courseId}) as started_at,
           exists (select 1 from early_openings o where o.member_id = ${member} and o.course_id = ${courseId}) as opened_early,
+          array(select o.lesson_id from lesson_early_openings o join lessons l on l.id = o.lesson_id
+                where o.member_id = ${member} and l.course_id = ${courseId}) as lessons_opened_early,
           required.id, required.title,
           coalesce((
             select e.completed_lessons >= (select count(*) from lessons l where l.course_id = required.id)
@@ -142,6 +154,7 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
       return {
         startedAt,
         openedEarly: row.opened_early,
+        lessonsOpenedEarly: row.lessons_opened_early ?? [],
         prerequisite:
           row.id && row.title
             ? { id: row.id, title: row.title, completed: row.completed, started: startedAt !== null, openedEarly: row.opened_early }
@@ -185,6 +198,7 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
             sql`${opening} > ${enrolments.enrolledAt}`,
             sql`not exists (select 1 from ${lessonOpeningsTold} told where told.member_id = ${members.id} and told.lesson_id = ${lessons.id})`,
             sql`not exists (select 1 from ${earlyOpenings} early where early.member_id = ${members.id} and early.course_id = ${courses.id})`,
+            sql`not exists (select 1 from ${lessonEarlyOpenings} early where early.member_id = ${members.id} and early.lesson_id = ${lessons.id})`,
           ),
         )
         .limit(limit);
@@ -233,6 +247,48 @@ export function createCoursesRepository(db: DatabaseOrTransaction) {
     },
 
     /** Staff open a course to one member before its prerequisite is done; once (a second time changes nothing). */
+    async openLessonEarly(opening: { memberId: string; lessonId: string; reason: string; openedById: string | null }): Promise<boolean> {
+      const inserted = await db
+        .insert(lessonEarlyOpenings)
+        .values(opening)
+        .onConflictDoNothing()
+        .returning({ memberId: lessonEarlyOpenings.memberId });
+      return inserted.length > 0;
+    },
+
+    /** The dripped lessons of published courses, in catalogue order: what staff may open early to a member. */
+    async drippedLessons(limit: number) {
+      return db
+        .select({ id: lessons.id, title: lessons.title, courseId: courses.id, courseTitle: courses.title })
+        .from(lessons)
+        .innerJoin(courses, and(eq(courses.id, lessons.courseId), eq(courses.status, 'published')))
+        .where(sql`(${lessons.opensAfterDays} is not null or ${lessons.opensOn} is not null)`)
+        .orderBy(asc(courses.position), asc(courses.title), asc(lessons.position))
+        .limit(limit);
+    },
+
+    /** The member's lessons staff opened early, oldest first, after `after`: their data, for 'Download my data'. */
+    async lessonEarlyOpeningsOf(memberId: string, limit: number, after?: { openedAt: string; lessonId: string }) {
+      return db
+        .select({
+          lessonId: lessonEarlyOpenings.lessonId,
+          reason: lessonEarlyOpenings.reason,
+          openedAt: lessonEarlyOpenings.createdAt,
+          openedKey: sql<string>`${lessonEarlyOpenings.createdAt}::text`,
+        })
+        .from(lessonEarlyOpenings)
+        .where(
+          and(
+            eq(lessonEarlyOpenings.memberId, memberId),
+            after
+              ? sql`(${lessonEarlyOpenings.createdAt}, ${lessonEarlyOpenings.lessonId}) > (${after.openedAt}::timestamptz, ${after.lessonId})`
+              : undefined,
+          ),
+        )
+        .orderBy(asc(lessonEarlyOpenings.createdAt), asc(lessonEarlyOpenings.lessonId))
+        .limit(limit);
+    },
+
     async openEarly(opening: { memberId: string; courseId: string; reason: string; openedById: string | null }): Promise<boolean> {
       const inserted = await db.insert(earlyOpenings).values(opening).onConflictDoNothing().returning({ memberId: earlyOpenings.memberId });
       return inserted.length > 0;

@@ -67,12 +67,13 @@ const MOMENTS_PER_LESSON = 5;
 function transcriptMatches(
   viewer: Viewer,
   rows: TranscriptSearchRow[],
-  gates: Map<string, { refusal: (lesson: LessonSchedule & { freePreview: boolean }) => string | null }>,
+  gates: Map<string, { refusal: (lesson: LessonSchedule & { freePreview: boolean; id: string }) => string | null }>,
 ): TranscriptMatches {
   const byLesson = new Map<string, TranscriptMatches[number]>();
   for (const row of rows) {
     const opens =
-      mayWatchLesson(viewer, { courseTier: row.courseTier, freePreview: row.freePreview }) && !gates.get(row.courseId)?.refusal(row);
+      mayWatchLesson(viewer, { courseTier: row.courseTier, freePreview: row.freePreview }) &&
+      !gates.get(row.courseId)?.refusal({ ...row, id: row.lessonId });
     const match = byLesson.get(row.lessonId) ?? {
       course_id: row.courseId,
       course_title: row.courseTitle,
@@ -109,12 +110,13 @@ export function createCoursesService(data: DataAccess): CoursesService {
       ? null
       : { id: standing.prerequisite!.id, title: standing.prerequisite!.title };
     /** When the lesson opens while its schedule keeps it closed to the viewer; null once it is open. */
-    const opensLater = (lesson: LessonSchedule): LessonOpening => {
+    const opensLater = (lesson: LessonSchedule & { id: string }): LessonOpening => {
       const opening = lessonOpening(lesson, standing.startedAt, zone);
-      return lessonStillClosed(viewer, opening, standing.openedEarly, now) ? opening : null;
+      const openedEarly = standing.openedEarly || standing.lessonsOpenedEarly.includes(lesson.id);
+      return lessonStillClosed(viewer, opening, openedEarly, now) ? opening : null;
     };
     /** Why the lesson is not open to the viewer yet, or null; a free preview is open to all. */
-    const refusal = (lesson: LessonSchedule & { freePreview: boolean }): string | null => {
+    const refusal = (lesson: LessonSchedule & { freePreview: boolean; id: string }): string | null => {
       if (lesson.freePreview) return null;
       if (unmet) return prerequisiteFirst(unmet.title);
       const later = opensLater(lesson);
@@ -165,7 +167,14 @@ export function createCoursesService(data: DataAccess): CoursesService {
           watches &&
           (!lesson.videoFileId ||
             mayOpenServedFile(viewer, { accessTier: lesson.videoFileAccessTier }, [
-              { as: 'lesson video', courseId: course.id, opensAfterDays: lesson.opensAfterDays, opensOn: lesson.opensOn, ...place },
+              {
+                as: 'lesson video',
+                lessonId: lesson.id,
+                courseId: course.id,
+                opensAfterDays: lesson.opensAfterDays,
+                opensOn: lesson.opensOn,
+                ...place,
+              },
             ]));
         return {
           id: lesson.id,
@@ -206,7 +215,7 @@ export function createCoursesService(data: DataAccess): CoursesService {
       const course = found && (await visible(viewer, await courses.findById(found.courseId)));
       if (!found || !course) throw notFound('This lesson has no transcript in this language.');
       if (!mayWatchLesson(viewer, { courseTier: course.tier, freePreview: found.freePreview })) refuseFile(viewer, 'lesson video');
-      const refusal = (await gateOf(viewer, course.id)).refusal(found);
+      const refusal = (await gateOf(viewer, course.id)).refusal({ ...found, id: lessonId });
       if (refusal) throw forbidden(refusal);
       return { language, cues: found.cues };
     },

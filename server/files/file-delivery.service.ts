@@ -60,7 +60,11 @@ export function createFileDeliveryService(deps: {
   async function refuseUnopenedLessons(viewer: Viewer, places: readonly FileUse[]): Promise<void> {
     for (const place of places) {
       if (place.as !== 'lesson video' && place.as !== 'lesson attachment') continue;
-      await requireLessonOpen(deps.courses, viewer, { freePreview: place.as === 'lesson video' && place.freePreview, ...place });
+      await requireLessonOpen(deps.courses, viewer, {
+        ...place,
+        id: place.lessonId,
+        freePreview: place.as === 'lesson video' && place.freePreview,
+      });
     }
   }
 

@@ -19,9 +19,19 @@ import {
 } from '../../db/schema.ts';
 
 /** What the opening rules read of a lesson that serves a file (free preview, drip). */
-const lessonPlaceColumns = { freePreview: lessons.freePreview, opensAfterDays: lessons.opensAfterDays, opensOn: lessons.opensOn };
+const lessonPlaceColumns = {
+  lessonId: lessons.id,
+  freePreview: lessons.freePreview,
+  opensAfterDays: lessons.opensAfterDays,
+  opensOn: lessons.opensOn,
+};
 /** The same columns for a place that is no lesson (never read). */
-const NO_LESSON_PLACE = { freePreview: sql<boolean>`false`, opensAfterDays: sql<number | null>`null`, opensOn: sql<string | null>`null` };
+const NO_LESSON_PLACE = {
+  lessonId: sql<string>`null`,
+  freePreview: sql<boolean>`false`,
+  opensAfterDays: sql<number | null>`null`,
+  opensOn: sql<string | null>`null`,
+};
 
 export function createFilesRepository(db: DatabaseOrTransaction) {
   return {
@@ -148,6 +158,7 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
             as: sql<FileUse['as']>`'lesson attachment'`,
             tier: courses.tier,
             courseId: courses.id,
+            lessonId: lessons.id,
             // An attachment waits for its lesson's drip, free preview or not (its video alone is the preview).
             freePreview: sql<boolean>`false`,
             opensAfterDays: lessons.opensAfterDays,
@@ -159,7 +170,7 @@ export function createFilesRepository(db: DatabaseOrTransaction) {
           .where(eq(lessonAttachments.fileId, id)),
       );
       return rows.map((row): FileUse => {
-        const schedule = { opensAfterDays: row.opensAfterDays, opensOn: row.opensOn };
+        const schedule = { lessonId: row.lessonId, opensAfterDays: row.opensAfterDays, opensOn: row.opensOn };
         if (row.as === 'lesson video')
           return { as: row.as, courseTier: row.tier, freePreview: row.freePreview, courseId: row.courseId, ...schedule };
         if (row.as === 'lesson attachment') return { as: row.as, courseTier: row.tier, courseId: row.courseId, ...schedule };

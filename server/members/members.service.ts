@@ -10,7 +10,7 @@ import { subscriptionView } from '../billing/billing-views.ts';
 import { applyMembershipTier } from '../billing/membership-tier.ts';
 import type { ServerLearningService } from '../learning/learning.service.ts';
 import { AuditCursor, auditEntryView } from '../audit/audit.service.ts';
-import type { DataAccess } from '../repositories.ts';
+import type { DataAccess, Repositories } from '../repositories.ts';
 import { deviceName } from '../sessions/device-name.ts';
 import { csvRow } from '../lists/csv.ts';
 import type { MemberCursor, MembersRepository } from './members.repository.ts';
@@ -35,6 +35,41 @@ const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 function lastWeeks(count: number, now = new Date()): string[] {
   const monday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - ((now.getUTCDay() + 6) % 7)));
   return Array.from({ length: count }, (_, index) => new Date(monday.getTime() - (count - 1 - index) * WEEK_MS).toISOString().slice(0, 10));
+}
+
+/** Dripped lessons an owner may choose from to open one early (the catalogue's; a course's lessons are few). */
+const DRIPPED_LESSONS_LISTED = 500;
+
+/** Opens one dripped lesson of a course to one member before its day, with the reason the activity log keeps. */
+async function openLessonEarly(
+  tx: Repositories,
+  staff: { id: string; email: string },
+  member: { id: string; email: string },
+  course: { id: string; title: string },
+  lessonId: string,
+  reason: string,
+) {
+  const lesson = (await tx.courses.listLessons(course.id)).find((each) => each.id === lessonId);
+  if (!lesson || (lesson.opensAfterDays === null && lesson.opensOn === null)) {
+    throw badRequest(`Choose a lesson of “${course.title}” that opens on a later day.`, 'lesson_id');
+  }
+  const opened = await tx.courses.openLessonEarly({ memberId: member.id, lessonId: lesson.id, reason, openedById: staff.id });
+  if (!opened) throw conflict(`“${lesson.title}” is already open to this member.`);
+  await tx.audit.record({
+    actorEmail: staff.email,
+    action: 'lesson.opened_early',
+    target: member.email,
+    oldValue: null,
+    newValue: { course: course.id, lesson: lesson.id, reason },
+  });
+  return {
+    member_id: member.id,
+    course_id: course.id,
+    course_title: course.title,
+    lesson_id: lesson.id,
+    lesson_title: lesson.title,
+    reason,
+  };
 }
 
 export function createMembersService(data: DataAccess, learning: Pick<ServerLearningService, 'recordOf'>): MembersService {
@@ -144,6 +179,12 @@ export function createMembersService(data: DataAccess, learning: Pick<ServerLear
       });
     },
 
+    async drippedLessons(viewer) {
+      requireStaffArea(viewer, 'members');
+      const rows = await data.courses.drippedLessons(DRIPPED_LESSONS_LISTED);
+      return rows.map((row) => ({ id: row.id, title: row.title, course_id: row.courseId, course_title: row.courseTitle }));
+    },
+
     async openCourseEarly(viewer, memberId, input) {
       const staff = requireStaffArea(viewer, 'members');
       return data.transaction(async (tx) => {
@@ -151,6 +192,7 @@ export function createMembersService(data: DataAccess, learning: Pick<ServerLear
         if (!member) throw notFound('Member not found');
         const course = await tx.courses.findById(input.course_id);
         if (!course || course.status !== 'published') throw badRequest('Choose a published course.', 'course_id');
+        if (input.lesson_id) return openLessonEarly(tx, staff, member, course, input.lesson_id, input.reason);
         if (!course.prerequisiteCourseId && !(await tx.courses.hasDrippedLessons(course.id))) {
           throw badRequest(
             `“${course.title}” builds on no other course and opens every lesson at once: it is open to every member its plan reaches.`,
@@ -166,7 +208,14 @@ export function createMembersService(data: DataAccess, learning: Pick<ServerLear
           oldValue: null,
           newValue: { course: course.id, reason: input.reason },
         });
-        return { member_id: member.id, course_id: course.id, course_title: course.title, reason: input.reason };
+        return {
+          member_id: member.id,
+          course_id: course.id,
+          course_title: course.title,
+          lesson_id: null,
+          lesson_title: null,
+          reason: input.reason,
+        };
       });
     },
   };

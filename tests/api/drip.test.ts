@@ -4,7 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Lesson, StaffCourseDetail } from '../../common/courses.contract.ts';
 import { addDays, formatDateInZone, instantOf, localDateOf } from '../../common/time-zones.ts';
-import { enrolments, members, notifications } from '../../db/schema.ts';
+import { auditLog, enrolments, members, notifications } from '../../db/schema.ts';
 import { tellLessonOpenings } from '../../server/courses/lesson-openings.ts';
 import { createMailer } from '../../server/mail/mailer.ts';
 import { createDataAccess } from '../../server/repositories.ts';
@@ -179,6 +179,52 @@ describe('a dripped lesson', () => {
     const exported = (await request('GET', '/api/account/export', member.headers)).json() as { courses_opened_early: unknown[] };
     expect(exported.courses_opened_early).toEqual([
       { course_id: course.courseId, opened_at: expect.any(String), reason: 'Took the live version of this course last spring.' },
+    ]);
+  });
+
+  it('opens alone, at once, to a member an owner opened that lesson early for, and the others keep their days', async () => {
+    const course = await drippedCourse();
+    const member = await memberIn(ZONE);
+    const owner = { authorization: `Bearer ${(await t.loginAsStaff({ role: 'owner' })).token}` };
+    const open = (lesson_id: string | null) =>
+      request('POST', `/api/admin/members/${member.memberId}/early-openings`, owner, {
+        course_id: course.courseId,
+        lesson_id,
+        reason: 'Presented this module at our office meeting.',
+      });
+    // Only a lesson of the course that opens on a later day.
+    expect((await open(course.dayOne.id)).json().detail).toBe(
+      `Choose a lesson of “${(await request('GET', `/api/courses/${course.courseId}`, owner)).json().title}” that opens on a later day.`,
+    );
+    const opened = await open(course.newYear.id);
+    expect(opened.statusCode, opened.body).toBe(201);
+    expect(opened.json()).toMatchObject({ lesson_id: course.newYear.id, lesson_title: 'New year' });
+    expect((await open(course.newYear.id)).statusCode).toBe(409);
+    // An editor may not.
+    const editor = { authorization: `Bearer ${(await t.loginAsStaff({ role: 'editor' })).token}` };
+    expect(
+      (
+        await request('POST', `/api/admin/members/${member.memberId}/early-openings`, editor, {
+          course_id: course.courseId,
+          lesson_id: course.newYear.id,
+          reason: 'x',
+        })
+      ).statusCode,
+    ).toBe(403);
+
+    expect((await request('POST', `/api/courses/${course.courseId}/enrol`, member.headers)).statusCode).toBe(200);
+    const lessons = (await request('GET', `/api/courses/${course.courseId}/lessons`, member.headers)).json() as Lesson[];
+    expect(lessons.map((lesson) => lesson.opens === null)).toEqual([true, false, true]);
+    expect((await request('POST', `/api/lessons/${course.newYear.id}/complete`, member.headers)).statusCode).toBe(200);
+    expect((await request('POST', `/api/lessons/${course.dayThree.id}/complete`, member.headers)).statusCode).toBe(403);
+    const [entry] = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'lesson.opened_early'), eq(auditLog.target, member.email)));
+    expect(entry?.newValue).toMatchObject({ lesson: course.newYear.id });
+    const exported = (await request('GET', '/api/account/export', member.headers)).json() as { lessons_opened_early: unknown[] };
+    expect(exported.lessons_opened_early).toEqual([
+      { lesson_id: course.newYear.id, opened_at: expect.any(String), reason: 'Presented this module at our office meeting.' },
     ]);
   });
 

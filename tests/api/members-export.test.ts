@@ -216,6 +216,7 @@ describe('GET /api/account/export', () => {
           'goals',
           'goal_progress',
           'licences',
+          'lessons_opened_early',
           'continuing_education',
           'messages_to_us',
         ].sort(),

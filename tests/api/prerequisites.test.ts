@@ -137,7 +137,14 @@ describe('a course that builds on another', () => {
 
     const opened = await open(owner, { course_id: advanced.id, reason });
     expect(opened.statusCode, opened.body).toBe(201);
-    expect(opened.json()).toEqual({ member_id: member.memberId, course_id: advanced.id, course_title: advanced.title, reason });
+    expect(opened.json()).toEqual({
+      member_id: member.memberId,
+      course_id: advanced.id,
+      course_title: advanced.title,
+      lesson_id: null,
+      lesson_title: null,
+      reason,
+    });
     expect((await open(owner, { course_id: advanced.id, reason })).statusCode).toBe(409);
 
     expect((await request('POST', `/api/courses/${advanced.id}/enrol`, member.headers)).statusCode).toBe(200);

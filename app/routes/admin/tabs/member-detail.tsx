@@ -18,14 +18,18 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   if (!id.success) throw new Response('Member not found', { status: 404 });
   // Each list pages on its own (?courses=, ?certificates=, ?activity=); a broken link shows the first pages.
   const asked = MemberDetailQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  const [detail, catalogue] = await Promise.all([
+  const [detail, catalogue, dripped] = await Promise.all([
     attempt(() => services.members.detail(viewer, id.data.id, asked.success ? asked.data : {})),
     services.courses.list(),
+    attempt(() => services.members.drippedLessons(viewer)),
   ]);
   if (!detail.ok && detail.status === 404) throw new Response(detail.message, { status: 404 });
   // The courses an owner may open early (those that build on another, or drip their lessons; the service says which do not).
   const openable = catalogue.map((course) => ({ id: course.id, title: course.title }));
-  return detail.ok ? { detail: detail.value, refusal: null, openable } : { detail: null, refusal: detail.message, openable };
+  const lessons = dripped.ok ? dripped.value : [];
+  return detail.ok
+    ? { detail: detail.value, refusal: null, openable, lessons }
+    : { detail: null, refusal: detail.message, openable, lessons };
 }
 
 // 'Open a course early': the course and the reason, which the activity log keeps.
@@ -35,14 +39,26 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   if (!form) return unreadableForm();
   const member = MemberParams.safeParse({ id: params.memberId });
   if (!member.success) return refusedBy(member.error);
-  const input = EarlyOpeningInput.safeParse({ course_id: form.get('course_id'), reason: form.get('reason') });
+  // A lesson chosen names its course: 'course-id/lesson-id'; the course alone is the whole course.
+  const [courseId, lessonId] = String(form.get('opening') ?? '').split('/');
+  const input = EarlyOpeningInput.safeParse({ course_id: courseId, lesson_id: lessonId || null, reason: form.get('reason') });
   if (!input.success) return refusedBy(input.error);
   const opened = await attempt(() => services.members.openCourseEarly(viewer, member.data.id, input.data));
-  return opened.ok ? { ok: true as const, message: `“${opened.value.course_title}” is open to this member now.` } : opened.refusal;
+  if (!opened.ok) return opened.refusal;
+  const what = opened.value.lesson_title
+    ? `“${opened.value.lesson_title}” of “${opened.value.course_title}”`
+    : `“${opened.value.course_title}”`;
+  return { ok: true as const, message: `${what} is open to this member now.` };
 }
 
 /** Opens a course that builds on another to this member before they completed that one. */
-function OpenEarlyForm({ courses }: { courses: { id: string; title: string }[] }) {
+function OpenEarlyForm({
+  courses,
+  lessons,
+}: {
+  courses: { id: string; title: string }[];
+  lessons: { id: string; title: string; course_id: string; course_title: string }[];
+}) {
   const answer = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const errors = answer && !answer.ok ? answer.fieldErrors : {};
@@ -50,10 +66,16 @@ function OpenEarlyForm({ courses }: { courses: { id: string; title: string }[] }
     <Form method="post" className="grid gap-3">
       <Select
         compact
-        label="Course"
-        name="course_id"
-        options={courses.map((course) => ({ value: course.id, label: course.title }))}
-        error={errors.course_id}
+        label="Course, or one of its dripped lessons"
+        name="opening"
+        options={[
+          ...courses.map((course) => ({ value: course.id, label: course.title })),
+          ...lessons.map((lesson) => ({
+            value: `${lesson.course_id}/${lesson.id}`,
+            label: `${lesson.course_title}: lesson “${lesson.title}” only`,
+          })),
+        ]}
+        error={errors.course_id ?? errors.lesson_id}
       />
       <Textarea
         compact
@@ -66,7 +88,7 @@ function OpenEarlyForm({ courses }: { courses: { id: string; title: string }[] }
       />
       <div>
         <Button type="submit" size="sm" disabled={busy}>
-          Open the course
+          Open now
         </Button>
       </div>
       <Outcome answer={answer} />
@@ -128,7 +150,7 @@ export default function MemberDetailPage({ loaderData }: Route.ComponentProps) {
           A course that builds on another opens once that one is completed, and a dripped lesson on its day; open the course and its lessons
           now for this member, and say why.
         </p>
-        <OpenEarlyForm courses={openable} />
+        <OpenEarlyForm courses={openable} lessons={loaderData.lessons} />
       </Section>
 
       <Section title="Certificates" empty={certificates.length === 0 ? 'No certificates yet.' : null}>
