@@ -216,8 +216,6 @@ export const COACHING = {
   reminders: { day: DAY, hour: HOUR },
   /** A reminder still goes out this long after its moment (a restart, a slow minute), never later. */
   reminderGraceMs: 45 * MINUTE,
-  /** How often a process looks for reminders due and weeks to plan. */
-  checkEveryMs: MINUTE,
   /** A session lasts 15 minutes to 8 hours. */
   minMinutes: 15,
   maxMinutes: 480,

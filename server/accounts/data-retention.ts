@@ -57,9 +57,7 @@ export async function forgetCountedChanges(data: DataAccess, now = new Date()): 
 /** Runs the removal once a day (and a minute after start), in one process at a time. */
 export function scheduleDataRetention(app: FastifyInstance, database: RunsAlone, data: DataAccess): void {
   const job = {
-    name: 'data-retention',
-    firstAfterMs: 60_000,
-    everyMs: DAY_MS,
+    name: 'data-retention' as const,
     onFailure: 'the daily data retention failed; trying again tomorrow',
     alone: database,
   };

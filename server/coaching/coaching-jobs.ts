@@ -12,7 +12,7 @@ import { handOutNews, sendDigests } from '../notifications/notification-jobs.ts'
 import { createNotifier, type Notifier } from '../notifications/notifier.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess } from '../repositories.ts';
-import { scheduleRepeating } from '../background-work.ts';
+import { runSteps, scheduleRepeating } from '../background-work.ts';
 import { planningHorizon, slotsFrom } from './coaching-admin.service.ts';
 
 // What runs on its own, every minute, in every process: weekly series planned weeks ahead, and the
@@ -95,25 +95,25 @@ export async function sendCoachingReminders(
  * every process, even when it changed no row.
  */
 export async function runMinuteJobs(data: DataAccess, mailer: Mailer, notifier: Notifier): Promise<void> {
-  await planWeeklySessions(data);
-  await sendCoachingReminders(data, mailer, new Date(), notifier);
-  await sendGoalReminders(data, mailer, notifier);
-  await sendWeeklyTips(data, mailer);
-  await endEarlyAccess(data);
-  await tellLessonOpenings(data, mailer, notifier);
-  await sendRenewalReminders(data, mailer, notifier);
-  await sendDueBroadcasts(data, mailer);
-  await handOutNews(data, mailer);
-  await sendDigests(data, mailer);
-  notifier.nudge();
+  // Each step on its own (server/jobs/schedule.ts): one that fails leaves the others to run.
+  await runSteps([
+    ['weekly sessions', () => planWeeklySessions(data)],
+    ['coaching reminders', () => sendCoachingReminders(data, mailer, new Date(), notifier)],
+    ['goal reminders', () => sendGoalReminders(data, mailer, notifier)],
+    ['weekly tips', () => sendWeeklyTips(data, mailer)],
+    ['early access', () => endEarlyAccess(data)],
+    ['lesson openings', () => tellLessonOpenings(data, mailer, notifier)],
+    ['renewal reminders', () => sendRenewalReminders(data, mailer, notifier)],
+    ['broadcasts', () => sendDueBroadcasts(data, mailer)],
+    ['course news', () => handOutNews(data, mailer)],
+    ['community digests', () => sendDigests(data, mailer)],
+  ]).finally(() => notifier.nudge());
 }
 
 /** Runs the minute's work every minute (and shortly after start); a failure is logged and tried again next minute. */
 export function scheduleCoachingJobs(app: FastifyInstance, data: DataAccess, mailer: Mailer, notifier: Notifier): void {
   const job = {
-    name: 'minute jobs',
-    firstAfterMs: 5_000,
-    everyMs: COACHING.checkEveryMs,
+    name: 'minute jobs' as const,
     onFailure: 'the coaching and goal reminders or the weekly tips could not run; trying again in a minute',
   };
   scheduleRepeating(app, job, () => runMinuteJobs(data, mailer, notifier));

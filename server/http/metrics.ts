@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { ownPageLookups } from '../cache/own-page-cache.ts';
+import { jobRecords, type JobRecord } from '../background-work.ts';
 import type { OutboxRepository } from '../mail/outbox.repository.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -102,6 +103,26 @@ export function serveMetrics(
       this.set({ result: 'miss' }, ownPageLookups.misses);
     },
   });
+
+  // Each scheduled job and minute step (server/jobs/schedule.ts) since this process started.
+  const jobGauge = (name: string, help: string, value: (record: JobRecord) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['job'] as const,
+      registers: [registry],
+      collect() {
+        for (const [job, record] of jobRecords) this.set({ job }, value(record));
+      },
+    });
+  jobGauge(
+    'job_last_run_timestamp_seconds',
+    'When each job or minute step last started (Unix time).',
+    (record) => record.lastStartedAt / 1000,
+  );
+  jobGauge('job_last_duration_seconds', 'How long its last run took.', (record) => record.lastDurationMs / 1000);
+  jobGauge('job_runs', 'Its runs since start.', (record) => record.runs);
+  jobGauge('job_failures', 'Its runs that failed since start.', (record) => record.failures);
 
   // The label set's children, made once per method, route and status (a bounded set: routes are patterns).
   const bound = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();

@@ -3,17 +3,13 @@ import { scheduleRepeating } from '../background-work.ts';
 import type { RunsAlone } from '../repositories.ts';
 import type { SessionService } from './session.service.ts';
 
-const PURGE_EVERY_MS = 60 * 60 * 1000;
-
 /**
  * Deletes sessions that can no longer be used: once shortly after start, then every hour. With
  * several processes on one PostgreSQL, one of them does it at a time.
  */
 export function scheduleSessionPurge(app: FastifyInstance, sessions: SessionService, database: RunsAlone) {
   const job = {
-    name: 'session-purge',
-    firstAfterMs: 1000,
-    everyMs: PURGE_EVERY_MS,
+    name: 'session-purge' as const,
     onFailure: 'purging expired sessions failed; trying again later',
     alone: database,
   };

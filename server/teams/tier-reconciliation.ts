@@ -4,7 +4,6 @@ import { ACCESS_STATUSES, reapplyMembershipTier } from '../billing/membership-ti
 import { scheduleRepeating } from '../background-work.ts';
 import type { DataAccess, Repositories, RunsAlone } from '../repositories.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Who the audit log names for the tiers the daily check corrects. */
 export const TIER_CHECK_ACTOR = 'Daily tier check';
@@ -43,9 +42,7 @@ export async function runTierReconciliation(database: RunsAlone, data: DataAcces
 /** Runs the check once a day (the first ten minutes after start, out of its rush), in one process at a time. */
 export function scheduleTierReconciliation(app: FastifyInstance, database: RunsAlone, data: DataAccess): void {
   const job = {
-    name: 'tier reconciliation',
-    firstAfterMs: 10 * 60_000,
-    everyMs: DAY_MS,
+    name: 'tier reconciliation' as const,
     onFailure: 'the daily tier check failed; trying again tomorrow',
   };
   scheduleRepeating(app, job, async () => {
