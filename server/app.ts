@@ -27,6 +27,7 @@ import { keepAnswersPrivate, refuseCrossSiteWrites } from './http/browser-guards
 import { registerErrorHandling } from './http/errors.ts';
 import { closeConnectionsWhileDraining } from './http/lifecycle.ts';
 import { openApiDocument } from './http/openapi.ts';
+import { renderApiReference } from './http/api-reference.ts';
 import { recordRouteAccess } from './http/route-access.ts';
 import { serveMetrics } from './http/metrics.ts';
 import { answerWithRequestId, requestIdGenerator } from './http/request-id.ts';
@@ -331,6 +332,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.get('/api/openapi.json', async (_request, reply) => {
     described ??= openApiDocument(app.routeAccess, API_VERSION);
     return reply.header('cache-control', 'public, max-age=300').send(described);
+  });
+  // The same, as a page a person reads (server/http/api-reference.ts).
+  let reference: ReturnType<typeof renderApiReference> | null = null;
+  app.get('/api/docs', async (_request, reply) => {
+    described ??= openApiDocument(app.routeAccess, API_VERSION);
+    reference ??= renderApiReference(described, config.publicUrl ?? '');
+    return reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', reference.contentSecurityPolicy)
+      .header('cache-control', 'public, max-age=300')
+      .send(reference.html);
   });
 
   // Unknown API paths answer JSON; every other path falls through to the pages' own 404 page.

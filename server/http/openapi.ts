@@ -18,6 +18,66 @@ function jsonSchemaOf(schema: unknown, io: 'input' | 'output'): Record<string, u
   return rest;
 }
 
+type JsonSchema = {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  default?: unknown;
+  format?: string;
+  minimum?: number;
+  minLength?: number;
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+};
+
+const EXAMPLE_TEXT: Record<string, string> = {
+  email: 'agent@example.com',
+  uuid: '3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e9b0c4d',
+  'date-time': '2026-11-29T15:00:00.000Z',
+  date: '2026-11-29',
+  uri: 'https://example.com/',
+};
+
+/**
+ * An example of a value a schema allows, made from the schema (so it cannot drift): its default or
+ * first allowed value, the least number, one item of a list, every required field of an object.
+ */
+export function exampleOf(schema: JsonSchema | undefined, depth = 0): unknown {
+  if (!schema || depth > 6) return null;
+  if (schema.const !== undefined) return schema.const;
+  if (schema.default !== undefined) return schema.default;
+  if (schema.enum?.length) return schema.enum[0];
+  const choice = schema.anyOf ?? schema.oneOf;
+  if (choice?.length) return exampleOf(choice.find((each) => each.type !== 'null') ?? choice[0], depth + 1);
+  if (schema.allOf?.length) return Object.assign({}, ...schema.allOf.map((each) => exampleOf(each, depth + 1)));
+  const type = Array.isArray(schema.type) ? (schema.type.find((each) => each !== 'null') ?? 'null') : schema.type;
+  switch (type) {
+    case 'string':
+      return EXAMPLE_TEXT[schema.format ?? ''] ?? 'text'.padEnd(Math.max(4, schema.minLength ?? 0), '.');
+    case 'integer':
+    case 'number':
+      return Math.max(schema.minimum ?? 1, 0);
+    case 'boolean':
+      return true;
+    case 'array':
+      return [exampleOf(schema.items, depth + 1)];
+    case 'object': {
+      const required = new Set(schema.required ?? []);
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {})
+          .filter(([name]) => required.has(name))
+          .map(([name, property]) => [name, exampleOf(property, depth + 1)]),
+      );
+    }
+    default:
+      return null;
+  }
+}
+
 /** The path or query parameters of a route, each with its own schema. */
 function parametersOf(schema: unknown, where: 'path' | 'query') {
   const json = jsonSchemaOf(schema, 'input') as { properties?: Record<string, unknown>; required?: string[] } | undefined;
@@ -47,7 +107,7 @@ function responsesOf(response: unknown) {
     const json = jsonSchemaOf(schema, 'output');
     answers[code] = {
       description: code.startsWith('2') ? 'Done.' : 'Refused or failed: `detail` says why, in words a person understands.',
-      ...(json && { content: { 'application/json': { schema: json } } }),
+      ...(json && { content: { 'application/json': { schema: json, example: exampleOf(json as JsonSchema) } } }),
     };
   }
   if (Object.keys(answers).length === 0) answers['200'] = { description: 'Done (a file, a redirect or a document; see the summary).' };
@@ -71,7 +131,9 @@ export function openApiDocument(routes: readonly RouteEntry[], version: string) 
         description: `Who may call it: ${who}.`,
         security,
         parameters: [...parametersOf(schema.params, 'path'), ...parametersOf(schema.querystring, 'query')],
-        ...(body && { requestBody: { required: true, content: { 'application/json': { schema: body } } } }),
+        ...(body && {
+          requestBody: { required: true, content: { 'application/json': { schema: body, example: exampleOf(body as JsonSchema) } } },
+        }),
         responses: responsesOf(schema.response),
       },
     };
