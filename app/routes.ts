@@ -69,6 +69,7 @@ export default [
     route('community', 'routes/admin/tabs/community-tab.tsx'),
     route('messages', 'routes/admin/tabs/messages-tab.tsx'),
     route('activity', 'routes/admin/tabs/activity-tab.tsx'),
+    route('insights', 'routes/admin/tabs/insights-tab.tsx'),
     route('coaching', 'routes/admin/tabs/coaching-tab.tsx'),
     route('broadcasts', 'routes/admin/tabs/broadcasts-tab.tsx'),
     route('offers', 'routes/admin/tabs/offers-tab.tsx'),

@@ -77,7 +77,9 @@ const ROWS: Row[] = [
   { who: 'staff', path: '/admin/dashboard/files' },
   { who: 'staff', path: '/admin/dashboard/messages' },
   { who: 'staff', path: '/admin/dashboard/courses' },
+  { who: 'staff', path: '/admin/dashboard/insights?weeks=52' },
   { who: 'staff API', path: '/api/admin/members' },
+  { who: 'staff API', path: '/api/admin/insights/engagement?weeks=52' },
 ];
 const rowName = (row: Row) => `${row.who} GET ${row.path}`;
 

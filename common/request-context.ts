@@ -10,6 +10,7 @@ import type { CoachingAdminService, CoachingService } from './coaching.contract.
 import type { OneOnOneCoachService, OneOnOneService } from './one-on-one.contract.ts';
 import type { GoalsService } from './goals.contract.ts';
 import type { LicenceService } from './licence.contract.ts';
+import type { InsightsService } from './insights.contract.ts';
 import type { NotificationsService } from './notifications.contract.ts';
 import type { RecommendationsService } from './recommendations.contract.ts';
 import type { CommunityModerationService, CommunityService } from './community.contract.ts';
@@ -46,6 +47,7 @@ export interface Services {
   oneOnOneCoach: OneOnOneCoachService;
   goals: GoalsService;
   licence: LicenceService;
+  insights: InsightsService;
   notifications: NotificationsService;
   recommendations: RecommendationsService;
   courses: CoursesService;

@@ -440,7 +440,23 @@ export const lessonProgress = pgTable(
       .references(() => lessons.id, { onDelete: 'cascade' }),
     completedAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.memberId, t.lessonId] })],
+  // The Insights tab's lessons completed per week.
+  (t) => [primaryKey({ columns: [t.memberId, t.lessonId] }), index('lesson_progress_completed_idx').on(t.completedAt)],
+);
+
+/**
+ * The weeks (Monday, UTC) each member used the site, written by a trigger on their sessions as they
+ * are used (migration 0052): the Insights tab's weekly active members, a row a member a week.
+ */
+export const memberActiveWeeks = pgTable(
+  'member_active_weeks',
+  {
+    week: date().notNull(),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.week, t.memberId] })],
 );
 
 /** Where a member stopped in a lesson's video, so any device resumes there. */

@@ -61,6 +61,7 @@ import { coachingRoutes } from './coaching/coaching.routes.ts';
 import { oneOnOneRoutes } from './one-on-one/one-on-one.routes.ts';
 import { goalsRoutes } from './goals/goals.routes.ts';
 import { licenceRoutes } from './licence/licence.routes.ts';
+import { insightsRoutes } from './insights/insights.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { teamsRoutes } from './teams/teams.routes.ts';
 import { scheduleTierReconciliation } from './teams/tier-reconciliation.ts';
@@ -308,6 +309,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     oneOnOneRoutes,
     goalsRoutes,
     licenceRoutes,
+    insightsRoutes,
     notificationsRoutes,
     teamsRoutes,
     staffRoutes,

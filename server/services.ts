@@ -46,6 +46,7 @@ import { createCoachingAdminService } from './coaching/coaching-admin.service.ts
 import { createOneOnOneService } from './one-on-one/one-on-one.service.ts';
 import { createGoalsService } from './goals/goals.service.ts';
 import { createLicenceService, type ServerLicenceService } from './licence/licence.service.ts';
+import { createInsightsService, type ServerInsightsService } from './insights/insights.service.ts';
 import { createRecommendationsService } from './recommendations/recommendations.service.ts';
 import { createOneOnOneCoachService } from './one-on-one/one-on-one-coach.service.ts';
 import { createNotificationsService } from './notifications/notifications.service.ts';
@@ -57,6 +58,7 @@ export interface ServerServices extends Services {
   fileDelivery: FileDeliveryService;
   billing: ServerBillingService;
   licence: ServerLicenceService;
+  insights: ServerInsightsService;
 }
 
 /** Builds every feature service once per process, wired to one database, file store and limiter store. */
@@ -114,6 +116,7 @@ export function createServices(deps: {
     oneOnOneCoach: createOneOnOneCoachService({ data }),
     goals: createGoalsService({ data }),
     licence,
+    insights: createInsightsService(data),
     notifications: createNotificationsService({ data, push: deps.push }),
     recommendations: createRecommendationsService({ data }),
     courses,

@@ -46,7 +46,7 @@ const EXAMPLE_TEXT: Record<string, string> = {
  * An example of a value a schema allows, made from the schema (so it cannot drift): its default or
  * first allowed value, the least number, one item of a list, every required field of an object.
  */
-export function exampleOf(schema: JsonSchema | undefined, depth = 0): unknown {
+function exampleOf(schema: JsonSchema | undefined, depth = 0): unknown {
   if (!schema || depth > 6) return null;
   if (schema.const !== undefined) return schema.const;
   if (schema.default !== undefined) return schema.default;

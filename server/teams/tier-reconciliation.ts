@@ -4,7 +4,6 @@ import { ACCESS_STATUSES, reapplyMembershipTier } from '../billing/membership-ti
 import { scheduleRepeating } from '../background-work.ts';
 import type { DataAccess, Repositories, RunsAlone } from '../repositories.ts';
 
-
 /** Who the audit log names for the tiers the daily check corrects. */
 export const TIER_CHECK_ACTOR = 'Daily tier check';
 

@@ -329,9 +329,10 @@ describe('the request log', () => {
   }
   // Path parameters that hold no secret: ids of rows and slugs, content section names, public file
   // names, certificate codes (printed for anyone to check) and offer codes (handed out to be shared),
-  // a state and a licence type (of a CE requirement, the same for every member).
+  // a state and a licence type (of a CE requirement, the same for every member), an Insights figure's name.
   const NOT_SECRET = new Set([
     'state',
+    'figure',
     'licence_type',
     'id',
     'section',

@@ -26,7 +26,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
 const SECURITY_TAB = '/admin/dashboard/security';
 
 // SPEC 2: Podcasts (the default), File Upload and Content come first; then the staff-only extras.
-// Each tab belongs to an area of policies.ts; Security is every staff member's own.
+// Each tab belongs to an area of policies.ts; Insights (its engagement half) and Security are every staff member's.
 const TABS: { to: string; label: string; area?: StaffArea; alsoAt?: string }[] = [
   { to: '/admin/dashboard/podcasts', label: 'Podcasts', area: 'content', alsoAt: '/admin/dashboard' },
   { to: '/admin/dashboard/files', label: 'File Upload', area: 'content' },
@@ -41,6 +41,7 @@ const TABS: { to: string; label: string; area?: StaffArea; alsoAt?: string }[] =
   { to: '/admin/dashboard/broadcasts', label: 'Broadcasts', area: 'broadcasts' },
   { to: '/admin/dashboard/offers', label: 'Offers', area: 'billing' },
   { to: '/admin/dashboard/activity', label: 'Activity', area: 'activity' },
+  { to: '/admin/dashboard/insights', label: 'Insights' },
   { to: '/admin/dashboard/security', label: 'Security' },
 ];
 

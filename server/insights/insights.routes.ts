@@ -1,0 +1,25 @@
+import { Engagement, FigureParams, InsightsQuery } from '../../common/insights.contract.ts';
+import { withErrors, type ZodApp } from '../http/zod.ts';
+
+export async function insightsRoutes(app: ZodApp) {
+  const { insights } = app.services;
+  const staff = { access: 'staff' } as const;
+
+  app.get(
+    '/api/admin/insights/engagement',
+    { config: staff, schema: { querystring: InsightsQuery, response: withErrors({ 200: Engagement }) } },
+    async (request) => insights.engagement(await request.viewer(), request.query),
+  );
+
+  // CSV, not JSON: only the input is declared.
+  app.get(
+    '/api/admin/insights/engagement/:figure.csv',
+    { config: staff, schema: { params: FigureParams, querystring: InsightsQuery } },
+    async (request, reply) =>
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${request.params.figure}.csv"`)
+        .header('cache-control', 'private, no-store')
+        .send(await insights.engagementCsv(await request.viewer(), request.params.figure, request.query.weeks)),
+  );
+}

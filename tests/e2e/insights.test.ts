@@ -1,0 +1,30 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { adminPage, openTab, pageProblems, useBrowser } from './browser.ts';
+
+// Insights: an owner reads what members did week by week and takes a figure away as CSV.
+
+const browser = useBrowser();
+
+describe('insights', () => {
+  it('shows an owner the engagement charts with their numbers, and exports the course funnel', async () => {
+    const owner = await adminPage(browser);
+    await openTab(owner, 'Insights', '/admin/dashboard/insights');
+    await owner.getByRole('figure', { name: 'Members active each week' }).waitFor();
+    expect(await owner.getByRole('list', { name: 'Members active each week' }).getByRole('listitem').count()).toBe(12);
+    await owner.getByLabel('Period').selectOption('4');
+    await owner.getByRole('button', { name: 'Show' }).click();
+    await owner.waitForURL(/weeks=4/);
+    expect(await owner.getByRole('list', { name: 'Lessons completed each week' }).getByRole('listitem').count()).toBe(4);
+    await owner.getByRole('row', { name: /^Your First 90 Days in Real Estate/ }).waitFor();
+
+    const [download] = await Promise.all([
+      owner.waitForEvent('download'),
+      owner.getByRole('link', { name: 'Course funnel as CSV' }).click(),
+    ]);
+    const csv = fs.readFileSync((await download.path())!, 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('"course","started","25%","50%","75%","finished","certified"');
+    expect(csv).toContain('"Your First 90 Days in Real Estate"');
+    expect(pageProblems(owner)).toEqual([]);
+  });
+});
