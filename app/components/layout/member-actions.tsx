@@ -61,7 +61,8 @@ export default function MemberActions({
       <Link to="/coaching" onClick={onNavigate} className={ACTION_LINK}>
         Coaching
       </Link>
-      <Link to="/licence" onClick={onNavigate} className={ACTION_LINK}>
+      {/* The CE ledger: in the phone menu; on a wider screen the dashboard's 'Your Licence' leads there (the header has no room). */}
+      <Link to="/licence" onClick={onNavigate} className={`${ACTION_LINK} md:hidden`}>
         Licence
       </Link>
       <Form method="post" action="/logout" onSubmit={onNavigate}>

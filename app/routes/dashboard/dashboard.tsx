@@ -315,9 +315,11 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
         </div>
       )}
 
-      {licences.length > 0 && (
-        <div className="mt-6">
-          <Panel title="Your Licence" link={{ to: '/licence', label: 'Open my ledger' }}>
+      <div className="mt-6">
+        <Panel title="Your Licence" link={{ to: '/licence', label: licences.length > 0 ? 'Open my ledger' : 'Add my licence' }}>
+          {licences.length === 0 ? (
+            <p className="text-gray-700">Record your licence and see the continuing-education hours you need before it renews.</p>
+          ) : (
             <ul className="space-y-2" data-testid="licence-card">
               {licences.map((licence) => (
                 <li key={licence.id} className="text-gray-800">
@@ -330,9 +332,9 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
                 </li>
               ))}
             </ul>
-          </Panel>
-        </div>
-      )}
+          )}
+        </Panel>
+      </div>
 
       <div className="mt-6">
         <Panel title="Your Goals" link={{ to: '/goals', label: goals.length > 0 ? 'All goals' : 'Set a goal' }}>
