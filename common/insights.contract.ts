@@ -1,11 +1,10 @@
 import { z } from 'zod';
+import { INSIGHT_MONTHS, INSIGHT_WEEKS } from './insight-limits.ts';
 import type { Viewer } from './viewer.ts';
 
 // The Insights tab (issue 34, part 1), its engagement half: what members do, week by week (Monday,
 // UTC), and each course's funnel. Every figure is a few rows computed in SQL over indexes or rollups
 // kept by the database; each has its CSV.
-
-export const INSIGHT_WEEKS = { default: 12, max: 52 } as const;
 
 export const InsightsQuery = z.object({
   weeks: z.coerce
@@ -46,6 +45,51 @@ export const Engagement = z.object({
 });
 export type Engagement = z.infer<typeof Engagement>;
 
+// The revenue half (owners: it is the billing area's): by month in the business's time zone, from the
+// history of each subscription's monthly recurring revenue the database keeps as Stripe's events arrive.
+
+export const RevenueQuery = z.object({
+  months: z.coerce
+    .number({ error: 'Months must be a number' })
+    .int('Months must be a whole number')
+    .min(1, 'Show at least 1 month')
+    .max(INSIGHT_MONTHS.max, `Show at most ${INSIGHT_MONTHS.max} months`)
+    .default(INSIGHT_MONTHS.default),
+});
+export type RevenueQuery = z.infer<typeof RevenueQuery>;
+
+const REVENUE_FIGURES = ['mrr', 'movements', 'trials', 'refunds'] as const;
+export type RevenueFigure = (typeof REVENUE_FIGURES)[number];
+export const RevenueFigureParams = z.object({
+  figure: z.enum(REVENUE_FIGURES, { error: `Choose a figure: ${REVENUE_FIGURES.join(', ')}` }),
+});
+
+const month = z.string();
+const cents = z.number().int();
+export const Revenue = z.object({
+  months: z.array(month),
+  /** At each month's end (now, for the current month): the monthly recurring revenue and paying subscriptions per tier. */
+  mrr: z.array(
+    z.object({ month, mrr_cents: cents, paying: z.object({ bronze: z.number().int(), silver: z.number().int(), gold: z.number().int() }) }),
+  ),
+  /** What moved it during each month, member by member: new, expansion, contraction, churned and reactivated revenue. */
+  movements: z.array(
+    z.object({
+      month,
+      new_cents: cents,
+      expansion_cents: cents,
+      contraction_cents: cents,
+      churned_cents: cents,
+      reactivated_cents: cents,
+      churned_members: z.number().int(),
+    }),
+  ),
+  trials: z.array(z.object({ month, started: z.number().int(), converted: z.number().int() })),
+  refunds: z.array(z.object({ month, refunds: z.number().int(), refunded_cents: cents })),
+});
+export type Revenue = z.infer<typeof Revenue>;
+
 export interface InsightsService {
   engagement(viewer: Viewer, query: InsightsQuery): Promise<Engagement>;
+  revenue(viewer: Viewer, query: RevenueQuery): Promise<Revenue>;
 }

@@ -1205,6 +1205,29 @@ export const subscriptionPayments = pgTable(
   (t) => [index('subscription_payments_subscription_idx').on(t.subscriptionId)],
 );
 
+/**
+ * Each change of a subscription's monthly recurring revenue (a yearly plan's a twelfth), written by
+ * a trigger on `subscriptions` as the billing mirror follows Stripe's events (migration 0053): the
+ * Insights tab's revenue by month and its movements. Kept when the account goes (no link to it).
+ */
+export const mrrChanges = pgTable(
+  'mrr_changes',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    memberId: uuid().notNull(),
+    subscriptionId: text().notNull(),
+    tier: text({ enum: PAID_TIERS }),
+    changedAt: timestamp({ withTimezone: true }).notNull(),
+    fromCents: integer().notNull(),
+    toCents: integer().notNull(),
+  },
+  (t) => [
+    index('mrr_changes_changed_idx').on(t.changedAt),
+    index('mrr_changes_member_idx').on(t.memberId, t.changedAt),
+    index('mrr_changes_subscription_idx').on(t.subscriptionId, t.changedAt, t.id),
+  ],
+);
+
 /** Each Stripe event handled, by id: a delivery seen before changes nothing (Stripe retries and repeats). */
 export const billingEvents = pgTable('billing_events', {
   id: text().primaryKey(),

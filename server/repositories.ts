@@ -25,7 +25,7 @@ import { createOffersRepository } from './billing/offers.repository.ts';
 import { createTeamsRepository } from './teams/teams.repository.ts';
 import { createQuizzesRepository } from './quizzes/quizzes.repository.ts';
 import { createLicenceRepository } from './licence/licence.repository.ts';
-import { createInsightsRepository } from './insights/insights.repository.ts';
+import { createInsightsRepository, createRevenueRepository } from './insights/insights.repository.ts';
 
 /** Every feature's repository, bound to the database or to one transaction. */
 function createRepositories(db: DatabaseOrTransaction) {
@@ -46,6 +46,7 @@ function createRepositories(db: DatabaseOrTransaction) {
     learning: createLearningRepository(db),
     licence: createLicenceRepository(db),
     insights: createInsightsRepository(db),
+    revenue: createRevenueRepository(db),
     quizzes: createQuizzesRepository(db),
     members: createMembersRepository(db),
     notifications: createNotificationsRepository(db),

@@ -100,3 +100,90 @@ export function createInsightsRepository(db: DatabaseOrTransaction) {
     },
   };
 }
+
+/** A month: its name (YYYY-MM) and its first and next month's first instants in the business's zone. */
+export interface MonthBounds {
+  month: string;
+  starts: Date;
+  ends: Date;
+}
+
+/** The month boundaries as a table the statements join (`bounds(month, starts, ends)`). */
+const boundsOf = (months: MonthBounds[]) =>
+  sql`(select * from jsonb_to_recordset(${JSON.stringify(months)}::jsonb) as bounds(month text, starts timestamptz, ends timestamptz))`;
+
+/** The member's (or everyone's) revenue at an instant: each subscription's last change before it. */
+export function createRevenueRepository(db: DatabaseOrTransaction) {
+  return {
+    async mrr(months: MonthBounds[]) {
+      return rowsOf<{ month: string; tier: string | null; mrr_cents: number; paying: number }>(
+        await db.execute(sql`
+          select b.month, last.tier, coalesce(sum(last.to_cents), 0)::int as mrr_cents, count(*) filter (where last.to_cents > 0)::int as paying
+          from ${boundsOf(months)} b
+          cross join lateral (
+            select distinct on (c.subscription_id) c.tier, c.to_cents from mrr_changes c
+            where c.changed_at < least(b.ends, now())
+            order by c.subscription_id, c.changed_at desc, c.id desc
+          ) last
+          group by b.month, last.tier`),
+      );
+    },
+
+    /** Each member whose revenue moved in a month, their revenue at its start and end, and whether they had paid before it. */
+    async movements(months: MonthBounds[]) {
+      const levelAt = (at: ReturnType<typeof sql>) => sql`(select coalesce(sum(x.to_cents), 0) from (
+          select distinct on (c.subscription_id) c.to_cents from mrr_changes c
+          where c.member_id = moved.member_id and c.changed_at < ${at}
+          order by c.subscription_id, c.changed_at desc, c.id desc) x)`;
+      return rowsOf<{
+        month: string;
+        new_cents: number;
+        expansion_cents: number;
+        contraction_cents: number;
+        churned_cents: number;
+        reactivated_cents: number;
+        churned_members: number;
+      }>(
+        await db.execute(sql`
+          with moved as (
+            select distinct c.member_id, b.month, b.starts, b.ends
+            from ${boundsOf(months)} b join mrr_changes c on c.changed_at >= b.starts and c.changed_at < b.ends
+          ),
+          levels as (
+            select moved.month, ${levelAt(sql`moved.starts`)} as start_mrr, ${levelAt(sql`moved.ends`)} as end_mrr,
+              exists (select 1 from mrr_changes c where c.member_id = moved.member_id and c.changed_at < moved.starts and c.to_cents > 0) as paid_before
+            from moved
+          )
+          select month,
+            coalesce(sum(end_mrr) filter (where start_mrr = 0 and end_mrr > 0 and not paid_before), 0)::int as new_cents,
+            coalesce(sum(end_mrr - start_mrr) filter (where start_mrr > 0 and end_mrr > start_mrr), 0)::int as expansion_cents,
+            coalesce(sum(start_mrr - end_mrr) filter (where end_mrr > 0 and end_mrr < start_mrr), 0)::int as contraction_cents,
+            coalesce(sum(start_mrr) filter (where start_mrr > 0 and end_mrr = 0), 0)::int as churned_cents,
+            coalesce(sum(end_mrr) filter (where start_mrr = 0 and end_mrr > 0 and paid_before), 0)::int as reactivated_cents,
+            count(*) filter (where start_mrr > 0 and end_mrr = 0)::int as churned_members
+          from levels group by month`),
+      );
+    },
+
+    /** Trials started in each month, and how many of those subscriptions went on to pay. */
+    async trials(months: MonthBounds[]) {
+      return rowsOf<{ month: string; started: number; converted: number }>(
+        await db.execute(sql`
+          select b.month, count(*)::int as started,
+            count(*) filter (where exists (select 1 from mrr_changes c where c.subscription_id = s.id and c.to_cents > 0))::int as converted
+          from ${boundsOf(months)} b
+          join subscriptions s on s.trial_ends_at is not null and s.started_at >= b.starts and s.started_at < b.ends
+          group by b.month`),
+      );
+    },
+
+    async refunds(months: MonthBounds[]) {
+      return rowsOf<{ month: string; refunds: number; refunded_cents: number }>(
+        await db.execute(sql`
+          select b.month, count(*)::int as refunds, coalesce(sum(s.refunded_cents), 0)::int as refunded_cents
+          from ${boundsOf(months)} b join subscriptions s on s.refunded_at >= b.starts and s.refunded_at < b.ends
+          group by b.month`),
+      );
+    },
+  };
+}

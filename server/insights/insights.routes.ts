@@ -1,4 +1,4 @@
-import { Engagement, FigureParams, InsightsQuery } from '../../common/insights.contract.ts';
+import { Engagement, FigureParams, InsightsQuery, Revenue, RevenueFigureParams, RevenueQuery } from '../../common/insights.contract.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function insightsRoutes(app: ZodApp) {
@@ -21,5 +21,23 @@ export async function insightsRoutes(app: ZodApp) {
         .header('content-disposition', `attachment; filename="${request.params.figure}.csv"`)
         .header('cache-control', 'private, no-store')
         .send(await insights.engagementCsv(await request.viewer(), request.params.figure, request.query.weeks)),
+  );
+
+  const owners = { access: { area: 'billing' } } as const;
+  app.get(
+    '/api/admin/insights/revenue',
+    { config: owners, schema: { querystring: RevenueQuery, response: withErrors({ 200: Revenue }) } },
+    async (request) => insights.revenue(await request.viewer(), request.query),
+  );
+
+  app.get(
+    '/api/admin/insights/revenue/:figure.csv',
+    { config: owners, schema: { params: RevenueFigureParams, querystring: RevenueQuery } },
+    async (request, reply) =>
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${request.params.figure}.csv"`)
+        .header('cache-control', 'private, no-store')
+        .send(await insights.revenueCsv(await request.viewer(), request.params.figure, request.query.months)),
   );
 }

@@ -10,6 +10,8 @@ describe('insights', () => {
   it('shows an owner the engagement charts with their numbers, and exports the course funnel', async () => {
     const owner = await adminPage(browser);
     await openTab(owner, 'Insights', '/admin/dashboard/insights');
+    await owner.getByRole('figure', { name: "Monthly recurring revenue at each month's end ($)" }).waitFor();
+    await owner.getByRole('table', { name: 'What moved the recurring revenue each month' }).waitFor();
     await owner.getByRole('figure', { name: 'Members active each week' }).waitFor();
     expect(await owner.getByRole('list', { name: 'Members active each week' }).getByRole('listitem').count()).toBe(12);
     await owner.getByLabel('Period').selectOption('4');

@@ -1,6 +1,8 @@
 import { Form } from 'react-router';
-import { formatDate } from '../../../../common/format.ts';
-import { INSIGHT_WEEKS, InsightsQuery, type EngagementFigure } from '../../../../common/insights.contract.ts';
+import { formatDate, formatMoney } from '../../../../common/format.ts';
+import { InsightsQuery, type EngagementFigure, type Revenue, type RevenueFigure } from '../../../../common/insights.contract.ts';
+import { INSIGHT_MONTHS, INSIGHT_WEEKS } from '../../../../common/insight-limits.ts';
+import { mayEnterStaffArea } from '../../../../common/policies.ts';
 import { BarChart } from '../../../components/admin/bar-chart.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Select } from '../../../components/ui/field.tsx';
@@ -15,16 +17,26 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
   const asked = InsightsQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   const weeks = asked.success ? asked.data.weeks : INSIGHT_WEEKS.default;
-  return { weeks, figures: await services.insights.engagement(viewer, { weeks }) };
+  // The revenue half is the owners' (the billing area's); twelve months, whatever the weeks shown.
+  const [figures, revenue] = await Promise.all([
+    services.insights.engagement(viewer, { weeks }),
+    mayEnterStaffArea(viewer, 'billing') ? services.insights.revenue(viewer, { months: INSIGHT_MONTHS.default }) : null,
+  ]);
+  return { weeks, figures, revenue };
 }
 
 const WEEK_CHOICES = [4, 12, 26, 52].map((weeks) => ({ value: String(weeks), label: `The last ${weeks} weeks` }));
 const shortWeek = (week: string) => formatDate(week).replace(/, \d{4}$/, '');
 
-function Csv({ figure, weeks, label }: { figure: EngagementFigure; weeks: number; label: string }) {
+function Csv({ figure, weeks, label }: { figure: EngagementFigure | RevenueFigure; weeks: number; label: string }) {
+  const revenue = ['mrr', 'movements', 'trials', 'refunds'].includes(figure);
   return (
     <a
-      href={`/api/admin/insights/engagement/${figure}.csv?weeks=${weeks}`}
+      href={
+        revenue
+          ? `/api/admin/insights/revenue/${figure}.csv?months=${INSIGHT_MONTHS.default}`
+          : `/api/admin/insights/engagement/${figure}.csv?weeks=${weeks}`
+      }
       className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 underline"
     >
       {label} as CSV
@@ -32,8 +44,78 @@ function Csv({ figure, weeks, label }: { figure: EngagementFigure; weeks: number
   );
 }
 
+const shortMonth = (month: string) =>
+  new Date(`${month}-01T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', year: '2-digit', timeZone: 'UTC' });
+
+/** Revenue by month (owners): the recurring revenue, what moved it, paying plans, trials and refunds. */
+function RevenueSection({ revenue }: { revenue: Revenue }) {
+  const cell = 'py-2 pr-2';
+  return (
+    <div className="space-y-4">
+      <h3 className="text-lg font-bold text-gray-900">Revenue (the last {revenue.months.length} months, New York time)</h3>
+      <div className="grid gap-4 md:grid-cols-2">
+        <div>
+          <BarChart
+            title="Monthly recurring revenue at each month's end ($)"
+            items={revenue.mrr.map((row) => ({ label: shortMonth(row.month), value: Math.round(row.mrr_cents / 100) }))}
+          />
+          <Csv figure="mrr" weeks={0} label="Recurring revenue and paying plans" />
+        </div>
+        <div>
+          <BarChart
+            title="Trials started, and those that became paying"
+            items={revenue.trials.map((row) => ({ label: `${shortMonth(row.month)} (${row.converted} paid)`, value: row.started }))}
+          />
+          <Csv figure="trials" weeks={0} label="Trials" />
+        </div>
+      </div>
+      <div className="overflow-x-auto rounded-2xl bg-white p-4 sm:p-6">
+        <table className="w-full min-w-[640px] text-left text-sm">
+          <caption className="mb-2 text-left font-semibold text-gray-900">What moved the recurring revenue each month</caption>
+          <thead className="text-gray-700">
+            <tr>
+              {['Month', 'New', 'Expansion', 'Contraction', 'Churned', 'Reactivated', 'Members lost', 'Paying (B/S/G)', 'Refunded'].map(
+                (heading) => (
+                  <th key={heading} scope="col" className={`${cell} font-semibold`}>
+                    {heading}
+                  </th>
+                ),
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {revenue.movements.map((row, index) => {
+              const paying = revenue.mrr[index]!.paying;
+              const refunds = revenue.refunds[index]!;
+              return (
+                <tr key={row.month} className="border-t border-gray-200">
+                  <th scope="row" className={`${cell} font-normal`}>
+                    {shortMonth(row.month)}
+                  </th>
+                  <td className={cell}>{formatMoney(row.new_cents)}</td>
+                  <td className={cell}>{formatMoney(row.expansion_cents)}</td>
+                  <td className={cell}>{formatMoney(row.contraction_cents)}</td>
+                  <td className={cell}>{formatMoney(row.churned_cents)}</td>
+                  <td className={cell}>{formatMoney(row.reactivated_cents)}</td>
+                  <td className={cell}>{row.churned_members}</td>
+                  <td className={cell}>
+                    {paying.bronze}/{paying.silver}/{paying.gold}
+                  </td>
+                  <td className={cell}>{refunds.refunds > 0 ? `${formatMoney(refunds.refunded_cents)} (${refunds.refunds})` : '—'}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        <Csv figure="movements" weeks={0} label="Revenue movements" />
+        <Csv figure="refunds" weeks={0} label="Refunds" />
+      </div>
+    </div>
+  );
+}
+
 export default function InsightsTab({ loaderData }: Route.ComponentProps) {
-  const { weeks, figures } = loaderData;
+  const { weeks, figures, revenue } = loaderData;
   const rate = (attended: number, rsvps: number) => (rsvps === 0 ? 0 : Math.round((attended / rsvps) * 100));
   return (
     <section className="space-y-6">
@@ -50,6 +132,9 @@ export default function InsightsTab({ loaderData }: Route.ComponentProps) {
         </Form>
       </div>
 
+      {revenue && <RevenueSection revenue={revenue} />}
+
+      <h3 className="text-lg font-bold text-gray-900">Engagement</h3>
       <div className="grid gap-4 md:grid-cols-2">
         <div>
           <BarChart
