@@ -185,7 +185,7 @@ describe('every admin route, by role', () => {
   const filled = (url: string) => url.replace(/:([A-Za-z]+)/g, (_match, name: string) => (name === 'section' ? 'homepage_hero' : someId));
 
   // What an owner alone may do, written out here rather than read from the policy under test: the
-  // members (their list, details, tiers, the CSV export and the overview), billing (revenue, refunds,
+  // members (their list, details, tiers, the CSV export and the overview), billing (revenue and its Insights, refunds,
   // offers, trials, team seat prices and team offers) and the staff (accounts, roles, requiring two-factor, lifting a two-factor lock). Editors author content, coach, moderate,
   // answer messages, write broadcasts and read the content part of the activity log.
   const OWNER_AREAS = ['members', 'billing', 'staff'];
@@ -198,6 +198,8 @@ describe('every admin route, by role', () => {
     'POST /api/admin/members/:id/early-openings',
     'GET /api/admin/overview',
     'GET /api/admin/billing/revenue',
+    'GET /api/admin/insights/revenue',
+    'GET /api/admin/insights/revenue/:figure.csv',
     'POST /api/admin/members/:id/refund',
     'GET /api/admin/staff',
     'POST /api/admin/staff',
