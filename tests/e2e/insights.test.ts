@@ -7,7 +7,7 @@ import { adminPage, openTab, pageProblems, useBrowser } from './browser.ts';
 const browser = useBrowser();
 
 describe('insights', () => {
-  it('shows an owner the engagement charts with their numbers, and exports the course funnel', async () => {
+  it('shows an owner the revenue and engagement charts with their numbers, and exports the course funnel and the revenue movements', async () => {
     const owner = await adminPage(browser);
     await openTab(owner, 'Insights', '/admin/dashboard/insights');
     await owner.getByRole('figure', { name: "Monthly recurring revenue at each month's end ($)" }).waitFor();
@@ -17,7 +17,7 @@ describe('insights', () => {
     await owner.getByLabel('Period').selectOption('4');
     await owner.getByRole('button', { name: 'Show' }).click();
     await owner.waitForURL(/weeks=4/);
-    expect(await owner.getByRole('list', { name: 'Lessons completed each week' }).getByRole('listitem').count()).toBe(4);
+    await expect.poll(() => owner.getByRole('list', { name: 'Lessons completed each week' }).getByRole('listitem').count()).toBe(4);
     await owner.getByRole('row', { name: /^Your First 90 Days in Real Estate/ }).waitFor();
 
     const [download] = await Promise.all([
@@ -27,6 +27,13 @@ describe('insights', () => {
     const csv = fs.readFileSync((await download.path())!, 'utf8');
     expect(csv.split('\r\n')[0]).toBe('"course","started","25%","50%","75%","finished","certified"');
     expect(csv).toContain('"Your First 90 Days in Real Estate"');
+    const [revenue] = await Promise.all([
+      owner.waitForEvent('download'),
+      owner.getByRole('link', { name: 'Revenue movements as CSV' }).click(),
+    ]);
+    expect(fs.readFileSync((await revenue.path())!, 'utf8').split('\r\n')[0]).toBe(
+      '"month","new","expansion","contraction","churned","reactivated","members churned"',
+    );
     expect(pageProblems(owner)).toEqual([]);
   });
 });
