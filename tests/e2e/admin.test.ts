@@ -39,6 +39,7 @@ describe('staff sign-in', () => {
       'Broadcasts',
       'Offers',
       'Activity',
+      'Insights',
       'Security',
     ]);
     // Podcasts is the dashboard's default tab.
