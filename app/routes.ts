@@ -70,6 +70,7 @@ export default [
     route('messages', 'routes/admin/tabs/messages-tab.tsx'),
     route('activity', 'routes/admin/tabs/activity-tab.tsx'),
     route('insights', 'routes/admin/tabs/insights-tab.tsx'),
+    route('automations', 'routes/admin/tabs/automations-tab.tsx'),
     route('coaching', 'routes/admin/tabs/coaching-tab.tsx'),
     route('broadcasts', 'routes/admin/tabs/broadcasts-tab.tsx'),
     route('offers', 'routes/admin/tabs/offers-tab.tsx'),

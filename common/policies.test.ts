@@ -240,7 +240,7 @@ const ALLOWS: [string, (viewer: Viewer, kind: Kind) => boolean | Promise<boolean
   ...STAFF_AREAS.map((area): [string, (viewer: Viewer) => boolean, Kind[]] => [
     `enter the ${area} staff area`,
     (viewer) => mayEnterStaffArea(viewer, area),
-    ['members', 'billing', 'staff'].includes(area) ? ['owner'] : STAFF,
+    ['members', 'billing', 'staff', 'automations'].includes(area) ? ['owner'] : STAFF,
   ]),
 ];
 

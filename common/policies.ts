@@ -65,6 +65,8 @@ export const STAFF_AREAS = [
   'members',
   'billing',
   'staff',
+  // Lifecycle mail's settings (its figures are the broadcasts area's to read).
+  'automations',
 ] as const;
 export type StaffArea = (typeof STAFF_AREAS)[number];
 

@@ -11,6 +11,7 @@ import type { OneOnOneCoachService, OneOnOneService } from './one-on-one.contrac
 import type { GoalsService } from './goals.contract.ts';
 import type { LicenceService } from './licence.contract.ts';
 import type { InsightsService } from './insights.contract.ts';
+import type { LifecycleService } from './lifecycle.contract.ts';
 import type { NotificationsService } from './notifications.contract.ts';
 import type { RecommendationsService } from './recommendations.contract.ts';
 import type { CommunityModerationService, CommunityService } from './community.contract.ts';
@@ -48,6 +49,7 @@ export interface Services {
   goals: GoalsService;
   licence: LicenceService;
   insights: InsightsService;
+  lifecycle: LifecycleService;
   notifications: NotificationsService;
   recommendations: RecommendationsService;
   courses: CoursesService;

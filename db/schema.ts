@@ -15,6 +15,7 @@ import { BILLING_PERIODS, PAID_TIERS } from '../common/pricing.ts';
 import { TIERS } from '../common/tiers.ts';
 import { CE_TOPICS, LICENCE_TYPES, STATE_CODES } from '../common/licence.contract.ts';
 import { STAFF_ROLES } from '../common/staff-roles.ts';
+import { AUTOMATIONS } from '../common/lifecycle-terms.ts';
 import {
   type AnyPgColumn,
   bigint,
@@ -498,6 +499,8 @@ export const certificates = pgTable(
   (t) => [
     uniqueIndex('certificates_member_course_idx').on(t.memberId, t.courseId),
     index('certificates_member_recent_idx').on(t.memberId, t.issuedAt, t.id),
+    // Lifecycle mail's 'course finished'.
+    index('certificates_issued_idx').on(t.issuedAt),
   ],
 );
 
@@ -1132,11 +1135,28 @@ export const subscriptions = pgTable(
     offerId: uuid().references(() => offers.id, { onDelete: 'set null' }),
     /** The end of its free trial, while it has one or had one. */
     trialEndsAt: timestamp({ withTimezone: true }),
+    /** Since when its payment has failed (past due), kept by a trigger (migration 0054); null once it is paid. */
+    pastDueSince: timestamp({ withTimezone: true }),
+    /** When it ended while its payment was failing (Stripe's last retry failed), kept by the same trigger. */
+    endedUnpaidAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },
   (t) => [
     index('subscriptions_member_idx').on(t.memberId),
+    // Lifecycle mail's moments (server/lifecycle): trials ending, payments failing, plans ended.
+    index('subscriptions_trial_ending_idx')
+      .on(t.trialEndsAt)
+      .where(sql`status = 'trialing'`),
+    index('subscriptions_past_due_idx')
+      .on(t.pastDueSince)
+      .where(sql`status = 'past_due'`),
+    index('subscriptions_ended_unpaid_idx')
+      .on(t.endedUnpaidAt)
+      .where(sql`ended_unpaid_at is not null`),
+    index('subscriptions_cancelled_idx')
+      .on(t.endedAt)
+      .where(sql`status = 'canceled'`),
     index('subscriptions_offer_idx')
       .on(t.offerId)
       .where(sql`offer_id is not null`),
@@ -1619,6 +1639,66 @@ export const weeklyTipMails = pgTable(
     sentAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.memberId, t.weekOf] })],
+);
+
+/**
+ * The day (UTC) each member last used the site, kept by a trigger on their sessions (migration 0054):
+ * lifecycle mail's nudge to members quiet for some days reads it by day.
+ */
+export const memberLastSeen = pgTable(
+  'member_last_seen',
+  {
+    memberId: uuid()
+      .primaryKey()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    seenOn: date({ mode: 'string' }).notNull(),
+  },
+  (t) => [index('member_last_seen_day_idx').on(t.seenOn)],
+);
+
+/** Each lifecycle mail the owners keep (server/lifecycle): on or off, its text and its delay in days. */
+export const lifecycleAutomations = pgTable(
+  'lifecycle_automations',
+  {
+    key: text({ enum: AUTOMATIONS }).primaryKey(),
+    enabled: boolean().notNull().default(true),
+    subject: text().notNull(),
+    /** In the broadcasts' markup (common/broadcast-markup.ts); {name} is the member's name. */
+    body: text().notNull(),
+    delayDays: integer().notNull(),
+    /** Win-back's offer code, if any (checked against the offers when saved). */
+    offerCode: text(),
+    updatedAt: createdAt(),
+    updatedBy: uuid().references(() => staffAccounts.id, { onDelete: 'set null' }),
+  },
+  () => [check('lifecycle_automations_key_check', oneOf('key', AUTOMATIONS))],
+);
+
+/**
+ * Each lifecycle mail sent: once per automation, member and occasion (a subscription, a course, the
+ * day a member was last seen; '' for the welcome series), whichever process claims it first.
+ */
+export const lifecycleMails = pgTable(
+  'lifecycle_mails',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    automation: text({ enum: AUTOMATIONS }).notNull(),
+    memberId: uuid()
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    occasion: text().notNull(),
+    /** The subscription it is about, for 'what followed' (paying again). */
+    subscriptionId: text(),
+    sentAt: createdAt(),
+    /** The first time a link of the mail was followed (the site's own redirect). */
+    openedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('lifecycle_mails_once_idx').on(t.automation, t.memberId, t.occasion),
+    index('lifecycle_mails_sent_idx').on(t.sentAt),
+    index('lifecycle_mails_member_idx').on(t.memberId),
+    check('lifecycle_mails_automation_check', oneOf('automation', AUTOMATIONS)),
+  ],
 );
 
 /** A mail staff write to the members of chosen tiers; sent by the minute job a batch at a time (migration 0026). */

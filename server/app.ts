@@ -61,6 +61,7 @@ import { coachingRoutes } from './coaching/coaching.routes.ts';
 import { oneOnOneRoutes } from './one-on-one/one-on-one.routes.ts';
 import { goalsRoutes } from './goals/goals.routes.ts';
 import { licenceRoutes } from './licence/licence.routes.ts';
+import { lifecycleRoutes } from './lifecycle/lifecycle.routes.ts';
 import { insightsRoutes } from './insights/insights.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { teamsRoutes } from './teams/teams.routes.ts';
@@ -309,6 +310,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     oneOnOneRoutes,
     goalsRoutes,
     licenceRoutes,
+    lifecycleRoutes,
     insightsRoutes,
     notificationsRoutes,
     teamsRoutes,

@@ -25,6 +25,7 @@ import { createOffersRepository } from './billing/offers.repository.ts';
 import { createTeamsRepository } from './teams/teams.repository.ts';
 import { createQuizzesRepository } from './quizzes/quizzes.repository.ts';
 import { createLicenceRepository } from './licence/licence.repository.ts';
+import { createLifecycleRepository } from './lifecycle/lifecycle.repository.ts';
 import { createInsightsRepository, createRevenueRepository } from './insights/insights.repository.ts';
 
 /** Every feature's repository, bound to the database or to one transaction. */
@@ -45,6 +46,7 @@ function createRepositories(db: DatabaseOrTransaction) {
     files: createFilesRepository(db),
     learning: createLearningRepository(db),
     licence: createLicenceRepository(db),
+    lifecycle: createLifecycleRepository(db),
     insights: createInsightsRepository(db),
     revenue: createRevenueRepository(db),
     quizzes: createQuizzesRepository(db),

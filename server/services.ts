@@ -46,6 +46,8 @@ import { createCoachingAdminService } from './coaching/coaching-admin.service.ts
 import { createOneOnOneService } from './one-on-one/one-on-one.service.ts';
 import { createGoalsService } from './goals/goals.service.ts';
 import { createLicenceService, type ServerLicenceService } from './licence/licence.service.ts';
+import { createLifecycleService } from './lifecycle/lifecycle.service.ts';
+import type { LifecycleService } from '../common/lifecycle.contract.ts';
 import { createInsightsService, type ServerInsightsService } from './insights/insights.service.ts';
 import { createRecommendationsService } from './recommendations/recommendations.service.ts';
 import { createOneOnOneCoachService } from './one-on-one/one-on-one-coach.service.ts';
@@ -58,6 +60,7 @@ export interface ServerServices extends Services {
   fileDelivery: FileDeliveryService;
   billing: ServerBillingService;
   licence: ServerLicenceService;
+  lifecycle: LifecycleService;
   insights: ServerInsightsService;
 }
 
@@ -116,6 +119,7 @@ export function createServices(deps: {
     oneOnOneCoach: createOneOnOneCoachService({ data }),
     goals: createGoalsService({ data }),
     licence,
+    lifecycle: createLifecycleService(data, mailer),
     insights: createInsightsService(data),
     notifications: createNotificationsService({ data, push: deps.push }),
     recommendations: createRecommendationsService({ data }),

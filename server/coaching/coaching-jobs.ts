@@ -12,6 +12,7 @@ import { handOutNews, sendDigests } from '../notifications/notification-jobs.ts'
 import { createNotifier, type Notifier } from '../notifications/notifier.ts';
 import { mailTemplates } from '../mail/templates.ts';
 import type { DataAccess } from '../repositories.ts';
+import { sendLifecycleMail } from '../lifecycle/lifecycle-mail.ts';
 import { runSteps, scheduleRepeating } from '../background-work.ts';
 import { planningHorizon, slotsFrom } from './coaching-admin.service.ts';
 
@@ -90,7 +91,7 @@ export async function sendCoachingReminders(
 
 /**
  * The work of one minute: the planning, the coaching and goal reminders, the weekly tips, the end of
- * Gold's early access, the dripped lessons' openings, the licences' renewal reminders, the broadcasts, news and digests due. A minute with nothing due writes
+ * Gold's early access, the dripped lessons' openings, the licences' renewal reminders, the broadcasts, news and digests due, the lifecycle mails. A minute with nothing due writes
  * nothing: a statement on a table the data versions watch would make every kept page stale in
  * every process, even when it changed no row.
  */
@@ -107,6 +108,7 @@ export async function runMinuteJobs(data: DataAccess, mailer: Mailer, notifier: 
     ['broadcasts', () => sendDueBroadcasts(data, mailer)],
     ['course news', () => handOutNews(data, mailer)],
     ['community digests', () => sendDigests(data, mailer)],
+    ['lifecycle mail', () => sendLifecycleMail(data, mailer)],
   ]).finally(() => notifier.nudge());
 }
 

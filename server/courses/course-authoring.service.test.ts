@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { COURSE_NOT_FOUND, type CourseInput, type LessonInput } from '../../common/courses.contract.ts';
 import type { Viewer } from '../../common/viewer.ts';
-import { certificates, members, outboxMessages, uploadedFiles } from '../../db/schema.ts';
+import { certificates, members, uploadedFiles } from '../../db/schema.ts';
 import { DEFAULT_TIME_ZONE, localDateOf } from '../../common/time-zones.ts';
 import { lastAuditEntry, refusal, serviceTestApp } from '../../tests/helpers/service-tests.ts';
 import { createDataAccess } from '../repositories.ts';
@@ -259,8 +259,6 @@ describe('lessons', () => {
 
     const [certificate] = await t.db.select().from(certificates).where(eq(certificates.memberId, member.member.id));
     expect(certificate).toMatchObject({ courseId: course.id, courseTitle: 'Shrinking' });
-    const mail = await t.db.select().from(outboxMessages).where(eq(outboxMessages.toAddress, member.member.email));
-    expect(mail.map((each) => each.kind)).toContain('certificate-earned');
     expect(await refusal(authoring().removeLesson(editor, lessons[0]!.id))).toEqual({
       status: 409,
       message: 'A published course needs at least one lesson: add another first, or unpublish or archive the course.',

@@ -59,6 +59,7 @@ export const MINUTE_STEPS = {
   broadcasts: 'the broadcast held FOR UPDATE SKIP LOCKED, each copy claimed per member',
   'course news': 'each piece of news held FOR UPDATE SKIP LOCKED while it is handed out',
   'community digests': 'claimed per member and period with the mail',
+  'lifecycle mail': 'claimed per automation, member and occasion (a unique index) with the mail',
 } as const;
 
 export type MinuteStep = keyof typeof MINUTE_STEPS;

@@ -4,6 +4,9 @@ import { COURSE_NOT_FOUND } from '../../common/courses.contract.ts';
 import { UPGRADE_NEEDED } from '../../common/learning.contract.ts';
 import { outboxMessages } from '../../db/schema.ts';
 import { authoredCourse, libraryFile, refusal, serviceTestApp, SIGN_IN_FIRST } from '../../tests/helpers/service-tests.ts';
+import { sendLifecycleMail } from '../lifecycle/lifecycle-mail.ts';
+import { createMailer } from '../mail/mailer.ts';
+import { createDataAccess } from '../repositories.ts';
 
 // A member's learning: enrolling where their tier reaches, completing lessons of a course they
 // started, resuming videos, and the certificate the last lesson earns (mailed, and theirs alone).
@@ -75,14 +78,21 @@ describe('lessons and certificates', () => {
       certificate_code: expect.stringMatching(/^RP-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/),
     });
     const code = done.certificate_code!;
-    const mails = await t.db
-      .select()
-      .from(outboxMessages)
-      .where(and(eq(outboxMessages.toAddress, member.member.email), eq(outboxMessages.kind, 'certificate-earned')));
-    expect(mails).toHaveLength(1);
+    // The congratulation is lifecycle mail's 'course finished', sent by the minute's step: once.
+    const congratulations = async () => {
+      await sendLifecycleMail(createDataAccess(t.db), createMailer({ publicUrl: 'http://localhost', nudge: () => {} }));
+      return t.db
+        .select()
+        .from(outboxMessages)
+        .where(and(eq(outboxMessages.toAddress, member.member.email), eq(outboxMessages.kind, 'lifecycle-course-finished')));
+    };
+    expect((await congratulations()).map((mail) => mail.text)).toEqual([
+      expect.stringContaining(encodeURIComponent(`/certificates/${code}`)),
+    ]);
 
     // Completing again changes nothing: the same certificate, no second mail.
     expect((await learning().completeLesson(member, lessons[1]!)).certificate_code).toBe(code);
+    expect(await congratulations()).toHaveLength(1);
     expect(await learning().counts(member)).toEqual({ enrolments: 1, certificates: 1 });
     expect(await learning().verifyCertificate(code.toLowerCase())).toMatchObject({
       code,

@@ -10,8 +10,7 @@ import { progressPercent } from '../../common/progress.ts';
 import { type SignedInMember, type Viewer } from '../../common/viewer.ts';
 import { mayStudyCourse, requireMember } from '../../common/policies.ts';
 import { publicCourse, requireLessonOpen, requirePrerequisiteMet } from '../courses/courses.service.ts';
-import { queueOptionalMail, type Mailer } from '../mail/mailer.ts';
-import { mailTemplates } from '../mail/templates.ts';
+import type { Mailer } from '../mail/mailer.ts';
 import { decodeCursor, pageOf, TimestampKey } from '../lists/keyset.ts';
 import type { DataAccess, Repositories } from '../repositories.ts';
 import { creditCourseCompletion } from '../licence/licence.service.ts';
@@ -166,26 +165,16 @@ export function createLearningService(deps: {
       courseTitle: course.title,
       scorePercent: course.showsScore ? await quizScore(repositories, member.id, course.id) : null,
     });
-    // A congratulation: not needed to run the account, so it honours the member's unsubscribe.
-    const account = await repositories.members.findAccount({ id: member.id });
     // A course approved for CE counts in the ledger of each state that approves it, dated in the member's zone.
+    // (The congratulation, with what to take next, is lifecycle mail's 'course finished': server/lifecycle.)
     if (certificateId) {
+      const account = await repositories.members.findAccount({ id: member.id });
       const issuedOn = localDateOf(new Date(), account?.timeZone ?? DEFAULT_TIME_ZONE);
       await creditCourseCompletion(
         repositories,
         member,
         { id: certificateId, courseId: course.id, courseTitle: course.title, issuedOn },
         BRAND_NAME,
-      );
-    }
-    if (account) {
-      await queueOptionalMail(repositories, deps.mailer, account, 'certificate-earned', (unsubscribeUrl) =>
-        mailTemplates.certificateEarned({
-          name: account.name,
-          courseTitle: course.title,
-          verifyUrl: deps.mailer.link(`/certificates/${code}`),
-          unsubscribeUrl,
-        }),
       );
     }
     return true;

@@ -38,6 +38,13 @@ interface BroadcastMail {
   unsubscribeUrl: string;
 }
 
+interface LifecycleMail extends Omit<BroadcastMail, 'readOnSite'> {
+  /** Sentences the moment adds (the trial's end, where the member stopped). */
+  notes: string[];
+  /** Its buttons, to pages of the site. */
+  actions: { path: string; label: string }[];
+}
+
 /** What every coaching message names: the member, the session, when (in the member's zone) and its page. */
 interface CoachingMail {
   name: string;
@@ -171,6 +178,19 @@ export const mailTemplates = {
       unsubscribeUrl,
     ),
 
+  /** A lifecycle mail: the owner's text, then what the moment adds (a date, where they stopped) and its buttons. */
+  lifecycle: ({ subject, blocks, absolute, tracked, notes, actions, unsubscribeUrl }: LifecycleMail) =>
+    compose(
+      subject,
+      plainText(blocks).slice(0, 140),
+      [
+        ...broadcastContent(blocks, absolute, tracked),
+        ...notes.map((note) => paragraph(note)),
+        ...actions.map((each) => action(tracked(each.path), each.label)),
+      ],
+      unsubscribeUrl,
+    ),
+
   welcome: ({ name, verifyUrl }: { name: string; verifyUrl: string }) =>
     compose(`Welcome to ${BRAND_NAME}`, 'Confirm your email to finish setting up your account.', [
       title(`Welcome to ${BRAND_NAME}!`),
@@ -262,30 +282,6 @@ export const mailTemplates = {
       paragraph(`Your ${BRAND_NAME} account now uses ${newEmail}. Sign in with that address from now on.`),
       paragraph('If this was not you, contact us right away.'),
     ]),
-
-  certificateEarned: ({
-    name,
-    courseTitle,
-    verifyUrl,
-    unsubscribeUrl,
-  }: {
-    name: string;
-    courseTitle: string;
-    verifyUrl: string;
-    unsubscribeUrl: string;
-  }) =>
-    compose(
-      `Your certificate: ${courseTitle}`,
-      'You completed every lesson. Here is your certificate.',
-      [
-        title('Congratulations!'),
-        greeting(name),
-        paragraph(`You completed every lesson of ${courseTitle}. Your certificate of completion is ready on your dashboard.`),
-        paragraph('Anyone can check it at its public verification page:'),
-        action(verifyUrl, 'View my certificate'),
-      ],
-      unsubscribeUrl,
-    ),
 
   communityReply: ({
     name,

@@ -188,7 +188,7 @@ describe('every admin route, by role', () => {
   // members (their list, details, tiers, the CSV export and the overview), billing (revenue and its Insights, refunds,
   // offers, trials, team seat prices and team offers) and the staff (accounts, roles, requiring two-factor, lifting a two-factor lock). Editors author content, coach, moderate,
   // answer messages, write broadcasts and read the content part of the activity log.
-  const OWNER_AREAS = ['members', 'billing', 'staff'];
+  const OWNER_AREAS = ['members', 'billing', 'staff', 'automations'];
   const EDITOR_AREAS = ['content', 'coaching', 'community', 'messages', 'broadcasts', 'activity'];
   const OWNER_ONLY_ROUTES = new Set([
     'GET /api/admin/members',
@@ -200,6 +200,7 @@ describe('every admin route, by role', () => {
     'GET /api/admin/billing/revenue',
     'GET /api/admin/insights/revenue',
     'GET /api/admin/insights/revenue/:figure.csv',
+    'PUT /api/admin/automations/:key',
     'POST /api/admin/members/:id/refund',
     'GET /api/admin/staff',
     'POST /api/admin/staff',

@@ -37,6 +37,7 @@ describe('staff sign-in', () => {
       'Community',
       'Messages',
       'Broadcasts',
+      'Automations',
       'Offers',
       'Activity',
       'Insights',

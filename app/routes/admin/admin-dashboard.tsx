@@ -39,6 +39,7 @@ const TABS: { to: string; label: string; area?: StaffArea; alsoAt?: string }[] =
   { to: '/admin/dashboard/community', label: 'Community', area: 'community' },
   { to: '/admin/dashboard/messages', label: 'Messages', area: 'messages' },
   { to: '/admin/dashboard/broadcasts', label: 'Broadcasts', area: 'broadcasts' },
+  { to: '/admin/dashboard/automations', label: 'Automations', area: 'broadcasts' },
   { to: '/admin/dashboard/offers', label: 'Offers', area: 'billing' },
   { to: '/admin/dashboard/activity', label: 'Activity', area: 'activity' },
   { to: '/admin/dashboard/insights', label: 'Insights' },
