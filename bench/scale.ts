@@ -80,6 +80,8 @@ const ROWS: Row[] = [
   { who: 'staff', path: '/admin/dashboard/insights?weeks=52' },
   { who: 'staff API', path: '/api/admin/members' },
   { who: 'staff API', path: '/api/admin/insights/engagement?weeks=52' },
+  { who: 'staff API', path: '/api/admin/insights/revenue?months=24' },
+  { who: 'staff API', path: '/api/admin/insights/retention?months=24' },
 ];
 const rowName = (row: Row) => `${row.who} GET ${row.path}`;
 

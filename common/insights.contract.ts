@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { INSIGHT_MONTHS, INSIGHT_WEEKS } from './insight-limits.ts';
+import { ENGAGEMENT_FIGURES, INSIGHT_MONTHS, INSIGHT_WEEKS, REVENUE_FIGURES } from './insight-limits.ts';
 import type { Viewer } from './viewer.ts';
 
 // The Insights tab (issue 34, part 1), its engagement half: what members do, week by week (Monday,
-// UTC), and each course's funnel. Every figure is a few rows computed in SQL over indexes or rollups
-// kept by the database; each has its CSV.
+// in the business's time zone), and each course's funnel. Every figure is a few rows computed in SQL
+// over indexes or rollups kept by the database; each has its CSV.
 
 export const InsightsQuery = z.object({
   weeks: z.coerce
@@ -16,7 +16,6 @@ export const InsightsQuery = z.object({
 });
 export type InsightsQuery = z.infer<typeof InsightsQuery>;
 
-const ENGAGEMENT_FIGURES = ['active-members', 'lessons-completed', 'community', 'live-sessions', 'course-funnel', 'inactive'] as const;
 export type EngagementFigure = (typeof ENGAGEMENT_FIGURES)[number];
 export const FigureParams = z.object({
   figure: z.enum(ENGAGEMENT_FIGURES, { error: `Choose a figure: ${ENGAGEMENT_FIGURES.join(', ')}` }),
@@ -58,7 +57,6 @@ export const RevenueQuery = z.object({
 });
 export type RevenueQuery = z.infer<typeof RevenueQuery>;
 
-const REVENUE_FIGURES = ['mrr', 'movements', 'trials', 'refunds'] as const;
 export type RevenueFigure = (typeof REVENUE_FIGURES)[number];
 export const RevenueFigureParams = z.object({
   figure: z.enum(REVENUE_FIGURES, { error: `Choose a figure: ${REVENUE_FIGURES.join(', ')}` }),
@@ -68,7 +66,10 @@ const month = z.string();
 const cents = z.number().int();
 export const Revenue = z.object({
   months: z.array(month),
-  /** At each month's end (now, for the current month): the monthly recurring revenue and paying subscriptions per tier. */
+  /**
+   * At each month's end (now, for the current month): the monthly recurring revenue (team seats
+   * included) and members' own paying subscriptions per tier.
+   */
   mrr: z.array(
     z.object({ month, mrr_cents: cents, paying: z.object({ bronze: z.number().int(), silver: z.number().int(), gold: z.number().int() }) }),
   ),
@@ -86,10 +87,62 @@ export const Revenue = z.object({
   ),
   trials: z.array(z.object({ month, started: z.number().int(), converted: z.number().int() })),
   refunds: z.array(z.object({ month, refunds: z.number().int(), refunded_cents: cents })),
+  /** Per tier: members' own plans of it paying at the month's start, and those of them that stopped paying in the month. */
+  churn: z.array(
+    z.object({
+      month,
+      bronze: z.object({ paying_at_start: z.number().int(), churned: z.number().int() }),
+      silver: z.object({ paying_at_start: z.number().int(), churned: z.number().int() }),
+      gold: z.object({ paying_at_start: z.number().int(), churned: z.number().int() }),
+    }),
+  ),
+  /**
+   * Where each month's recurring revenue (at its end, at the plans' prices) comes from: members' own
+   * plans bought without an offer, those bought with each offer, and team seats.
+   */
+  sources: z.array(
+    z.object({
+      month,
+      no_offer_cents: cents,
+      offers: z.array(
+        z.object({
+          offer_id: z.string(),
+          /** Null for an offer no longer on the site. */
+          code: z.string().nullable(),
+          name: z.string().nullable(),
+          mrr_cents: cents,
+          subscriptions: z.number().int(),
+        }),
+      ),
+      team_seats_cents: cents,
+      teams: z.number().int(),
+    }),
+  ),
 });
 export type Revenue = z.infer<typeof Revenue>;
+
+// Retention (every staff member; the paying share the owners' only): members by the month they
+// joined, and for each month since, how many of them were paying at its end and how many used the
+// site in it.
+
+export const Retention = z.object({
+  months: z.array(month),
+  /** Whether the paying counts are there (owners); null in each month otherwise. */
+  paying_shown: z.boolean(),
+  cohorts: z.array(
+    z.object({
+      /** The month they joined. */
+      month,
+      members: z.number().int(),
+      /** The month they joined first, then each month after it up to the current one. */
+      after: z.array(z.object({ month, paying: z.number().int().nullable(), active: z.number().int() })),
+    }),
+  ),
+});
+export type Retention = z.infer<typeof Retention>;
 
 export interface InsightsService {
   engagement(viewer: Viewer, query: InsightsQuery): Promise<Engagement>;
   revenue(viewer: Viewer, query: RevenueQuery): Promise<Revenue>;
+  retention(viewer: Viewer, query: RevenueQuery): Promise<Retention>;
 }

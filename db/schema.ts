@@ -446,8 +446,9 @@ export const lessonProgress = pgTable(
 );
 
 /**
- * The weeks (Monday, UTC) each member used the site, written by a trigger on their sessions as they
- * are used (migration 0052): the Insights tab's weekly active members, a row a member a week.
+ * The weeks (Monday, in the business's zone since migration 0056; UTC before) each member used the
+ * site, written by a trigger on their sessions as they are used (migration 0052): the Insights tab's
+ * weekly active members and its cohorts' active share, a row a member a week.
  */
 export const memberActiveWeeks = pgTable(
   'member_active_weeks',
@@ -1227,19 +1228,26 @@ export const subscriptionPayments = pgTable(
 
 /**
  * Each change of a subscription's monthly recurring revenue (a yearly plan's a twelfth), written by
- * a trigger on `subscriptions` as the billing mirror follows Stripe's events (migration 0053): the
- * Insights tab's revenue by month and its movements. Kept when the account goes (no link to it).
+ * a trigger on `subscriptions` as the billing mirror follows Stripe's events (migration 0053), and
+ * by one on `teams` for a team's seats (migration 0055): the Insights tab's revenue by month, its
+ * movements, churn, cohorts and sources. Kept when the account goes (no link to it).
  */
 export const mrrChanges = pgTable(
   'mrr_changes',
   {
     id: bigserial({ mode: 'number' }).primaryKey(),
+    /** The subscriber: the member, or a team's broker. */
     memberId: uuid().notNull(),
+    /** Stripe's subscription id; a team's seats are one stream, `team:<team id>`, whatever pays for them. */
     subscriptionId: text().notNull(),
     tier: text({ enum: PAID_TIERS }),
     changedAt: timestamp({ withTimezone: true }).notNull(),
     fromCents: integer().notNull(),
     toCents: integer().notNull(),
+    /** The offer the subscription was bought with, as the mirror had it then (no link: the history outlives it). */
+    offerId: uuid(),
+    /** A team's seats, not a member's own plan. */
+    teamId: uuid(),
   },
   (t) => [
     index('mrr_changes_changed_idx').on(t.changedAt),

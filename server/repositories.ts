@@ -26,7 +26,7 @@ import { createTeamsRepository } from './teams/teams.repository.ts';
 import { createQuizzesRepository } from './quizzes/quizzes.repository.ts';
 import { createLicenceRepository } from './licence/licence.repository.ts';
 import { createLifecycleRepository } from './lifecycle/lifecycle.repository.ts';
-import { createInsightsRepository, createRevenueRepository } from './insights/insights.repository.ts';
+import { createInsightsRepository, createRetentionRepository, createRevenueRepository } from './insights/insights.repository.ts';
 
 /** Every feature's repository, bound to the database or to one transaction. */
 function createRepositories(db: DatabaseOrTransaction) {
@@ -49,6 +49,7 @@ function createRepositories(db: DatabaseOrTransaction) {
     lifecycle: createLifecycleRepository(db),
     insights: createInsightsRepository(db),
     revenue: createRevenueRepository(db),
+    retention: createRetentionRepository(db),
     quizzes: createQuizzesRepository(db),
     members: createMembersRepository(db),
     notifications: createNotificationsRepository(db),

@@ -1,4 +1,12 @@
-import { Engagement, FigureParams, InsightsQuery, Revenue, RevenueFigureParams, RevenueQuery } from '../../common/insights.contract.ts';
+import {
+  Engagement,
+  FigureParams,
+  InsightsQuery,
+  Retention,
+  Revenue,
+  RevenueFigureParams,
+  RevenueQuery,
+} from '../../common/insights.contract.ts';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 export async function insightsRoutes(app: ZodApp) {
@@ -21,6 +29,21 @@ export async function insightsRoutes(app: ZodApp) {
         .header('content-disposition', `attachment; filename="${request.params.figure}.csv"`)
         .header('cache-control', 'private, no-store')
         .send(await insights.engagementCsv(await request.viewer(), request.params.figure, request.query.weeks)),
+  );
+
+  // Every staff member's: the paying share in it is left out for those who may not see billing.
+  app.get(
+    '/api/admin/insights/retention',
+    { config: staff, schema: { querystring: RevenueQuery, response: withErrors({ 200: Retention }) } },
+    async (request) => insights.retention(await request.viewer(), request.query),
+  );
+
+  app.get('/api/admin/insights/retention.csv', { config: staff, schema: { querystring: RevenueQuery } }, async (request, reply) =>
+    reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="retention.csv"')
+      .header('cache-control', 'private, no-store')
+      .send(await insights.retentionCsv(await request.viewer(), request.query.months)),
   );
 
   const owners = { access: { area: 'billing' } } as const;

@@ -1,26 +1,30 @@
-import type { Engagement, EngagementFigure, InsightsService, Revenue, RevenueFigure } from '../../common/insights.contract.ts';
-import { requireStaff, requireStaffArea } from '../../common/policies.ts';
+import { COHORT_MONTHS } from '../../common/insight-limits.ts';
+import type { Engagement, EngagementFigure, InsightsService, Retention, Revenue, RevenueFigure } from '../../common/insights.contract.ts';
+import { mayEnterStaffArea, requireStaff, requireStaffArea } from '../../common/policies.ts';
+import { PAID_TIERS, type PaidTier } from '../../common/pricing.ts';
 import { addDays, DEFAULT_TIME_ZONE, instantOf, localDateOf } from '../../common/time-zones.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import { csvRow } from '../lists/csv.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { MonthBounds } from './insights.repository.ts';
 
-// The Insights tab's engagement figures (issue 34, part 1), for owners and editors alike: weeks are
-// Mondays in UTC, the current one last, each week present (zero when nothing happened in it).
+// The Insights tab's figures (issue 34, part 1): engagement for owners and editors alike, revenue
+// for owners, retention for both (its paying share for owners). Weeks are Mondays and months are
+// calendar months in the business's zone, the current one last, each present (zero when nothing
+// happened in it).
 
 /** Published courses the funnel lists (a catalogue's worth). */
 const FUNNEL_COURSES = 200;
 
-/** The Monday of the week `date` (YYYY-MM-DD, UTC) is in. */
+/** The Monday of the week `date` (YYYY-MM-DD, a calendar date) is in. */
 function mondayOf(date: string): string {
   const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
   return addDays(date, -((weekday + 6) % 7));
 }
 
-/** The last `count` weeks' Mondays, oldest first. */
+/** The last `count` weeks' Mondays in the business's zone, oldest first. */
 export function weeksEndingNow(count: number, now = new Date()): string[] {
-  const current = mondayOf(now.toISOString().slice(0, 10));
+  const current = mondayOf(localDateOf(now, DEFAULT_TIME_ZONE));
   return Array.from({ length: count }, (_, index) => addDays(current, -7 * (count - 1 - index)));
 }
 
@@ -43,11 +47,15 @@ export function monthsEndingNow(count: number, now = new Date()): MonthBounds[] 
 }
 
 const dollars = (cents: number) => (cents / 100).toFixed(2);
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+/** A share as a whole percent ('' of no one). */
+const percent = (part: number, whole: number) => (whole === 0 ? '' : String(Math.round((part / whole) * 100)));
 
 export interface ServerInsightsService extends InsightsService {
   /** A figure as CSV: its rows, a header first. */
   engagementCsv(viewer: Viewer, figure: EngagementFigure, weeks: number): Promise<string>;
   revenueCsv(viewer: Viewer, figure: RevenueFigure, months: number): Promise<string>;
+  retentionCsv(viewer: Viewer, months: number): Promise<string>;
 }
 
 export function createInsightsService(data: DataAccess): ServerInsightsService {
@@ -83,11 +91,12 @@ export function createInsightsService(data: DataAccess): ServerInsightsService {
   async function revenue(viewer: Viewer, query: { months: number }): Promise<Revenue> {
     requireStaffArea(viewer, 'billing');
     const months = monthsEndingNow(query.months);
-    const [mrr, movements, trials, refunds] = await Promise.all([
+    const [mrr, movements, trials, refunds, churn] = await Promise.all([
       data.revenue.mrr(months),
       data.revenue.movements(months),
       data.revenue.trials(months),
       data.revenue.refunds(months),
+      data.revenue.churn(months),
     ]);
     const names = months.map((each) => each.month);
     const inMonth = <T extends { month: string }>(rows: T[]) => new Map(rows.map((row) => [row.month, row]));
@@ -96,10 +105,11 @@ export function createInsightsService(data: DataAccess): ServerInsightsService {
       months: names,
       mrr: names.map((name) => {
         const rows = mrr.filter((row) => row.month === name);
-        const paying = (tier: string) => rows.find((row) => row.tier === tier)?.paying ?? 0;
+        // Paying plans are members' own; a team's seats are in `sources`.
+        const paying = (tier: string) => sum(rows.filter((row) => row.tier === tier && !row.team).map((row) => row.paying));
         return {
           month: name,
-          mrr_cents: rows.reduce((sum, row) => sum + row.mrr_cents, 0),
+          mrr_cents: sum(rows.map((row) => row.mrr_cents)),
           paying: { bronze: paying('bronze'), silver: paying('silver'), gold: paying('gold') },
         };
       }),
@@ -122,12 +132,99 @@ export function createInsightsService(data: DataAccess): ServerInsightsService {
         refunds: refundsBy.get(name)?.refunds ?? 0,
         refunded_cents: refundsBy.get(name)?.refunded_cents ?? 0,
       })),
+      churn: names.map((name) => {
+        const ofTier = (tier: PaidTier) => {
+          const row = churn.find((each) => each.month === name && each.tier === tier);
+          return { paying_at_start: row?.paying_at_start ?? 0, churned: row?.churned ?? 0 };
+        };
+        return { month: name, bronze: ofTier('bronze'), silver: ofTier('silver'), gold: ofTier('gold') };
+      }),
+      sources: names.map((name) => {
+        const rows = mrr.filter((row) => row.month === name && row.mrr_cents > 0);
+        const teams = rows.filter((row) => row.team);
+        const offers = new Map<string, Revenue['sources'][number]['offers'][number]>();
+        for (const row of rows) {
+          if (row.team || !row.offer_id) continue;
+          const offer = offers.get(row.offer_id) ?? {
+            offer_id: row.offer_id,
+            code: row.code,
+            name: row.name,
+            mrr_cents: 0,
+            subscriptions: 0,
+          };
+          offers.set(row.offer_id, {
+            ...offer,
+            mrr_cents: offer.mrr_cents + row.mrr_cents,
+            subscriptions: offer.subscriptions + row.paying,
+          });
+        }
+        return {
+          month: name,
+          no_offer_cents: sum(rows.filter((row) => !row.team && !row.offer_id).map((row) => row.mrr_cents)),
+          offers: [...offers.values()].sort((a, b) => b.mrr_cents - a.mrr_cents || (a.code ?? '').localeCompare(b.code ?? '')),
+          team_seats_cents: sum(teams.map((row) => row.mrr_cents)),
+          teams: sum(teams.map((row) => row.paying)),
+        };
+      }),
+    };
+  }
+
+  async function retention(viewer: Viewer, query: { months: number }): Promise<Retention> {
+    requireStaff(viewer);
+    // The paying share is revenue, the owners' (the billing area's); editors see the active share.
+    const payingShown = mayEnterStaffArea(viewer, 'billing');
+    const months = monthsEndingNow(query.months);
+    const cohorts = Math.min(COHORT_MONTHS, months.length);
+    const [sizes, active, paying] = await Promise.all([
+      data.retention.sizes(months, cohorts),
+      data.retention.active(months, cohorts),
+      payingShown ? data.retention.paying(months, cohorts) : Promise.resolve([]),
+    ]);
+    const names = months.map((each) => each.month);
+    const count = (rows: { cohort: string; month: string; members: number }[]) =>
+      new Map(rows.map((row) => [`${row.cohort} ${row.month}`, row.members]));
+    const [activeBy, payingBy] = [count(active), count(paying)];
+    return {
+      months: names,
+      paying_shown: payingShown,
+      cohorts: names.slice(-cohorts).map((cohort) => ({
+        month: cohort,
+        members: sizes.find((row) => row.cohort === cohort)?.members ?? 0,
+        after: names
+          .filter((name) => name >= cohort)
+          .map((name) => ({
+            month: name,
+            paying: payingShown ? (payingBy.get(`${cohort} ${name}`) ?? 0) : null,
+            active: activeBy.get(`${cohort} ${name}`) ?? 0,
+          })),
+      })),
     };
   }
 
   return {
     engagement,
     revenue,
+    retention,
+
+    async retentionCsv(viewer, months) {
+      const figures = await retention(viewer, { months });
+      const paying = figures.paying_shown;
+      const table: (string | number)[][] = [
+        ['joined', 'members', 'month', 'months after joining', 'active', 'active %', ...(paying ? ['paying', 'paying %'] : [])],
+        ...figures.cohorts.flatMap((cohort) =>
+          cohort.after.map((row, index) => [
+            cohort.month,
+            cohort.members,
+            row.month,
+            index,
+            row.active,
+            percent(row.active, cohort.members),
+            ...(paying ? [row.paying ?? 0, percent(row.paying ?? 0, cohort.members)] : []),
+          ]),
+        ),
+      ];
+      return table.map((row) => csvRow(row.map(String))).join('');
+    },
 
     async revenueCsv(viewer, figure, months) {
       const figures = await revenue(viewer, { months });
@@ -157,6 +254,34 @@ export function createInsightsService(data: DataAccess): ServerInsightsService {
             return [
               ['month', 'refunds', 'refunded'],
               ...figures.refunds.map((row) => [row.month, row.refunds, dollars(row.refunded_cents)]),
+            ];
+          case 'churn':
+            return [
+              ['month', 'tier', 'paying at the start', 'churned', 'churn %'],
+              ...figures.churn.flatMap((row) =>
+                PAID_TIERS.map((tier) => [
+                  row.month,
+                  tier,
+                  row[tier].paying_at_start,
+                  row[tier].churned,
+                  percent(row[tier].churned, row[tier].paying_at_start),
+                ]),
+              ),
+            ];
+          case 'sources':
+            return [
+              ['month', 'source', 'offer code', 'monthly recurring revenue', 'paying subscriptions'],
+              ...figures.sources.flatMap((row) => [
+                [row.month, 'no offer', '', dollars(row.no_offer_cents), ''],
+                ...row.offers.map((offer) => [
+                  row.month,
+                  offer.name ?? 'an offer since removed',
+                  offer.code ?? '',
+                  dollars(offer.mrr_cents),
+                  offer.subscriptions,
+                ]),
+                [row.month, 'team seats', '', dollars(row.team_seats_cents), row.teams],
+              ]),
             ];
         }
       })();

@@ -1,72 +1,86 @@
 import { Form } from 'react-router';
 import { formatDate, formatMoney } from '../../../../common/format.ts';
-import { InsightsQuery, type EngagementFigure, type Revenue, type RevenueFigure } from '../../../../common/insights.contract.ts';
+import {
+  InsightsQuery,
+  RevenueQuery,
+  type EngagementFigure,
+  type Revenue,
+  type RevenueFigure,
+} from '../../../../common/insights.contract.ts';
 import { INSIGHT_MONTHS, INSIGHT_WEEKS } from '../../../../common/insight-limits.ts';
 import { mayEnterStaffArea } from '../../../../common/policies.ts';
 import { BarChart } from '../../../components/admin/bar-chart.tsx';
+import { ChurnTable, CohortTable, shortMonth, SourcesTable } from '../../../components/admin/insights-tables.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Select } from '../../../components/ui/field.tsx';
 import { staffPageServices } from '../../../lib/page-context.ts';
 import type { Route } from './+types/insights-tab';
 
-// Insights (issue 34, part 1), the engagement half, for owners and editors: what members do, week by
-// week, each course's funnel and who went quiet; each figure a chart with its numbers as text, and
-// its CSV.
+// Insights (issue 34, part 1): for owners, revenue by month (its movements, churn per tier, where it
+// comes from); for owners and editors, retention cohorts (the paying share the owners' only) and what
+// members do, week by week, each course's funnel and who went quiet. Each figure a chart or table
+// with its numbers as text, and its CSV. Weeks and months are New York's (the business's zone).
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, viewer } = staffPageServices(context);
-  const asked = InsightsQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  const searched = Object.fromEntries(new URL(request.url).searchParams);
+  const asked = InsightsQuery.safeParse(searched);
   const weeks = asked.success ? asked.data.weeks : INSIGHT_WEEKS.default;
-  // The revenue half is the owners' (the billing area's); twelve months, whatever the weeks shown.
-  const [figures, revenue] = await Promise.all([
+  const askedMonths = RevenueQuery.safeParse(searched);
+  const months = askedMonths.success ? askedMonths.data.months : INSIGHT_MONTHS.default;
+  // The revenue half is the owners' (the billing area's); retention is everyone's, its paying share the owners'.
+  const [figures, revenue, retention] = await Promise.all([
     services.insights.engagement(viewer, { weeks }),
-    mayEnterStaffArea(viewer, 'billing') ? services.insights.revenue(viewer, { months: INSIGHT_MONTHS.default }) : null,
+    mayEnterStaffArea(viewer, 'billing') ? services.insights.revenue(viewer, { months }) : null,
+    services.insights.retention(viewer, { months }),
   ]);
-  return { weeks, figures, revenue };
+  return { weeks, months, figures, revenue, retention };
 }
 
 const WEEK_CHOICES = [4, 12, 26, 52].map((weeks) => ({ value: String(weeks), label: `The last ${weeks} weeks` }));
+const MONTH_CHOICES = [3, 6, 12, 24].map((months) => ({ value: String(months), label: `The last ${months} months` }));
 const shortWeek = (week: string) => formatDate(week).replace(/, \d{4}$/, '');
 
-function Csv({ figure, weeks, label }: { figure: EngagementFigure | RevenueFigure; weeks: number; label: string }) {
-  const revenue = ['mrr', 'movements', 'trials', 'refunds'].includes(figure);
+type CsvOf =
+  | { figure: EngagementFigure; weeks: number }
+  | { figure: RevenueFigure; months: number; revenue: true }
+  | { figure: 'retention'; months: number };
+
+function Csv({ label, ...of }: CsvOf & { label: string }) {
+  const href =
+    'revenue' in of
+      ? `/api/admin/insights/revenue/${of.figure}.csv?months=${of.months}`
+      : 'weeks' in of
+        ? `/api/admin/insights/engagement/${of.figure}.csv?weeks=${of.weeks}`
+        : `/api/admin/insights/retention.csv?months=${of.months}`;
   return (
-    <a
-      href={
-        revenue
-          ? `/api/admin/insights/revenue/${figure}.csv?months=${INSIGHT_MONTHS.default}`
-          : `/api/admin/insights/engagement/${figure}.csv?weeks=${weeks}`
-      }
-      className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 underline"
-    >
+    <a href={href} className="mr-4 inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 underline">
       {label} as CSV
     </a>
   );
 }
 
-const shortMonth = (month: string) =>
-  new Date(`${month}-01T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', year: '2-digit', timeZone: 'UTC' });
-
-/** Revenue by month (owners): the recurring revenue, what moved it, paying plans, trials and refunds. */
+/** Revenue by month (owners): the recurring revenue, what moved it, paying plans, trials and refunds, churn per tier and its sources. */
 function RevenueSection({ revenue }: { revenue: Revenue }) {
   const cell = 'py-2 pr-2';
+  const months = revenue.months.length;
   return (
     <div className="space-y-4">
-      <h3 className="text-lg font-bold text-gray-900">Revenue (the last {revenue.months.length} months, New York time)</h3>
+      <h3 className="text-lg font-bold text-gray-900">Revenue (the last {months} months, New York time)</h3>
       <div className="grid gap-4 md:grid-cols-2">
         <div>
           <BarChart
             title="Monthly recurring revenue at each month's end ($)"
             items={revenue.mrr.map((row) => ({ label: shortMonth(row.month), value: Math.round(row.mrr_cents / 100) }))}
           />
-          <Csv figure="mrr" weeks={0} label="Recurring revenue and paying plans" />
+          <Csv figure="mrr" months={months} revenue label="Recurring revenue and paying plans" />
         </div>
         <div>
           <BarChart
             title="Trials started, and those that became paying"
             items={revenue.trials.map((row) => ({ label: `${shortMonth(row.month)} (${row.converted} paid)`, value: row.started }))}
           />
-          <Csv figure="trials" weeks={0} label="Trials" />
+          <Csv figure="trials" months={months} revenue label="Trials" />
         </div>
       </div>
       <div className="overflow-x-auto rounded-2xl bg-white p-4 sm:p-6">
@@ -107,25 +121,33 @@ function RevenueSection({ revenue }: { revenue: Revenue }) {
             })}
           </tbody>
         </table>
-        <Csv figure="movements" weeks={0} label="Revenue movements" />
-        <Csv figure="refunds" weeks={0} label="Refunds" />
+        <Csv figure="movements" months={months} revenue label="Revenue movements" />
+        <Csv figure="refunds" months={months} revenue label="Refunds" />
       </div>
+      <ChurnTable churn={revenue.churn} csv={<Csv figure="churn" months={months} revenue label="Churn per tier" />} />
+      <SourcesTable
+        sources={revenue.sources}
+        csv={<Csv figure="sources" months={months} revenue label="Revenue by offer and team seats" />}
+      />
     </div>
   );
 }
 
 export default function InsightsTab({ loaderData }: Route.ComponentProps) {
-  const { weeks, figures, revenue } = loaderData;
+  const { weeks, months, figures, revenue, retention } = loaderData;
   const rate = (attended: number, rsvps: number) => (rsvps === 0 ? 0 : Math.round((attended / rsvps) * 100));
   return (
     <section className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h2 className="text-xl font-bold text-gray-900">Insights</h2>
-          <p className="text-sm text-gray-600">Weeks start on Monday (UTC); the current week is the last.</p>
+          <p className="text-sm text-gray-600">
+            Weeks start on Monday and months on the 1st, New York time; the current week and month are the last, so far.
+          </p>
         </div>
-        <Form method="get" className="flex items-end gap-2">
+        <Form method="get" className="flex flex-wrap items-end gap-2">
           <Select compact label="Period" name="weeks" defaultValue={String(weeks)} options={WEEK_CHOICES} />
+          <Select compact label="Months" name="months" defaultValue={String(months)} options={MONTH_CHOICES} />
           <Button type="submit" size="sm" variant="outline" className="min-h-11">
             Show
           </Button>
@@ -133,6 +155,9 @@ export default function InsightsTab({ loaderData }: Route.ComponentProps) {
       </div>
 
       {revenue && <RevenueSection revenue={revenue} />}
+
+      <h3 className="text-lg font-bold text-gray-900">Retention</h3>
+      <CohortTable retention={retention} csv={<Csv figure="retention" months={months} label="Retention cohorts" />} />
 
       <h3 className="text-lg font-bold text-gray-900">Engagement</h3>
       <div className="grid gap-4 md:grid-cols-2">
