@@ -36,6 +36,11 @@ export const LIFECYCLE = {
   /** What the staff's figures count: mails sent in the last 90 days, and what followed within 14 days. */
   statsDays: 90,
   followedWithinDays: 14,
+  /**
+   * How long a sent mail's claim is kept: past the longest delay and the catch-up window (an owner
+   * lengthening a delay never makes an occasion already mailed due again) and the figures' 90 days.
+   */
+  keptDays: 180,
   subjectMax: 150,
   bodyMax: 10_000,
   /** Members a process mails per automation and batch, and batches per minute. */

@@ -4,6 +4,7 @@ import { scheduleRepeating } from '../background-work.ts';
 import type { DataAccess, RunsAlone } from '../repositories.ts';
 import { ACCESS_STATUSES } from '../billing/membership-tier.ts';
 import { deleteReleasedFiles } from '../licence/licence-reminders.ts';
+import { LIFECYCLE } from '../../common/lifecycle-terms.ts';
 import { removeTeamsOf } from '../teams/team-end.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -54,6 +55,17 @@ export async function forgetCountedChanges(data: DataAccess, now = new Date()): 
   return data.oneOnOne.forgetChangesBefore(new Date(now.getTime() - ONE_ON_ONE_CHANGES.windowMs));
 }
 
+/** Lifecycle mails' claims older than LIFECYCLE.keptDays go: no occasion can come due again by then. */
+export async function forgetOldLifecycleMails(data: DataAccess, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - LIFECYCLE.keptDays * DAY_MS);
+  let forgotten = 0;
+  for (;;) {
+    const gone = await data.lifecycle.forgetSentBefore(before, PURGE_BATCH);
+    forgotten += gone;
+    if (gone < PURGE_BATCH) return forgotten;
+  }
+}
+
 /** Runs the removal once a day (and a minute after start), in one process at a time. */
 export function scheduleDataRetention(app: FastifyInstance, database: RunsAlone, data: DataAccess): void {
   const job = {
@@ -65,6 +77,7 @@ export function scheduleDataRetention(app: FastifyInstance, database: RunsAlone,
     const removed = await removeLapsedMembers(data);
     const purged = await purgeOldMail(data);
     await forgetCountedChanges(data);
+    await forgetOldLifecycleMails(data);
     await deleteReleasedFiles(data, app.storage);
     if (removed > 0)
       app.log.info({ removed }, `removed the data of members whose plan ended ${DATA_KEPT_AFTER_CANCELLATION_DAYS} days ago`);

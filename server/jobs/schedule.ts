@@ -35,7 +35,7 @@ export const SCHEDULE = {
     firstAfterMs: MINUTE_MS,
     everyMs: DAY_MS,
     alone: true,
-    once: 'one process at a time: lapsed members, mail older than 30 days, counted changes, released files',
+    once: 'one process at a time: lapsed members, mail older than 30 days, counted changes, released files, lifecycle mail claims after 180 days',
   },
   'tier reconciliation': {
     firstAfterMs: 10 * MINUTE_MS,

@@ -1,4 +1,4 @@
-import { asc, eq, sql, type SQL } from 'drizzle-orm';
+import { asc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { lifecycleAutomations, lifecycleMails } from '../../db/schema.ts';
 import { LIFECYCLE, type AutomationKey } from '../../common/lifecycle-terms.ts';
@@ -158,6 +158,13 @@ export function createLifecycleRepository(db: DatabaseOrTransaction) {
     }): Promise<string | null> {
       const [claimed] = await db.insert(lifecycleMails).values(mail).onConflictDoNothing().returning({ id: lifecycleMails.id });
       return claimed?.id ?? null;
+    },
+
+    /** Forgets up to `limit` mails sent before then (the daily data retention); returns how many. */
+    async forgetSentBefore(before: Date, limit: number): Promise<number> {
+      const oldest = db.select({ id: lifecycleMails.id }).from(lifecycleMails).where(lt(lifecycleMails.sentAt, before)).limit(limit);
+      const gone = await db.delete(lifecycleMails).where(inArray(lifecycleMails.id, oldest)).returning({ id: lifecycleMails.id });
+      return gone.length;
     },
 
     /** A link of the mail was followed: the first time counts as its opening. False for a mail that does not exist. */

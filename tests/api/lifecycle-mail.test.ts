@@ -14,6 +14,7 @@ import {
   outboxMessages,
   subscriptions,
 } from '../../db/schema.ts';
+import { forgetOldLifecycleMails } from '../../server/accounts/data-retention.ts';
 import { sendLifecycleMail } from '../../server/lifecycle/lifecycle-mail.ts';
 import { createMailer } from '../../server/mail/mailer.ts';
 import { createDataAccess } from '../../server/repositories.ts';
@@ -323,5 +324,20 @@ describe('owners keep the automations; staff read what they did', () => {
     expect(after.opened).toBe(before.opened + 1);
     expect(after.renewed).toBe(before.renewed + 1);
     expect(after.returned).toBe(before.returned + 1);
+  });
+
+  it('forgets a sent mail’s claim after 180 days, when no occasion of it can come due again', async () => {
+    const member = await t.loginAs('free');
+    const [old, recent] = await t.db
+      .insert(lifecycleMails)
+      .values([
+        { automation: 'inactive', memberId: member.memberId, occasion: '2026-01-01', sentAt: new Date(Date.now() - 181 * DAY) },
+        { automation: 'inactive', memberId: member.memberId, occasion: '2026-05-01', sentAt: new Date(Date.now() - 179 * DAY) },
+      ])
+      .returning();
+    expect(await forgetOldLifecycleMails(createDataAccess(t.db))).toBeGreaterThanOrEqual(1);
+    const left = (await t.db.select().from(lifecycleMails).where(eq(lifecycleMails.memberId, member.memberId))).map((row) => row.id);
+    expect(left).toEqual([recent!.id]);
+    expect(left).not.toContain(old!.id);
   });
 });
