@@ -409,15 +409,20 @@ export const memberTierCounts = pgTable(
   () => [check('member_tier_counts_tier_check', oneOf('tier', TIERS))],
 );
 
-/** Sign-ups and enrolments per week (Monday), kept by triggers: the staff's charts read a dozen rows. */
+/**
+ * Counts per week (Monday), kept by triggers: sign-ups and enrolments (UTC weeks) for the staff's
+ * charts; discussions, replies and lessons completed (the business's weeks, migration 0057) for
+ * Insights. Each chart reads a few dozen rows instead of counting every row of a year.
+ */
+const WEEKLY_METRICS = ['signups', 'enrolments', 'discussions', 'replies', 'lessons_completed'] as const;
 export const weeklyCounts = pgTable(
   'weekly_counts',
   {
-    metric: text({ enum: ['signups', 'enrolments'] }).notNull(),
+    metric: text({ enum: WEEKLY_METRICS }).notNull(),
     week: date().notNull(),
     value: integer().notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.metric, t.week] }), check('weekly_counts_metric_check', sql`metric in ('signups', 'enrolments')`)],
+  (t) => [primaryKey({ columns: [t.metric, t.week] }), check('weekly_counts_metric_check', oneOf('metric', WEEKLY_METRICS))],
 );
 
 export const courseLearnerCounts = pgTable('course_learner_counts', {

@@ -21,31 +21,20 @@ export function createInsightsRepository(db: DatabaseOrTransaction) {
       (row) => row.week >= from,
     );
   }
+  /** A count per week that a trigger keeps in weekly_counts (migration 0057). */
+  const counted = (metric: 'lessons_completed' | 'discussions' | 'replies', from: string) =>
+    perWeek(from, sql`select week, value as count from weekly_counts where metric = ${metric} and week >= ${from}::date`);
+
   return {
     /** Members who used the site each week (member_active_weeks, kept by a trigger on sessions). */
     activeMembers: (from: string) =>
       perWeek(from, sql`select week, count(*) as count from member_active_weeks where week >= ${from}::date group by week`),
 
-    lessonsCompleted: (from: string) =>
-      perWeek(
-        from,
-        sql`select ${weekOf(sql`completed_at`)} as week, count(*) as count
-            from lesson_progress where completed_at >= ${midnightOf(from)} group by 1`,
-      ),
+    /** Lessons completed each week (weekly_counts, kept by a trigger on lesson_progress). */
+    lessonsCompleted: (from: string) => counted('lessons_completed', from),
 
     async community(from: string) {
-      const [discussions, replies] = await Promise.all([
-        perWeek(
-          from,
-          sql`select ${weekOf(sql`created_at`)} as week, count(*) as count
-              from community_posts where created_at >= ${midnightOf(from)} group by 1`,
-        ),
-        perWeek(
-          from,
-          sql`select ${weekOf(sql`created_at`)} as week, count(*) as count
-              from community_replies where created_at >= ${midnightOf(from)} group by 1`,
-        ),
-      ]);
+      const [discussions, replies] = await Promise.all([counted('discussions', from), counted('replies', from)]);
       return { discussions, replies };
     },
 
@@ -91,17 +80,14 @@ export function createInsightsRepository(db: DatabaseOrTransaction) {
       );
     },
 
-    /** Members, and those not seen on the site (no session used) in 14 and in 30 days. */
+    /** Members, and those not seen on the site in 14 and in 30 days (by the day each was last seen, member_last_seen). */
     async inactive() {
+      const seenSince = (days: number) =>
+        sql`(select count(*) from member_last_seen where seen_on >= ((now() at time zone 'UTC')::date - ${days}::int))`;
       const [row] = rowsOf<{ members: number; days_14: number; days_30: number }>(
         await db.execute(sql`
-          with last_seen as (
-            select m.id, (select max(s.last_seen_at) from sessions s where s.member_id = m.id) as seen from members m
-          )
-          select count(*)::int as members,
-            count(*) filter (where seen is null or seen < now() - interval '14 days')::int as days_14,
-            count(*) filter (where seen is null or seen < now() - interval '30 days')::int as days_30
-          from last_seen`),
+          select total::int as members, (total - ${seenSince(14)})::int as days_14, (total - ${seenSince(30)})::int as days_30
+          from (select count(*) as total from members) counted`),
       );
       return row ?? { members: 0, days_14: 0, days_30: 0 };
     },
