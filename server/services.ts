@@ -15,7 +15,13 @@ import { createContentService } from './content/content.service.ts';
 import { createCourseAuthoringService } from './courses/course-authoring.service.ts';
 import { createCoursesService } from './courses/courses.service.ts';
 import type { DataVersion } from './cache/data-version.ts';
-import { VersionedMemo, withMemberReadsInMemory, withPublicReadsInMemory, withReadsAfterWritesFresh } from './cache/in-memory-reads.ts';
+import {
+  VersionedMemo,
+  withCommunityReadsInMemory,
+  withMemberReadsInMemory,
+  withPublicReadsInMemory,
+  withReadsAfterWritesFresh,
+} from './cache/in-memory-reads.ts';
 import { createFileDeliveryService, type FileDeliveryService } from './files/file-delivery.service.ts';
 import { createFileLibraryService } from './files/file-library.service.ts';
 import type { FileStorage } from './files/storage.ts';
@@ -83,12 +89,14 @@ export function createServices(deps: {
   dataVersion: DataVersion;
   /** And each member's own reads (enrolments, certificates, subscription) while this holds. */
   memberDataVersion: DataVersion;
-  /** Replies to members' own posts while this holds (the community's pages are always read from the database). */
+  /** Replies to members' own posts, and the community's first pages, while this holds. */
   communityDataVersion: DataVersion;
 }): ServerServices {
   const { mailer, sessions, dataVersion, memberDataVersion, communityDataVersion } = deps;
+  const publicReads = withPublicReadsInMemory(createDataAccess(deps.db), new VersionedMemo([dataVersion], CACHE_BOUNDS.catalogue));
+  const communityReads = withCommunityReadsInMemory(publicReads, new VersionedMemo([communityDataVersion], CACHE_BOUNDS.communityPages));
   const data = withReadsAfterWritesFresh(
-    withMemberReadsInMemory(withPublicReadsInMemory(createDataAccess(deps.db), new VersionedMemo([dataVersion], CACHE_BOUNDS.catalogue)), {
+    withMemberReadsInMemory(communityReads, {
       // Enrolments count the course's lessons: the catalogue changing makes them stale too.
       own: new VersionedMemo([dataVersion, memberDataVersion], CACHE_BOUNDS.memberReads),
       // Replies to a member's posts are community data.

@@ -196,6 +196,34 @@ export function withMemberReadsInMemory(data: DataAccess, memos: { own: Versione
 }
 
 /**
+ * The repositories with the community's first pages answered from memory while nothing in the
+ * community changes (any discussion, reply or like moves its version): the newest and pinned
+ * discussions of a space, its top ones, and a search's first window with its count. They are the
+ * same for every member who may read the space; what one member liked is read per member. Later
+ * pages, and searches past their first window, are read as asked.
+ */
+export function withCommunityReadsInMemory(data: DataAccess, memo: VersionedMemo): DataAccess {
+  const { community } = data;
+  return {
+    ...data,
+    community: {
+      ...community,
+      pinned: (space, limit) => memo.get(`pinned:${space}:${limit}`, () => community.pinned(space, limit)),
+      newest: (space, limit, before) =>
+        before ? community.newest(space, limit, before) : memo.get(`newest:${space}:${limit}`, () => community.newest(space, limit)),
+      top: (space, limit, before) =>
+        before ? community.top(space, limit, before) : memo.get(`top:${space}:${limit}`, () => community.top(space, limit)),
+      search: (space, words, limit, position) =>
+        position.window || position.after
+          ? community.search(space, words, limit, position)
+          : memo.get(`search:${space}:${limit}:${words}`, () => community.search(space, words, limit, position)),
+      countVisible: (space, words, cap) =>
+        memo.get(`count:${space}:${cap ?? ''}:${words ?? ''}`, () => community.countVisible(space, words, cap)),
+    },
+  };
+}
+
+/**
  * After each write transaction commits, the process reads the data versions again, so what the
  * same request reads next (an action's page reloading its data, a service answering with what it
  * just saved) is never an older copy from memory. The database's announcement could come later.

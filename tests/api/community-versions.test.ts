@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMUNITY_LIST_KEY } from '../../common/request-context.ts';
+import { recordingReads, type Statement } from '../helpers/query-plans.ts';
 import { createTestApp, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
 
 // What each community change announces (migrations 0040 and 0043), as a server process hears it: a
@@ -87,5 +88,31 @@ describe('what community changes announce', () => {
     await expect.poll(() => members().versionOf(author.memberId), { timeout: 5_000 }).not.toBe(before.author);
     await expect.poll(() => members().versionOf(reader.memberId).startsWith('k'), { timeout: 5_000 }).toBe(true);
     expect(members().versionOf(reader.memberId)).toBe(before.reader);
+  });
+});
+
+describe('the community’s first pages, kept while it holds', () => {
+  it('reads a search’s first page once for every member, and afresh after a like, which it shows', async () => {
+    const id = await post(author, 'Kept search about escrow timelines');
+    await heard();
+    const search = (login: MemberLogin) =>
+      t.app.inject({ url: '/api/community/feed?q=escrow%20timelines', headers: login.headers }).then((answer) => {
+        expect(answer.statusCode, answer.body).toBe(200);
+        return answer.json() as { posts: { id: string; likes_count: number; liked_by_me: boolean }[]; total: number };
+      });
+    const fullText = (reads: Statement[]) => reads.filter((read) => read.text.includes('websearch_to_tsquery'));
+    const first = await recordingReads(t.database, () => search(reader));
+    expect(fullText(first.reads).length).toBeGreaterThan(0);
+    expect(first.result.posts.map((each) => each.id)).toContain(id);
+    // Another member's same search: from memory, not a full-text reading again.
+    const again = await recordingReads(t.database, () => search(neighbour));
+    expect(fullText(again.reads)).toEqual([]);
+    expect(again.result).toMatchObject({ total: first.result.total });
+
+    const like = await t.app.inject({ method: 'PUT', url: `/api/community/posts/${id}/like`, headers: reader.headers });
+    expect(like.statusCode, like.body).toBe(200);
+    const after = await recordingReads(t.database, () => search(reader));
+    expect(fullText(after.reads).length).toBeGreaterThan(0);
+    expect(after.result.posts.find((each) => each.id === id)).toMatchObject({ likes_count: 1, liked_by_me: true });
   });
 });
