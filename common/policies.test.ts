@@ -19,6 +19,7 @@ import {
   mayEnterSession,
   mayJoinSession,
   mayLike,
+  mayManageLicence,
   mayModerate,
   mayReadBroadcast,
   mayOpenAttachment,
@@ -236,6 +237,9 @@ const ALLOWS: [string, (viewer: Viewer, kind: Kind) => boolean | Promise<boolean
   ["watch a Bronze session's recording", (viewer) => mayWatchRecording(viewer, { minTier: 'bronze' }), [...BRONZE_UP, ...STAFF]],
   ['head the staff inbox (priority support)', (viewer) => hasPrioritySupport(viewer), ['silver', 'gold', 'suspended', 'downgraded']],
   ['book a monthly 1-on-1', (viewer) => mayBookOneOnOne(viewer), GOLD],
+  // A member's licence is theirs alone; another member's, or staff, never reach it.
+  ['manage their own licence', (viewer, kind) => mayManageLicence(viewer, { memberId: VIEWERS[kind].member?.id ?? 'nobody' }), MEMBERS],
+  ["manage another member's licence", (viewer) => mayManageLicence(viewer, { memberId: 'another member' }), []],
   ["edit the pages' texts", (viewer) => mayEditPageTexts(viewer), STAFF],
   ...STAFF_AREAS.map((area): [string, (viewer: Viewer) => boolean, Kind[]] => [
     `enter the ${area} staff area`,

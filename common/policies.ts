@@ -395,6 +395,9 @@ export const tiersReaching = (tier: Tier): Tier[] => TIERS.filter((each) => tier
 /** Each state's CE requirement is kept by those who author the courses that count toward it. */
 export const mayKeepCeRequirements = (viewer: Viewer | PublicViewer) => mayEnterStaffArea(viewer, 'content');
 
+/** A licence in the ledger, and the entries against it: its member's alone (staff read a team's standing, not the licence). */
+export const mayManageLicence = (viewer: Viewer, licence: { memberId: string }) => viewer.member?.id === licence.memberId;
+
 /** A certificate of CE taken elsewhere: its member's, and the owners' who answer a commission's audit with them. */
 export const mayOpenCeCertificate = (viewer: Viewer, entry: { memberId: string }) =>
   viewer.member?.id === entry.memberId || mayEnterStaffArea(viewer, 'members');

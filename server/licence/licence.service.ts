@@ -28,7 +28,7 @@ import {
   type RequirementView,
 } from '../../common/licence.contract.ts';
 import { LICENCES } from '../../common/limits.ts';
-import { mayKeepCeRequirements, mayOpenCeCertificate, requireMember, requireStaff, requireStaffArea } from '../../common/policies.ts';
+import { mayKeepCeRequirements, mayManageLicence, mayOpenCeCertificate, requireMember, requireStaff, requireStaffArea } from '../../common/policies.ts';
 import { DEFAULT_TIME_ZONE, localDateOf } from '../../common/time-zones.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import { checkUpload, displayName } from '../files/upload-checks.ts';
@@ -227,10 +227,10 @@ export function createLicenceService(deps: {
   const { data, storage } = deps;
 
   async function ownLicence(viewer: Viewer, id: string): Promise<LicenceRow> {
-    const member = requireMember(viewer);
+    requireMember(viewer);
     const licence = await data.licence.findLicence(id);
     // Another member's licence is not found, rather than forbidden: its id tells nothing.
-    if (!licence || licence.memberId !== member.id) throw notFound(LICENCE_NOT_FOUND);
+    if (!licence || !mayManageLicence(viewer, licence)) throw notFound(LICENCE_NOT_FOUND);
     return licence;
   }
 
