@@ -4,7 +4,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Lesson, StaffCourseDetail } from '../../common/courses.contract.ts';
-import type { CeEntryView, LicenceStanding } from '../../common/licence.contract.ts';
+import { TOO_MANY_OUTSIDE_ENTRIES, type CeEntryView, type LicenceStanding } from '../../common/licence.contract.ts';
+import { LICENCES } from '../../common/licence-limits.ts';
 import { addDays, localDateOf } from '../../common/time-zones.ts';
 import type { TeamView } from '../../common/teams.contract.ts';
 import {
@@ -327,6 +328,27 @@ describe('the ledger', () => {
     expect(standing!.hours_done).toBe(1.5);
     expect(standing!.hours_missing).toBe(16.5);
     expect(standing!.days_to_renewal).toBe(100);
+  });
+});
+
+describe('the cap on CE done elsewhere', () => {
+  it('lets one of two uploads at once take the last place, and refuses the other', async () => {
+    const member = await memberWithLicence('TX');
+    await t.db.execute(sql`
+      insert into ce_entries (member_id, state, source, provider, course_name, hours, topic, completed_on)
+      select ${member.memberId}, 'TX', 'outside', 'Elsewhere', 'Course ' || n, 1, 'elective', ${today()}::date
+      from generate_series(1, ${LICENCES.maxOutsideEntries - 1}) as n`);
+    const answers = await Promise.all([
+      outside(member, { course_name: 'The last place' }, { name: 'a.pdf', content: PDF_BYTES }),
+      outside(member, { course_name: 'One too many' }, { name: 'b.pdf', content: PDF_BYTES }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 409]);
+    expect(answers.find((answer) => answer.statusCode === 409)!.json().detail).toBe(TOO_MANY_OUTSIDE_ENTRIES);
+    const [kept] = await t.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(ceEntries)
+      .where(and(eq(ceEntries.memberId, member.memberId), eq(ceEntries.source, 'outside')));
+    expect(kept!.count).toBe(LICENCES.maxOutsideEntries);
   });
 });
 
