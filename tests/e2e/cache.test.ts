@@ -105,9 +105,12 @@ describe('the dashboard kept for its member', () => {
 
     // The other member replies: this member's kept dashboard shows the bell's new count at once.
     const bell = (html: string) => /aria-label="Notifications(?:, (\d+) unread)?"/.exec(html)?.[1] ?? '0';
-    expect(bell((await visit(baseUrl(), '/dashboard', mine)).html)).toBe('0');
+    // (Other tests on this server may have told the member something already, a new course in their plan.)
+    const before = Number(bell((await visit(baseUrl(), '/dashboard', mine)).html));
     expect((await send(other, `/api/community/posts/${post.id}/replies`, { body: 'Told you.' })).status).toBe(201);
-    await expect.poll(async () => bell((await visit(baseUrl(), '/dashboard', mine)).html), { timeout: 5000 }).toBe('1');
+    await expect
+      .poll(async () => Number(bell((await visit(baseUrl(), '/dashboard', mine)).html)), { timeout: 5000 })
+      .toBeGreaterThan(before);
     // Read on another device (the API): the kept dashboard's bell is back to none.
     expect((await send(mine, '/api/notifications/read', {})).status).toBe(200);
     expect(bell((await visit(baseUrl(), '/dashboard', mine)).html)).toBe('0');
