@@ -1709,7 +1709,8 @@ export const lifecycleMails = pgTable(
   (t) => [
     uniqueIndex('lifecycle_mails_once_idx').on(t.automation, t.memberId, t.occasion),
     index('lifecycle_mails_sent_idx').on(t.sentAt),
-    index('lifecycle_mails_member_idx').on(t.memberId),
+    // A member's own, oldest first ('Download my data'; and the account's deletion).
+    index('lifecycle_mails_member_sent_idx').on(t.memberId, t.sentAt, t.id),
     check('lifecycle_mails_automation_check', oneOf('automation', AUTOMATIONS)),
   ],
 );

@@ -34,7 +34,7 @@ async function* jsonArray<T>(rows: AsyncIterable<T>, view: (row: T) => unknown):
 /**
  * 'Download my data' (the privacy policy's right to one's data): the member's profile, plan and
  * invoices, courses and progress, certificates, courses staff opened early for them, quiz tries and their answers, discussions, replies and likes, sign-ins and consents,
- * live sessions RSVP'd to and joined, 1-on-1s, goals and their progress, licences and continuing education, and messages sent to staff,
+ * live sessions RSVP'd to and joined, 1-on-1s, goals and their progress, licences and continuing education, the lifecycle mails sent to them, and messages sent to staff,
  * as one JSON document written page by page. Nothing of another member (a reply names the
  * discussion it answers by id only), and no secret (no password hash, no token).
  */
@@ -263,6 +263,14 @@ export function createMemberExport(deps: { data: DataAccess; invoices: (viewer: 
         certificate_code: row.certificateCode,
         certificate_file: row.certificateFilename,
       }),
+    );
+    yield ',"lifecycle_mails":';
+    yield* jsonArray(
+      pages(
+        (after: { sentAt: string; id: string } | undefined) => data.lifecycle.sentTo(member.id, STREAM_BATCH, after),
+        (row) => ({ sentAt: row.sentKey, id: row.id }),
+      ),
+      (row) => ({ automation: row.automation, sent_at: iso(row.sentAt), opened_at: iso(row.openedAt) }),
     );
     yield ',"messages_to_us":';
     yield* jsonArray(

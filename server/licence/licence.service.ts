@@ -28,7 +28,14 @@ import {
   type RequirementView,
 } from '../../common/licence.contract.ts';
 import { LICENCES } from '../../common/limits.ts';
-import { mayKeepCeRequirements, mayManageLicence, mayOpenCeCertificate, requireMember, requireStaff, requireStaffArea } from '../../common/policies.ts';
+import {
+  mayKeepCeRequirements,
+  mayManageLicence,
+  mayOpenCeCertificate,
+  requireMember,
+  requireStaff,
+  requireStaffArea,
+} from '../../common/policies.ts';
 import { DEFAULT_TIME_ZONE, localDateOf } from '../../common/time-zones.ts';
 import type { Viewer } from '../../common/viewer.ts';
 import { checkUpload, displayName } from '../files/upload-checks.ts';

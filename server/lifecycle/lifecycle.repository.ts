@@ -1,4 +1,4 @@
-import { asc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { lifecycleAutomations, lifecycleMails } from '../../db/schema.ts';
 import { LIFECYCLE, type AutomationKey } from '../../common/lifecycle-terms.ts';
@@ -165,6 +165,27 @@ export function createLifecycleRepository(db: DatabaseOrTransaction) {
       const oldest = db.select({ id: lifecycleMails.id }).from(lifecycleMails).where(lt(lifecycleMails.sentAt, before)).limit(limit);
       const gone = await db.delete(lifecycleMails).where(inArray(lifecycleMails.id, oldest)).returning({ id: lifecycleMails.id });
       return gone.length;
+    },
+
+    /** The lifecycle mails sent to a member, oldest first, a page after `after` ('Download my data'). */
+    async sentTo(memberId: string, limit: number, after?: { sentAt: string; id: string }) {
+      return db
+        .select({
+          id: lifecycleMails.id,
+          automation: lifecycleMails.automation,
+          sentAt: lifecycleMails.sentAt,
+          openedAt: lifecycleMails.openedAt,
+          sentKey: sql<string>`${lifecycleMails.sentAt}::text`,
+        })
+        .from(lifecycleMails)
+        .where(
+          and(
+            eq(lifecycleMails.memberId, memberId),
+            after ? sql`(${lifecycleMails.sentAt}, ${lifecycleMails.id}) > (${after.sentAt}::timestamptz, ${after.id}::uuid)` : undefined,
+          ),
+        )
+        .orderBy(asc(lifecycleMails.sentAt), asc(lifecycleMails.id))
+        .limit(limit);
     },
 
     /** A link of the mail was followed: the first time counts as its opening. False for a mail that does not exist. */

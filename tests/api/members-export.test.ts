@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { members, subscriptions } from '../../db/schema.ts';
+import { lifecycleMails, members, subscriptions } from '../../db/schema.ts';
 import { startFakeStripe, type FakeStripe } from '../helpers/stripe-server.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -185,6 +185,11 @@ describe('GET /api/account/export', () => {
     };
     await ok('PUT', `/api/community/posts/${oscar.discussion.id}/like`, erin.member.headers);
     await ok('PUT', `/api/community/posts/${erin.discussion.id}/like`, oscar.member.headers);
+    // Each was sent a lifecycle mail: Erin a nudge, Oscar the course-finished one.
+    await site.db.insert(lifecycleMails).values([
+      { automation: 'inactive', memberId: erin.member.memberId, occasion: '2026-11-01' },
+      { automation: 'course-finished', memberId: oscar.member.memberId, occasion: 'a-course' },
+    ]);
 
     for (const [mine, theirs, myReply] of [
       [erin, oscar, replies.erin],
@@ -218,6 +223,7 @@ describe('GET /api/account/export', () => {
           'licences',
           'lessons_opened_early',
           'continuing_education',
+          'lifecycle_mails',
           'messages_to_us',
         ].sort(),
       );
@@ -245,6 +251,9 @@ describe('GET /api/account/export', () => {
       expect(data.licences).toEqual([expect.objectContaining({ state: 'TX', licence_number: `${name} 42`, renews_on: '2028-06-30' })]);
       expect(data.continuing_education).toEqual([]);
       expect(data.messages_to_us).toEqual([expect.objectContaining({ subject: `${name} writes`, message: `${name}'s question.` })]);
+      expect(data.lifecycle_mails).toEqual([
+        expect.objectContaining({ automation: mine === erin ? 'inactive' : 'course-finished', opened_at: null }),
+      ]);
 
       // Nothing of the other member, in any section, and no secret.
       const foreign = [
