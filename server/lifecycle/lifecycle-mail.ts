@@ -96,7 +96,8 @@ function withName(blocks: Block[], name: string): Block[] {
 }
 
 function lifecycleMail(mailer: Mailer, row: AutomationRow, due: DueMail, mailId: string, unsubscribeUrl: string): Promise<RenderedMail> {
-  const blocks = withName(blocksFor(parseBroadcast(row.body), 'gold'), due.name);
+  // A section the owner wrote for a tier ([gold] ... [/gold]) reaches the members of that tier and above only.
+  const blocks = withName(blocksFor(parseBroadcast(row.body), due.membership_tier), due.name);
   return mailTemplates.lifecycle({
     subject: row.subject.replaceAll('{name}', due.name),
     blocks,

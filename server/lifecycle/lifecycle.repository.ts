@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { DatabaseOrTransaction } from '../../db/client.ts';
 import { lifecycleAutomations, lifecycleMails } from '../../db/schema.ts';
 import { LIFECYCLE, type AutomationKey } from '../../common/lifecycle-terms.ts';
-import { TIERS } from '../../common/tiers.ts';
+import { TIERS, type Tier } from '../../common/tiers.ts';
 
 // Lifecycle mail's reads and writes. Each automation finds the members whose moment came (sign-up,
 // a trial's end, a failing card, a cancellation, a quiet spell, a certificate) plus its delay, within
@@ -27,6 +27,7 @@ export interface DueMail {
   name: string;
   email: string;
   time_zone: string | null;
+  membership_tier: Tier;
   occasion: string;
   subscription_id: string | null;
   context: DueContext;
@@ -58,7 +59,7 @@ export function createLifecycleRepository(db: DatabaseOrTransaction) {
     const now = sql`${at.toISOString()}::timestamptz`;
     const due = sql`(${now} - ${delayDays} * interval '1 day')`;
     const since = sql`(${now} - ${delayDays + LIFECYCLE.catchUpDays} * interval '1 day')`;
-    const member = sql`m.id as member_id, m.name, m.email, m.time_zone`;
+    const member = sql`m.id as member_id, m.name, m.email, m.time_zone, m.membership_tier`;
     switch (key) {
       case 'welcome':
       case 'welcome-day-2':
@@ -68,10 +69,11 @@ export function createLifecycleRepository(db: DatabaseOrTransaction) {
           where m.created_at <= ${due} and m.created_at > ${since} and ${mayMail(key, sql`''`)}
           order by m.created_at, m.id limit ${limit}`;
       case 'trial-ending':
+        // A trial the member already cancelled ends without a charge: nothing to tell.
         return sql`select ${member}, s.id as occasion, s.id as subscription_id,
             jsonb_build_object('tier', s.tier, 'trial_ends_at', s.trial_ends_at) as context
           from subscriptions s join members m on m.id = s.member_id
-          where s.status = 'trialing' and s.trial_ends_at > ${now}
+          where s.status = 'trialing' and not s.cancel_at_period_end and s.trial_ends_at > ${now}
             and s.trial_ends_at <= ${now} + ${delayDays} * interval '1 day' and ${mayMail(key, sql`s.id`)}
           order by s.trial_ends_at, s.id limit ${limit}`;
       case 'payment-failed': {

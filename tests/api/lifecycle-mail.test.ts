@@ -140,7 +140,11 @@ describe('billing moments', () => {
     // 2 days and 6 hours left: 2027-... whatever the date, its day in Los Angeles is named.
     const endsAt = new Date(Date.now() + 2 * DAY + 6 * 3600_000);
     await subscription(trial, 'sub_trial', { status: 'trialing', tier: 'gold', trialEndsAt: endsAt });
+    // A trial already cancelled ends without a charge: nothing to tell.
+    const cancelled = await t.loginAs('free');
+    await subscription(cancelled, 'sub_trial_cancelled', { status: 'trialing', trialEndsAt: endsAt, cancelAtPeriodEnd: true });
     await runTwice(new Date());
+    expect(await mailsTo(cancelled.email, 'trial-ending')).toEqual([]);
     const [mail, ...more] = await mailsTo(trial.email, 'trial-ending');
     expect(more).toEqual([]);
     const day = new Intl.DateTimeFormat('en-US', {
@@ -278,15 +282,23 @@ describe('owners keep the automations; staff read what they did', () => {
       if (detail) expect(refused.body).toContain(detail);
     }
 
-    const changed = await save('welcome-day-2', { subject: 'Say hello, {name}', body: 'Our community is waiting, {name}.', delay_days: 3 });
+    const changed = await save('welcome-day-2', {
+      subject: 'Say hello, {name}',
+      body: 'Our community is waiting, {name}.\n\n[gold]\nGold members: the Lounge is yours too.\n[/gold]',
+      delay_days: 3,
+    });
     expect(changed.statusCode, changed.body).toBe(200);
     const newcomer = await t.loginAs('free', { name: 'Bea' });
+    const goldNewcomer = await t.loginAs('gold', { name: 'Gil' });
     await runTwice(later(2.1));
     expect(await mailsTo(newcomer.email, 'welcome-day-2')).toEqual([]);
     await runTwice(later(3.1));
     const [mail] = await mailsTo(newcomer.email, 'welcome-day-2');
     expect(mail!.subject).toBe('Say hello, Bea');
     expect(mail!.text).toContain('Our community is waiting, Bea.');
+    // A section for Gold reaches Gold members only.
+    expect(mail!.text).not.toContain('the Lounge is yours too');
+    expect((await mailsTo(goldNewcomer.email, 'welcome-day-2'))[0]!.text).toContain('Gold members: the Lounge is yours too.');
 
     expect((await save('welcome-day-7', { enabled: false })).statusCode).toBe(200);
     await runTwice(later(7.1));
