@@ -103,6 +103,11 @@ export interface AppDependencies {
   logger?: FastifyServerOptions['logger'];
   /** Tests shorten the mail worker's waits. */
   mailTiming?: Partial<MailWorkerTiming>;
+  /**
+   * Whether the minute job sends the lifecycle mails (default true). API tests that count the mail a
+   * new member gets leave them out; the lifecycle tests send them by calling the step themselves.
+   */
+  lifecycleMail?: boolean;
 }
 
 /** How long a start waits for Stripe's plan prices before it goes on without them. */
@@ -272,7 +277,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   scheduleSessionPurge(app, sessions, deps.database);
   scheduleDataRetention(app, deps.database, createDataAccess(deps.database.db));
   scheduleTierReconciliation(app, deps.database, createDataAccess(deps.database.db));
-  scheduleCoachingJobs(app, createDataAccess(deps.database.db), mailer, notifier);
+  scheduleCoachingJobs(app, createDataAccess(deps.database.db), mailer, notifier, { lifecycleMail: deps.lifecycleMail });
   const stripe = config.stripe
     ? await StripeGateway.connect({ ...config.stripe, timeoutMs: config.outboundTimeoutMs }, app.log)
     : undefined;

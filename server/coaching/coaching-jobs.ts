@@ -95,7 +95,12 @@ export async function sendCoachingReminders(
  * nothing: a statement on a table the data versions watch would make every kept page stale in
  * every process, even when it changed no row.
  */
-export async function runMinuteJobs(data: DataAccess, mailer: Mailer, notifier: Notifier): Promise<void> {
+export async function runMinuteJobs(
+  data: DataAccess,
+  mailer: Mailer,
+  notifier: Notifier,
+  options: { lifecycleMail?: boolean } = {},
+): Promise<void> {
   // Each step on its own (server/jobs/schedule.ts): one that fails leaves the others to run.
   await runSteps([
     ['weekly sessions', () => planWeeklySessions(data)],
@@ -108,15 +113,21 @@ export async function runMinuteJobs(data: DataAccess, mailer: Mailer, notifier: 
     ['broadcasts', () => sendDueBroadcasts(data, mailer)],
     ['course news', () => handOutNews(data, mailer)],
     ['community digests', () => sendDigests(data, mailer)],
-    ['lifecycle mail', () => sendLifecycleMail(data, mailer)],
+    ['lifecycle mail', () => (options.lifecycleMail === false ? Promise.resolve(0) : sendLifecycleMail(data, mailer))],
   ]).finally(() => notifier.nudge());
 }
 
 /** Runs the minute's work every minute (and shortly after start); a failure is logged and tried again next minute. */
-export function scheduleCoachingJobs(app: FastifyInstance, data: DataAccess, mailer: Mailer, notifier: Notifier): void {
+export function scheduleCoachingJobs(
+  app: FastifyInstance,
+  data: DataAccess,
+  mailer: Mailer,
+  notifier: Notifier,
+  options: { lifecycleMail?: boolean } = {},
+): void {
   const job = {
     name: 'minute jobs' as const,
     onFailure: 'the coaching and goal reminders or the weekly tips could not run; trying again in a minute',
   };
-  scheduleRepeating(app, job, () => runMinuteJobs(data, mailer, notifier));
+  scheduleRepeating(app, job, () => runMinuteJobs(data, mailer, notifier, options));
 }

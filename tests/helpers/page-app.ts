@@ -46,6 +46,8 @@ export async function startPageApp(t: TestApp): Promise<PageApp> {
       pages: { devServer: vite },
       logger: false,
       mailTiming: { pollMs: 200, retryBaseMs: 200 },
+      // As the test app it serves: the lifecycle tests send those mails themselves.
+      lifecycleMail: false,
     });
     await app.ready();
     return {
