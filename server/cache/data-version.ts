@@ -9,6 +9,14 @@ const POLL_MS = 1000;
 const ANNOUNCEMENT_WAIT_MS = 2000;
 /** The longest a request that wrote waits to read the versions again from PostgreSQL before it answers. */
 const POST_WRITE_READ_MS = 1000;
+/**
+ * A version read from the database (after a write, or by the poll) whose announcement has not come
+ * yet is waited for this long before the process takes the number alone (and with it, everything of
+ * a keyed kind as changed). The announcement is sent at commit, before the read even starts, and is
+ * heard within a millisecond or two: taken alone at once, each write of a busy hour made every
+ * member's kept sessions and pages stale until it came.
+ */
+const ANNOUNCEMENT_GRACE_MS = 100;
 
 /** The kinds of data whose changes the database counts (the triggers of migration 0005). */
 type DataVersionName = 'public' | 'member' | 'session' | 'community';
@@ -68,7 +76,17 @@ export class DataVersion {
   /** Reads the version from the database (after a write of this process, so its next answer is fresh). */
   async refresh(): Promise<void> {
     const [row] = await this.handle.db.select({ version: dataVersions.version }).from(dataVersions).where(eq(dataVersions.name, this.name));
-    this.advance(row?.version ?? 0);
+    await this.reach(row?.version ?? 0);
+  }
+
+  /**
+   * A version read from the database: for keyed data, its announcement (which names what changed) is
+   * waited for a moment first, so a change already on its way is taken with its keys, not as a change
+   * to everything; the number is taken alone when the announcement does not come in time.
+   */
+  private async reach(version: number): Promise<void> {
+    if (this.keyed && version > this.current) await this.keyed.untilHeard(version, ANNOUNCEMENT_GRACE_MS);
+    this.advance(version);
   }
 
   /**
@@ -83,8 +101,8 @@ export class DataVersion {
     const read = first.handle.db
       .select()
       .from(dataVersions)
-      .then((rows) => {
-        for (const version of versions) version.advance(rows.find((row) => row.name === version.name)?.version ?? 0);
+      .then(async (rows) => {
+        await Promise.all(versions.map((version) => version.reach(rows.find((row) => row.name === version.name)?.version ?? 0)));
       });
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_resolve, reject) => {
@@ -152,6 +170,26 @@ class KeyedChanges {
   private readonly changedAt = new Map<string, number>();
   /** Every version up to this one has been announced and its keys noted. */
   private heardThrough = -1;
+  /** Reads waiting for the announcement of a version (heardThrough below). */
+  private readonly waiting = new Set<{ version: number; done: () => void }>();
+
+  /** Resolves once every version up to `version` has been announced, or after `waitMs` (whichever comes first). */
+  untilHeard(version: number, waitMs: number): Promise<void> {
+    if (this.heardThrough < 0 || version <= this.heardThrough) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter = {
+        version,
+        done: () => {
+          clearTimeout(timer);
+          this.waiting.delete(waiter);
+          resolve();
+        },
+      };
+      const timer = setTimeout(waiter.done, waitMs);
+      timer.unref();
+      this.waiting.add(waiter);
+    });
+  }
   private floor = 0;
   private unheardSince: number | null = null;
 
@@ -163,6 +201,7 @@ class KeyedChanges {
     else for (const key of keys.split(',')) if (key) this.remember(key, version);
     this.heardThrough = version;
     if (this.unheardSince !== null && this.heardThrough >= this.reachedVersion) this.unheardSince = null;
+    for (const waiter of this.waiting) if (waiter.version <= this.heardThrough) waiter.done();
   }
 
   private reachedVersion = -1;
