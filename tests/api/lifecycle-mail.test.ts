@@ -266,6 +266,14 @@ describe('learning moments', () => {
 describe('owners keep the automations; staff read what they did', () => {
   it('lets an owner change the text and delay, and switch a mail off; editors read but cannot change', async () => {
     expect((await save('welcome', { subject: 'Changed by an editor' }, editor)).statusCode).toBe(403);
+    const unknown = await request('PUT', '/api/admin/automations/nonsense', owner, {
+      enabled: true,
+      subject: 'S',
+      body: 'B',
+      delay_days: 1,
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain('Choose an automation');
     expect((await request('GET', '/api/admin/automations', editor)).statusCode).toBe(200);
     const member = await t.loginAs('free');
     expect((await request('GET', '/api/admin/automations', member.headers as ViewerHeaders)).statusCode).toBe(403);
