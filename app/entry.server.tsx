@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
@@ -10,6 +8,10 @@ import { cspNonceContext } from '#request-context';
 import { NonceProvider } from './lib/nonce.tsx';
 import { SiteStylesProvider } from './lib/site-styles.tsx';
 import { scriptsAfterPaint } from './lib/scripts-after-paint.server.ts';
+import { readBuiltClientFile } from './lib/built-client.server.ts';
+import { PlainPage } from './lib/plain-page.tsx';
+import { isPlainPage, PAGE_ENHANCER } from './lib/plain-page.server.ts';
+import InstallSteps from './components/app-install/install-steps.tsx';
 import stylesheet from './app.css?url';
 
 // React Router's default Node entry, with one addition: every inline script of the page carries the
@@ -17,14 +19,7 @@ import stylesheet from './app.css?url';
 export const streamTimeout = 5_000;
 
 /** The built stylesheet's text, written into every page (app/lib/site-styles.tsx); null in development. */
-function builtStylesheet(): string | null {
-  try {
-    return fs.readFileSync(path.join(import.meta.dirname, '../client', stylesheet), 'utf8');
-  } catch {
-    return null;
-  }
-}
-const siteStyles = builtStylesheet();
+const siteStyles = readBuiltClientFile(stylesheet)?.toString('utf8') ?? null;
 
 export default function handleRequest(
   request: Request,
@@ -39,15 +34,19 @@ export default function handleRequest(
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get('user-agent');
-    // Bots get the whole page at once.
+    // A visitor's plain page runs no React to fill in what streams late (docs/decisions/027).
+    const plain = isPlainPage(routerContext);
+    // Bots get the whole page at once, and so do plain pages.
     const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady';
+      (userAgent && isbot(userAgent)) || routerContext.isSpaMode || plain ? 'onAllReady' : 'onShellReady';
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <SiteStylesProvider value={siteStyles}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          <PlainPage.Provider value={plain ? { script: PAGE_ENHANCER, InstallSteps } : null}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </PlainPage.Provider>
         </SiteStylesProvider>
       </NonceProvider>,
       {

@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useContext, useEffect, useState } from 'react';
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router';
 import { toast, Toaster } from './lib/toast.tsx';
 import { publicViewer } from '../common/viewer.ts';
 import { mayEditPageTexts } from '../common/policies.ts';
 import { buttonClass } from './components/ui/button.tsx';
 import { useNonce } from './lib/nonce.tsx';
+import { PlainPage } from './lib/plain-page.tsx';
 import { SiteStyles } from './lib/site-styles.tsx';
 import { orFallback, pageContent, pageServices, pageSession } from './lib/page-context.ts';
 import { FAILURE_ATTRIBUTES } from '../common/page-failure.ts';
@@ -13,6 +14,9 @@ import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
 import displayFont from '@fontsource-variable/plus-jakarta-sans/files/plus-jakarta-sans-latin-wght-normal.woff2?url';
 import textFont from '@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url';
+
+// A member's device upkeep, loaded for members alone.
+const MemberUpkeep = lazy(() => import('./lib/member-upkeep.tsx'));
 
 // A page whose form request failed keeps its data (see unlessRequestFailed).
 export const shouldRevalidate = unlessRequestFailed;
@@ -39,6 +43,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  const plainPage = useContext(PlainPage);
   return (
     <html lang="en">
       <head>
@@ -61,8 +66,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* SPEC 2: the toast area sits at the top centre of every screen. */}
         {/* Top centre (SPEC), but below the fixed 64 px nav: a toast never covers the menu button or the links. */}
         <Toaster position="top-center" richColors offset={{ top: 76 }} mobileOffset={{ top: 72 }} />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {plainPage ? (
+          // A visitor's plain page: its one small script instead of the app (docs/decisions/027).
+          // Its service worker is the app's, and like the app's not in development (app/lib/service-worker.ts).
+          <script src={plainPage.script} defer data-service-worker={import.meta.env.PROD ? '/sw.js' : undefined} />
+        ) : (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );
@@ -72,37 +85,24 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const { flash, viewer } = loaderData;
   // Whoever is signed in (their email names them), or null for a visitor.
   const memberId = viewer.member?.email ?? null;
-  const tier = viewer.member?.membership_tier ?? null;
-  useEffect(() => {
-    void import('./lib/service-worker.ts').then((app) => app.startInstalledApp());
-  }, []);
-  useEffect(() => {
-    void import('./lib/service-worker.ts').then((app) => app.keepOfflineCopiesFor(memberId));
-  }, [memberId]);
-  useEffect(() => {
-    // Saved downloads the member's plan no longer includes go, on whichever page they open next.
-    // Loaded for members only: a visitor has none (signing out removed them).
-    if (memberId) void import('./lib/offline-downloads.ts').then((offline) => offline.pruneDownloadsForViewer(tier));
-  }, [memberId, tier]);
-  const knowsZone = viewer.member?.time_zone !== null;
-  useEffect(() => {
-    // A member's times are shown in their zone: until they choose one on /account, their browser's.
-    if (!memberId || knowsZone) return;
-    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    void fetch('/api/account/time-zone', {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ time_zone: zone }),
-    }).catch(() => {});
-  }, [memberId, knowsZone]);
   useEffect(() => {
     // Marks the page as interactive; browser tests wait for it before clicking.
     document.documentElement.dataset.hydrated = 'true';
-  }, []);
+    void import('./lib/service-worker.ts').then((app) => app.startInstalledApp(memberId));
+  }, [memberId]);
   useEffect(() => {
     if (flash) toast[flash.type](flash.message);
   }, [flash]);
-  return <Outlet />;
+  return (
+    <>
+      <Outlet />
+      {viewer.member && (
+        <Suspense fallback={null}>
+          <MemberUpkeep tier={viewer.member.membership_tier} knowsZone={viewer.member.time_zone !== null} />
+        </Suspense>
+      )}
+    </>
+  );
 }
 
 /**

@@ -21,7 +21,6 @@ import {
   type Site,
 } from './lib.ts';
 import { scaleSection } from './scale.ts';
-import { BUDGETS_FILE, budgetsByRoute, HOME_ROUTE, type Budgets } from '../scripts/js-budget.ts';
 
 // `npm run build && npm run bench`: the production build on a fresh embedded database with the demo
 // catalogue, against a bare node:http server that sends the same bytes (bench/bare-server.ts), in
@@ -77,9 +76,9 @@ const WARM_UP_SECONDS = 2;
 // writes no results.
 const GUARD = process.env.BENCH_GUARD === '1';
 const GUARD_MARGIN = 0.1;
-// The home page's JavaScript budget, which the build holds it to too (scripts/check-js-budget.ts).
-const HOME_JS_MAX_BYTES =
-  budgetsByRoute(JSON.parse(fs.readFileSync(path.join(root, BUDGETS_FILE), 'utf8')) as Budgets).get(HOME_ROUTE)! * 1024;
+// What a visitor's home page may load at most, as sent (issue 32's target). The app's home page, a
+// signed-in member's, is held to its own budget by the build (scripts/check-js-budget.ts).
+const HOME_JS_MAX_BYTES = 90 * 1024;
 
 /** A member with a session, for the signed-in rows: the Cookie header a browser would send. */
 async function memberCookie(baseUrl: string): Promise<string> {
@@ -97,13 +96,22 @@ async function memberCookie(baseUrl: string): Promise<string> {
  * sends it): the module preloads its starter adds after the first paint
  * (app/lib/scripts-after-paint.server.ts), which are every module the page runs before it is alive.
  */
-async function pageJavaScriptBytes(baseUrl: string, pagePath: string): Promise<number> {
-  const html = decodedBody(await rawGet(`${baseUrl}${pagePath}`, { 'accept-encoding': 'br' })).toString('utf8');
+/**
+ * The JavaScript a page loads, as sent: the app's modules its starter adds, the scripts it names
+ * (a visitor's plain page: its enhancer, docs/decisions/027), and its inline scripts (counted at
+ * their compressed size, as they travel inside the page).
+ */
+async function pageJavaScriptBytes(baseUrl: string, pagePath: string, headers: Record<string, string> = {}): Promise<number> {
+  const html = decodedBody(await rawGet(`${baseUrl}${pagePath}`, { ...headers, 'accept-encoding': 'br' })).toString('utf8');
+  const scripts = new Set<string>();
   const preloads = /started=true;(\[[^\]]*\])/.exec(html)?.[1];
-  if (!preloads) throw new Error(`${pagePath} has no starter with its module preloads`);
-  const scripts = new Set(JSON.parse(preloads) as string[]);
+  if (preloads) for (const script of JSON.parse(preloads) as string[]) scripts.add(script);
+  for (const match of html.matchAll(/<script\b[^>]*\ssrc="([^"]+)"/g)) scripts.add(match[1]!.replaceAll('&amp;', '&'));
+  if (scripts.size === 0) throw new Error(`${pagePath} loads no script at all: not the page this measures`);
   let total = 0;
   for (const script of scripts) total += (await rawGet(`${baseUrl}${script}`, { 'accept-encoding': 'br' })).body.length;
+  const inline = [...html.matchAll(/<script\b(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!).join('');
+  if (inline) total += zlib.brotliCompressSync(inline).length;
   return total;
 }
 
@@ -374,10 +382,13 @@ async function siteSection(): Promise<void> {
       );
     }
 
+    // A visitor's home page (plain: docs/decisions/027) is the target; a member's, which runs the
+    // app, is shown beside it (the per-route budgets of scripts/js-budgets.json hold the app's).
     const homeJs = await pageJavaScriptBytes(appUrl, '/');
+    const memberHomeJs = await pageJavaScriptBytes(appUrl, '/', { cookie });
     const homeJsMet = homeJs <= HOME_JS_MAX_BYTES;
     console.log(
-      `${homeJsMet ? 'MET ' : 'MISS'} home page JavaScript: ${(homeJs / 1024).toFixed(1)} KB as transferred; wanted <= ${HOME_JS_MAX_BYTES / 1024} KB`,
+      `${homeJsMet ? 'MET ' : 'MISS'} home page JavaScript: ${(homeJs / 1024).toFixed(1)} KB as transferred to a visitor (${(memberHomeJs / 1024).toFixed(1)} KB to a signed-in member, who runs the app); wanted <= ${HOME_JS_MAX_BYTES / 1024} KB`,
     );
 
     const lighthouseScores = await runLighthouse(appUrl, bareUrl);
@@ -443,7 +454,7 @@ async function siteSection(): Promise<void> {
       connections: CONNECTIONS,
       start: starts,
       load: rows,
-      home_javascript_bytes: { transferred: homeJs, wanted_at_most: HOME_JS_MAX_BYTES, met: homeJsMet },
+      home_javascript_bytes: { transferred: homeJs, to_a_member: memberHomeJs, wanted_at_most: HOME_JS_MAX_BYTES, met: homeJsMet },
       lighthouse: {
         pages: lighthouseScores,
         wanted_at_least: LIGHTHOUSE_MIN,

@@ -364,6 +364,13 @@ export const CACHE_BOUNDS = {
   communityPages: { maxEntries: 500, maxBytes: 8 * 1024 * 1024 },
   /** Discussions whose last change a process remembers (which visitor pages a like makes stale); about 100 bytes each. */
   keyedChanges: { maxEntries: 20_000 },
+  /**
+   * The Insights tab's figures, one per figure, period and whether billing is shown (tens of KB at most):
+   * read once a minute at most and shared by all staff. They are weekly and monthly figures, so a
+   * minute's delay is invisible, while owners reloading the tab at once must not each run a dozen
+   * statements (32 at once drained the pool).
+   */
+  insightFigures: { maxEntries: 50, maxAgeMs: 60_000 },
 } as const;
 /** Sessions a process keeps looked up (and touches at most once a minute): the most recently seen. */
 export const KEPT_SESSIONS = { maxEntries: 20_000, maxBytes: 12 * 1024 * 1024 } as const;

@@ -81,7 +81,11 @@ self.addEventListener('message', (event) => {
   if (event.data === 'signed-out') event.waitUntil(forgetMember());
 });
 
-const isAsset = (url) => url.pathname.startsWith('/assets/') || /\.(?:svg|png|webp|jpe?g|woff2)$/.test(url.pathname);
+// A plain page's script is named by its content too (`?v=`, app/lib/plain-page.server.ts).
+const isAsset = (url) =>
+  url.pathname.startsWith('/assets/') ||
+  /\.(?:svg|png|webp|jpe?g|woff2)$/.test(url.pathname) ||
+  (url.pathname === '/page-enhancer.js' && url.searchParams.has('v'));
 const isDownload = (url) => /^\/api\/(?:resources\/[^/]+\/download|files\/[^/]+)$/.test(url.pathname);
 
 /** Cache first: an asset's address names its content. */

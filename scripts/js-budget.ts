@@ -22,8 +22,6 @@ export type Budgets = Record<string, Record<string, number>>;
 
 /** Where the budgets are, from the repository's root (why there: scripts/check-js-budget.ts). */
 export const BUDGETS_FILE = 'scripts/js-budgets.json';
-/** The home page's route, whose budget bench/run.ts reports against too. */
-export const HOME_ROUTE = 'routes/home/home';
 
 /** Each route's budget in KB, whichever group it is in. */
 export function budgetsByRoute(budgets: Budgets): Map<string, number> {

@@ -28,11 +28,17 @@ async function ownerKey(member: string | null): Promise<string> {
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
+let started = false;
+
 /**
- * Registers the service worker, keeps the install prompt, and forgets what a previous member left
- * offline. Loaded once the page is up (app/root.tsx): none of it is needed for the first paint.
+ * Registers the service worker and keeps the install prompt (once), and forgets what a previous
+ * member left offline (whenever who is signed in changes). Loaded once the page is up
+ * (app/root.tsx): none of it is needed for the first paint.
  */
-export function startInstalledApp() {
+export function startInstalledApp(member: string | null) {
+  void keepOfflineCopiesFor(member);
+  if (started) return;
+  started = true;
   window.addEventListener('beforeinstallprompt', (event) => {
     event.preventDefault();
     installPrompt = event as InstallPromptEvent;
@@ -45,7 +51,7 @@ export function startInstalledApp() {
  * Pages and downloads kept offline belong to whoever was signed in: another person (or a visitor,
  * after signing out) must not open them. Only a digest of who it was is stored.
  */
-export async function keepOfflineCopiesFor(member: string | null) {
+async function keepOfflineCopiesFor(member: string | null) {
   const now = await ownerKey(member);
   try {
     const before = localStorage.getItem(OWNER_KEY);

@@ -1,4 +1,5 @@
 import { COHORT_MONTHS } from '../../common/insight-limits.ts';
+import { CACHE_BOUNDS } from '../../common/limits.ts';
 import type { Engagement, EngagementFigure, InsightsService, Retention, Revenue, RevenueFigure } from '../../common/insights.contract.ts';
 import { mayEnterStaffArea, requireStaff, requireStaffArea } from '../../common/policies.ts';
 import { PAID_TIERS, type PaidTier } from '../../common/pricing.ts';
@@ -7,11 +8,12 @@ import type { Viewer } from '../../common/viewer.ts';
 import { csvRow } from '../lists/csv.ts';
 import type { DataAccess } from '../repositories.ts';
 import type { MonthBounds } from './insights.repository.ts';
+import { KeptFigures } from './kept-figures.ts';
 
 // The Insights tab's figures (issue 34, part 1): engagement for owners and editors alike, revenue
 // for owners, retention for both (its paying share for owners). Weeks are Mondays and months are
 // calendar months in the business's zone, the current one last, each present (zero when nothing
-// happened in it).
+// happened in it). Each is read once a minute at most and shared by all staff (CACHE_BOUNDS.insightFigures).
 
 /** Published courses the funnel lists (a catalogue's worth). */
 const FUNNEL_COURSES = 200;
@@ -58,10 +60,37 @@ export interface ServerInsightsService extends InsightsService {
   retentionCsv(viewer: Viewer, months: number): Promise<string>;
 }
 
-export function createInsightsService(data: DataAccess): ServerInsightsService {
+export function createInsightsService(
+  data: DataAccess,
+  options: {
+    /** The clock the kept figures' age is read from (tests move it). */
+    now?: () => Date;
+  } = {},
+): ServerInsightsService {
+  // Keyed by what the answer depends on: the figure, its period and, for retention, whether the
+  // viewer may see billing (never who they are). The checks run first, on every call, so a viewer
+  // only reaches the figures their role may read.
+  const kept = new KeptFigures(CACHE_BOUNDS.insightFigures, options.now);
+
   async function engagement(viewer: Viewer, query: { weeks: number }): Promise<Engagement> {
     requireStaff(viewer);
-    const weeks = weeksEndingNow(query.weeks);
+    return kept.get(`engagement ${query.weeks}`, () => readEngagement(query.weeks));
+  }
+
+  async function revenue(viewer: Viewer, query: { months: number }): Promise<Revenue> {
+    requireStaffArea(viewer, 'billing');
+    return kept.get(`revenue ${query.months}`, () => readRevenue(query.months));
+  }
+
+  async function retention(viewer: Viewer, query: { months: number }): Promise<Retention> {
+    requireStaff(viewer);
+    // The paying share is revenue, the owners' (the billing area's); editors see the active share.
+    const payingShown = mayEnterStaffArea(viewer, 'billing');
+    return kept.get(`retention ${query.months} ${payingShown ? 'paying' : 'active'}`, () => readRetention(query.months, payingShown));
+  }
+
+  async function readEngagement(weekCount: number): Promise<Engagement> {
+    const weeks = weeksEndingNow(weekCount);
     const from = weeks[0]!;
     const [active, lessons, community, live, funnel, inactive] = await Promise.all([
       data.insights.activeMembers(from),
@@ -88,9 +117,8 @@ export function createInsightsService(data: DataAccess): ServerInsightsService {
     };
   }
 
-  async function revenue(viewer: Viewer, query: { months: number }): Promise<Revenue> {
-    requireStaffArea(viewer, 'billing');
-    const months = monthsEndingNow(query.months);
+  async function readRevenue(monthCount: number): Promise<Revenue> {
+    const months = monthsEndingNow(monthCount);
     const [mrr, movements, trials, refunds, churn] = await Promise.all([
       data.revenue.mrr(months),
       data.revenue.movements(months),
@@ -169,11 +197,8 @@ export function createInsightsService(data: DataAccess): ServerInsightsService {
     };
   }
 
-  async function retention(viewer: Viewer, query: { months: number }): Promise<Retention> {
-    requireStaff(viewer);
-    // The paying share is revenue, the owners' (the billing area's); editors see the active share.
-    const payingShown = mayEnterStaffArea(viewer, 'billing');
-    const months = monthsEndingNow(query.months);
+  async function readRetention(monthCount: number, payingShown: boolean): Promise<Retention> {
+    const months = monthsEndingNow(monthCount);
     const cohorts = Math.min(COHORT_MONTHS, months.length);
     const [sizes, active, paying] = await Promise.all([
       data.retention.sizes(months, cohorts),

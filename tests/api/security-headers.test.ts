@@ -56,10 +56,19 @@ function expectPageHeaders(response: { statusCode: number; body: string; headers
 
 // Pages render in development mode here (no build): seconds each on a busy machine.
 describe('security headers', { timeout: 120_000 }, () => {
-  it('are on the home page, with a new script nonce for each answer', async () => {
-    const first = expectPageHeaders(await site.app.inject({ url: '/' }));
-    const second = expectPageHeaders(await site.app.inject({ url: '/' }));
+  it('are on a page that runs the app, with a new script nonce for each answer', async () => {
+    const first = expectPageHeaders(await site.app.inject({ url: '/pricing' }));
+    const second = expectPageHeaders(await site.app.inject({ url: '/pricing' }));
     expect(second).not.toBe(first);
+  });
+
+  it("are on a visitor's plain home page, which has no inline script at all (decision 027)", async () => {
+    const home = await site.app.inject({ url: '/' });
+    expect(home.statusCode).toBe(200);
+    expect(home.body).toMatch(/<script src="\/page-enhancer\.js\?v=[0-9a-f]{12}"/);
+    expect(home.body).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+    expect(String(home.headers['content-security-policy'])).toContain("script-src 'self'");
+    expect(home.headers['x-frame-options']).toBe('SAMEORIGIN');
   });
 
   it('are on a member’s own page', async () => {

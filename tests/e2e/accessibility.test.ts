@@ -316,7 +316,7 @@ describe('the keyboard', () => {
     );
 
     await page.keyboard.press('Escape');
-    await menu.waitFor({ state: 'detached' });
+    await menu.waitFor({ state: 'hidden' });
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
     expect(await isFocused()).toBe(true);
     await page.context().close();

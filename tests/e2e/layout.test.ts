@@ -100,7 +100,9 @@ describe('shared layout (in the browser)', () => {
     await page.evaluate(() => window.scrollTo(0, 120));
     await page.waitForFunction(() => document.querySelector('header')?.dataset.scrolled === 'true');
 
-    // The toast area is mounted (once the page is idle: its code is not part of the first load) at the top centre.
+    // On a page that runs the app (/about is plain for a visitor: no toast to show), the toast area
+    // is mounted (once the page is idle: its code is not part of the first load) at the top centre.
+    await gotoHydrated(page, '/contact');
     await page.locator('section[aria-label^="Notifications"]').waitFor({ state: 'attached' });
     expect(await page.locator('section[aria-label^="Notifications"]').count()).toBe(1);
     expect(pageProblems(page)).toEqual([]);
@@ -118,7 +120,7 @@ describe('shared layout (in the browser)', () => {
       await menu.getByRole('link', { name, exact: true }).waitFor();
     }
     await page.getByRole('button', { name: 'Close menu' }).click();
-    await menu.waitFor({ state: 'detached' });
+    await menu.waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: 'Open menu' }).click();
     await menu.getByRole('link', { name: 'Podcast', exact: true }).click();
     await page.waitForURL('**/podcast');

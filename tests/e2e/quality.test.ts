@@ -29,6 +29,7 @@ describe('page quality', () => {
   });
 
   it("allows no inline script but the page's own: by hash on pages shared by visitors and the kept dashboard, by nonce on other signed-in pages", async () => {
+    const PLAIN_FOR_VISITORS = ['/', '/about', '/privacy-policy', '/terms-of-service'];
     const scriptSrcOf = (policy: string) => policy.split(';').find((directive) => directive.trim().startsWith('script-src ')) ?? '';
     const inlineScripts = (html: string) => [...html.matchAll(/<script(?![^>]*\ssrc=)([^>]*)>([\s\S]*?)<\/script>/g)];
     const page = await browser.newPage();
@@ -45,6 +46,12 @@ describe('page quality', () => {
       const html = await response!.text();
       expect(html, path).not.toContain('nonce=');
       const scripts = inlineScripts(html);
+      // A visitor's plain page (decision 027) has none at all: only the site's own enhancer.
+      if (PLAIN_FOR_VISITORS.includes(path)) {
+        expect(scripts, path).toEqual([]);
+        expect(scriptSrc.trim(), path).toBe("script-src 'self'");
+        return;
+      }
       expect(scripts.length, path).toBeGreaterThan(0);
       for (const [, , content] of scripts) {
         expect(scriptSrc, path).toContain(`'sha256-${createHash('sha256').update(content!, 'utf8').digest('base64')}'`);

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useContext, useState, type ReactNode } from 'react';
+import { PlainPage } from '../../lib/plain-page.tsx';
 import type { Platform } from './install-steps.tsx';
 
 // The steps and the install prompt load when asked for: every page shows these buttons.
@@ -21,6 +22,8 @@ export function InstallAppButton({
   children: ReactNode;
 }) {
   const [showSteps, setShowSteps] = useState(false);
+  // A visitor's plain page has the steps in the page, after the button, for public/page-enhancer.js to open.
+  const plainPage = useContext(PlainPage);
   if (storeUrl && /^https:\/\//.test(storeUrl)) {
     return (
       <a href={storeUrl} target="_blank" rel="noopener noreferrer" className={className}>
@@ -40,10 +43,14 @@ export function InstallAppButton({
       >
         {children}
       </button>
-      {showSteps && (
-        <Suspense fallback={null}>
-          <InstallSteps platform={platform} onClose={() => setShowSteps(false)} />
-        </Suspense>
+      {plainPage ? (
+        <plainPage.InstallSteps platform={platform} />
+      ) : (
+        showSteps && (
+          <Suspense fallback={null}>
+            <InstallSteps platform={platform} onClose={() => setShowSteps(false)} />
+          </Suspense>
+        )
       )}
     </>
   );

@@ -14,8 +14,12 @@ const STEPS: Record<Platform, { title: string; steps: string[] }> = {
   },
 };
 
-/** The steps, as a modal dialog that opens at once; loaded only when a member asks for them. */
-export default function InstallSteps({ platform, onClose }: { platform: Platform; onClose: () => void }) {
+/**
+ * The steps, as a modal dialog that opens at once; loaded only when a member asks for them. On a
+ * visitor's plain page it is written into the page closed, after its button, which
+ * public/page-enhancer.js has open it.
+ */
+export default function InstallSteps({ platform, onClose }: { platform: Platform; onClose?: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => dialog.current?.showModal(), []);
   const { title, steps } = STEPS[platform];

@@ -1,8 +1,9 @@
-import { lazy, useEffect, useRef, useState } from 'react';
+import { lazy, useContext, useEffect, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { NAV_SCROLL_THRESHOLD_PX } from '../../../common/limits-every-page.ts';
 import type { PublicViewer } from '../../../common/viewer.ts';
 import { ButtonLink } from '../ui/button.tsx';
+import { PlainPage } from '../../lib/plain-page.tsx';
 
 // SPEC 2 Shared layout: the five section links, in the top navigation and the mobile menu.
 const SECTION_LINKS = [
@@ -37,6 +38,7 @@ export function SiteNav({ viewer, unread = 0, editsTexts = false }: { viewer: Pu
   const [scrolled, setScrolled] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
+  const plain = useContext(PlainPage) !== null;
 
   useEffect(() => {
     const onScroll = () => setScrolled(window.scrollY > NAV_SCROLL_THRESHOLD_PX);
@@ -75,6 +77,8 @@ export function SiteNav({ viewer, unread = 0, editsTexts = false }: { viewer: Pu
   );
 
   return (
+    // A visitor's plain page has no React: public/page-enhancer.js sets the same classes and
+    // attributes (the scrolled look, the menu's state and icon).
     <header
       data-scrolled={scrolled ? 'true' : 'false'}
       className={`fixed inset-x-0 top-0 z-40 transition-all ${scrolled ? 'bg-white/95 shadow-md backdrop-blur' : 'bg-white/80'}`}
@@ -116,8 +120,9 @@ export function SiteNav({ viewer, unread = 0, editsTexts = false }: { viewer: Pu
           </svg>
         </button>
       </nav>
-      {menuOpen && (
-        <div id="mobile-menu" className="border-t border-gray-100 bg-white px-4 pb-4 shadow-lg md:hidden">
+      {/* A visitor's plain page (no React) holds the menu, hidden until public/page-enhancer.js opens it. */}
+      {(menuOpen || plain) && (
+        <div id="mobile-menu" hidden={!menuOpen} className="border-t border-gray-100 bg-white px-4 pb-4 shadow-lg md:hidden">
           <ul className="flex flex-col py-2">
             {SECTION_LINKS.map((link) => (
               <li key={link.to}>

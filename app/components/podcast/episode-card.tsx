@@ -20,7 +20,8 @@ export function EpisodeImage({ src, className = '' }: { src: string; className?:
     // srcset may still be on its way at this point, so `complete` alone would mislead).
     image.current?.decode().catch(() => setFailed(true));
   }, []);
-  if (failed || !src) return <div className={`aspect-video w-full bg-gray-300 ${className}`} data-testid="image-placeholder" />;
+  const placeholder = `aspect-video w-full bg-gray-300 ${className}`;
+  if (failed || !src) return <div className={placeholder} data-testid="image-placeholder" />;
   return (
     <img
       ref={image}
@@ -29,6 +30,8 @@ export function EpisodeImage({ src, className = '' }: { src: string; className?:
       width={640}
       height={360}
       onError={() => setFailed(true)}
+      // On a visitor's plain page (no React) public/page-enhancer.js puts this box in its place.
+      data-broken-class={placeholder}
       className={`img-skeleton aspect-video w-full object-cover ${className}`}
     />
   );

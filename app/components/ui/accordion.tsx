@@ -6,12 +6,15 @@ export interface AccordionItem {
   body: ReactNode;
 }
 
-/** One item open at a time; clicking the open item closes it (SPEC 2: FAQ and curriculum). */
+/**
+ * One item open at a time; clicking the open item closes it (SPEC 2: FAQ and curriculum). On a
+ * visitor's plain page (no React) public/page-enhancer.js does the same for `data-accordion`.
+ */
 export function Accordion({ items, className }: { items: AccordionItem[]; className?: string }) {
   const [openKey, setOpenKey] = useState<string | null>(null);
   const baseId = useId();
   return (
-    <div className={`divide-y divide-gray-200 rounded-xl border border-gray-200 bg-white ${className ?? ''}`}>
+    <div data-accordion="" className={`divide-y divide-gray-200 rounded-xl border border-gray-200 bg-white ${className ?? ''}`}>
       {items.map((item, index) => {
         const open = openKey === item.key;
         const panelId = `${baseId}-panel-${index}`;

@@ -4,10 +4,14 @@ import { EditableText } from '../../components/editable/editable-text.tsx';
 import { Portrait } from '../../components/ui/portrait.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { pageMeta } from '../../lib/meta.ts';
+import type { PlainPageHandle } from '../../lib/plain-page.tsx';
 import { orFallback, pageContent, pageServices } from '../../lib/page-context.ts';
 import type { SiteNumbers } from '../../../common/stats.contract.ts';
 import type { Route } from './+types/about';
 import { buttonClass } from '../../components/ui/button.tsx';
+
+// Read, not used: a visitor's copy runs without the app (docs/decisions/027).
+export const handle = { plainForVisitors: true } satisfies PlainPageHandle;
 
 export const meta = () =>
   pageMeta({ title: 'About', description: `About ${BRAND_NAME}: our mission, who we serve and our core values.`, path: '/about' });

@@ -8,10 +8,14 @@ import { Portrait } from '../../components/ui/portrait.tsx';
 import { Accordion } from '../../components/ui/accordion.tsx';
 import { buttonClass, ButtonLink } from '../../components/ui/button.tsx';
 import { pageMeta } from '../../lib/meta.ts';
+import type { PlainPageHandle } from '../../lib/plain-page.tsx';
 import { orFallback, pageContent, pageServices } from '../../lib/page-context.ts';
 import { FIXED_FEATURES, HOME_FAQS, TESTIMONIALS, WITH_POINTS, WITHOUT_POINTS } from '../../components/home/home-content.ts';
 import type { Route } from './+types/home';
 import { Card, cardClass } from '../../components/ui/card.tsx';
+
+// A visitor's home page needs no app: its FAQ, menu and install steps work with the page's small script.
+export const handle = { plainForVisitors: true } satisfies PlainPageHandle;
 
 export const meta = () =>
   pageMeta({

@@ -2,6 +2,10 @@ import { BRAND_NAME } from '../../../common/brand.ts';
 import { DATA_KEPT_AFTER_CANCELLATION_DAYS } from '../../../common/limits.ts';
 import { LEGAL_LAST_UPDATED, LegalPage, type LegalSection } from '../../components/legal/legal-page.tsx';
 import { pageMeta } from '../../lib/meta.ts';
+import type { PlainPageHandle } from '../../lib/plain-page.tsx';
+
+// Read, not used: a visitor's copy runs without the app (docs/decisions/027).
+export const handle = { plainForVisitors: true } satisfies PlainPageHandle;
 
 export const meta = () =>
   pageMeta({
