@@ -22,7 +22,8 @@
       bar.classList.toggle('h-14', scrolled);
       bar.classList.toggle('h-16', !scrolled);
     };
-    onScroll();
+    // Read once the first frame is laid out: reading the scroll position now would force a layout.
+    requestAnimationFrame(onScroll);
     window.addEventListener('scroll', onScroll, { passive: true });
   }
 
@@ -74,7 +75,8 @@
       image.replaceWith(box);
     };
     image.addEventListener('error', replace);
-    if (image.decode) image.decode().catch(replace);
+    // One that failed already is complete with no size (decode() would fetch a lazy image early).
+    if (image.complete && image.naturalWidth === 0 && image.getAttribute('src')) replace();
   });
 
   // Installing the app: the browser's own prompt where it offered one, else the steps' dialog.
@@ -99,8 +101,13 @@
 
   // The service worker, and no offline copies of a member who signed out on this device (the
   // names are app/lib/service-worker.ts's and public/sw.js's).
+  // Registered once the page has loaded, so its first downloads do not share the line with the page's.
   var worker = script && script.getAttribute('data-service-worker');
-  if (worker && 'serviceWorker' in navigator) navigator.serviceWorker.register(worker).catch(function () {});
+  if (worker && 'serviceWorker' in navigator) {
+    window.addEventListener('load', function () {
+      navigator.serviceWorker.register(worker).catch(function () {});
+    });
+  }
   try {
     var before = localStorage.getItem('offline-owner');
     if (before !== null && before !== '' && 'caches' in window) {
