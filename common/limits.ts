@@ -374,6 +374,12 @@ export const CACHE_BOUNDS = {
 } as const;
 /** Sessions a process keeps looked up (and touches at most once a minute): the most recently seen. */
 export const KEPT_SESSIONS = { maxEntries: 20_000, maxBytes: 12 * 1024 * 1024 } as const;
+/**
+ * Pages a process renders at once (their loaders and their HTML, up to the first byte sent); the
+ * others wait their turn. Enough to overlap the database's waits on two cores, few enough that the
+ * garbage of large staff pages rendered for 32 connections at once stays bounded.
+ */
+export const PAGE_RENDERS_AT_ONCE = 8;
 /** Attempts counted in the process while Redis is away (or without it): windows past their end go first, then the oldest. */
 export const IN_PROCESS_COUNTS = { pruneAbove: 50_000, maxEntries: 100_000 } as const;
 

@@ -1,8 +1,8 @@
 // The one script of a page a visitor reads plainly (docs/decisions/027): the page is the server's
 // HTML, and this gives its few moving parts the behaviour the app gives them elsewhere, through the
 // same attributes (app/components/layout/site-nav.tsx, ui/accordion.tsx, app-install/install-app.tsx,
-// podcast/episode-card.tsx) and the same service worker (app/lib/service-worker.ts). Plain
-// JavaScript, no build step, like public/sw.js: a few hundred bytes as sent.
+// podcast/episode-card.tsx, pricing/plan-cards.tsx) and the same service worker
+// (app/lib/service-worker.ts). Plain JavaScript, no build step, like public/sw.js: under 2 KB as sent.
 (function () {
   'use strict';
   var script = document.currentScript;
@@ -61,6 +61,28 @@
         if (panel) panel.hidden = !open;
         var arrow = each.querySelector('[aria-hidden="true"]:last-child');
         if (arrow) arrow.classList.toggle('rotate-180', open);
+      });
+    });
+  });
+
+  // The pricing page's period switch: each button (Monthly, Yearly) shows its period's cards; the
+  // pressed look is plan-cards.tsx's BillingToggle's.
+  document.querySelectorAll('[role="group"][aria-label="Billing period"]').forEach(function (group) {
+    var buttons = group.querySelectorAll('button');
+    buttons.forEach(function (button) {
+      button.addEventListener('click', function () {
+        var chosen = button.textContent.trim().toLowerCase();
+        buttons.forEach(function (each) {
+          var pressed = each === button;
+          each.setAttribute('aria-pressed', pressed ? 'true' : 'false');
+          ['bg-brand-800', 'text-white', 'shadow'].forEach(function (name) {
+            each.classList.toggle(name, pressed);
+          });
+          each.classList.toggle('text-gray-700', !pressed);
+        });
+        document.querySelectorAll('[data-billing-period]').forEach(function (cards) {
+          cards.hidden = cards.getAttribute('data-billing-period') !== chosen;
+        });
       });
     });
   });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import zlib from 'node:zlib';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -230,7 +231,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('visitorCache', new VisitorCache(dataVersion, communityDataVersion));
   shareVisitorAnswers(app);
   // HTML and JSON go out compressed (answers kept for visitors are compressed once, beforehand).
-  await app.register(compress, { globalDecompression: false, encodings: ['br', 'gzip'], threshold: 1024 });
+  // Brotli's default window (4 MB) is a buffer of that size for each answer being compressed; the
+  // answers are bounded pages (256 KB at most), so a 256 KB window loses nothing on them. The
+  // library's own quality (4) is kept.
+  await app.register(compress, {
+    globalDecompression: false,
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } },
+  });
   const { redis, connected: redisConnected } = await connectRedis(app, config.redisUrl, config.redisCommandTimeoutMs);
   app.decorate('redis', redis);
 

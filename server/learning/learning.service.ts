@@ -109,8 +109,8 @@ export function createLearningService(deps: {
 
   /** Marks the lesson complete for an enrolled member; the last one issues the course's certificate. */
   async function complete(member: SignedInMember, lesson: OpenLesson) {
-    const earned = await deps.data.transaction((repositories) => completeInTransaction(repositories, member, lesson));
-    if (earned) deps.mailer.nudge();
+    // A certificate earned here is congratulated by lifecycle mail's 'course finished' (server/lifecycle).
+    await deps.data.transaction((repositories) => completeInTransaction(repositories, member, lesson));
   }
 
   async function enrolmentsOf(memberId: string, query: BeforeQuery = {}): Promise<Paged<EnrolledCourse>> {
@@ -250,7 +250,6 @@ export function createLearningService(deps: {
         );
         if (earned) issued++;
       }
-      if (issued > 0) deps.mailer.nudge();
       return issued;
     },
 

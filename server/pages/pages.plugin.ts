@@ -1,4 +1,4 @@
-import { LICENCES } from '../../common/limits.ts';
+import { LICENCES, PAGE_RENDERS_AT_ONCE } from '../../common/limits.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,6 +22,7 @@ import { pageContentSecurityPolicy, paymentFormTargets, sharedPageContentSecurit
 import type { ServerServices } from '../services.ts';
 import { limitPageBodies, PAGE_FORM_LIMIT_BYTES } from './body-limit.ts';
 import { createPageSession } from './page-session.ts';
+import { Turns } from './turns.ts';
 
 // The admin's upload form: the one page form that carries files, taken large from staff whose area it is.
 const UPLOAD_PAGE = '/admin/dashboard/files';
@@ -217,7 +218,12 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
 
   await serveBuiltFiles(app);
   const build = (await import(pathToFileURL(serverBuildPath).href)) as ServerBuild;
-  const render = createRequestHandler(build, 'production');
+  const renderAnyNumber = createRequestHandler(build, 'production');
+  // A page's loaders and render, a few at a time (the others wait their turn; kept pages are not
+  // rendered): 32 connections asking for large staff pages at once take PAGE_RENDERS_AT_ONCE of the
+  // database's connections and renders' memory, not 32.
+  const renderTurns = new Turns(PAGE_RENDERS_AT_ONCE);
+  const render: typeof renderAnyNumber = (request, context) => renderTurns.run(() => renderAnyNumber(request, context));
   const cache = app.visitorCache;
   const ownPages = new OwnPageCache(app.dataVersions);
 

@@ -17,8 +17,8 @@ function scriptsFetched(page: Page): string[] {
 }
 
 describe('plain pages for visitors', () => {
-  it('sends a visitor the home, about and legal pages without the app, its moving parts still working', async () => {
-    for (const path of ['/about', '/privacy-policy', '/terms-of-service']) {
+  it('sends a visitor the home, pricing, about and legal pages without the app, its moving parts still working', async () => {
+    for (const path of ['/pricing', '/about', '/privacy-policy', '/terms-of-service']) {
       const page = await browser.newPage();
       const fetched = scriptsFetched(page);
       await gotoHydrated(page, path);
@@ -52,10 +52,23 @@ describe('plain pages for visitors', () => {
     await menu.waitFor({ state: 'hidden' });
     expect(await toggle.evaluate((element) => element === document.activeElement)).toBe(true);
 
-    // A link is an ordinary page load: the next page runs the app.
+    // A link is an ordinary page load: the pricing page is plain too, its period switch working.
     await toggle.click();
     await menu.getByRole('link', { name: 'Pricing', exact: true }).click();
     await page.waitForURL('**/pricing');
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+    const silver = () => page.getByTestId('price-silver').filter({ visible: true }).textContent();
+    expect(await silver()).toBe('$79');
+    await page.getByRole('button', { name: 'Yearly' }).click();
+    expect(await page.getByRole('button', { name: 'Yearly' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('button', { name: 'Monthly' }).getAttribute('aria-pressed')).toBe('false');
+    expect(await silver()).toBe('$790');
+    expect(await page.getByRole('link', { name: 'Start Silver', exact: true }).getAttribute('href')).toBe(
+      '/signup?plan=silver&period=yearly',
+    );
+    // The courses page runs the app.
+    await page.getByRole('link', { name: 'Courses', exact: true }).first().click();
+    await page.waitForURL('**/courses');
     await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
     expect(fetched.some((script) => script.startsWith('/assets/'))).toBe(true);
     expect(pageProblems(page)).toEqual([]);

@@ -1,17 +1,29 @@
-import { useState } from 'react';
+import { useContext, useState } from 'react';
 import { Form, Link, redirect, useActionData, useNavigation } from 'react-router';
 import { CheckoutRequest } from '../../../common/billing.contract.ts';
 import { OFFER_NOT_VALID, OfferCode, type PublicOffer } from '../../../common/offers.contract.ts';
 import { buttonClass } from '../../components/ui/button.tsx';
-import { formatCents, PLAN_COMPARISON, PRICING_PLANS, type BillingPeriod, type PricingPlan } from '../../../common/pricing.ts';
+import {
+  BILLING_PERIODS,
+  formatCents,
+  PLAN_COMPARISON,
+  PRICING_PLANS,
+  type BillingPeriod,
+  type PricingPlan,
+} from '../../../common/pricing.ts';
 import { BillingToggle, PlanCards, planButtonClass } from '../../components/pricing/plan-cards.tsx';
 import { Accordion } from '../../components/ui/accordion.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 import { signUpFor, startCheckout } from '../../lib/checkout.ts';
 import { formErrors, invalid, parseForm } from '../../lib/forms.ts';
 import { pageMeta } from '../../lib/meta.ts';
+import { PlainPage, type PlainPageHandle } from '../../lib/plain-page.tsx';
 import { orFallback, pageServices, pageSession } from '../../lib/page-context.ts';
 import type { Route } from './+types/pricing';
+
+// A visitor's pricing page needs no app: the period switch, the FAQ and the offer code's plain GET
+// form work with the page's small script (docs/decisions/027). A member's runs the app (checkout).
+export const handle = { plainForVisitors: true } satisfies PlainPageHandle;
 
 export const meta = () =>
   pageMeta({
@@ -210,6 +222,7 @@ function CheckoutRefusal({ message }: { message: string }) {
 export default function PricingPage({ loaderData }: Route.ComponentProps) {
   const [period, setPeriod] = useState<BillingPeriod>('monthly');
   const refused = useActionData<typeof action>();
+  const plainPage = useContext(PlainPage);
   return (
     <>
       <PageHeader
@@ -224,11 +237,16 @@ export default function PricingPage({ loaderData }: Route.ComponentProps) {
         {/* The cards' plan names are h3s: this keeps the outline in order for screen readers. */}
         <h2 className="sr-only">Membership plans</h2>
         {loaderData.billingEnabled && <OfferCodeForm offer={loaderData.offer} problem={loaderData.offerProblem} />}
-        <PlanCards
-          period={period}
-          planAction={(plan) => <PlanButton plan={plan} period={period} loaderData={loaderData} />}
-          planNote={(plan) => <PlanNote plan={plan} period={period} loaderData={loaderData} />}
-        />
+        {/* A visitor's plain page holds both periods' cards, the yearly hidden, for public/page-enhancer.js to switch. */}
+        {(plainPage ? BILLING_PERIODS : [period]).map((shown) => (
+          <div key={shown} data-billing-period={shown} hidden={shown !== period}>
+            <PlanCards
+              period={shown}
+              planAction={(plan) => <PlanButton plan={plan} period={shown} loaderData={loaderData} />}
+              planNote={(plan) => <PlanNote plan={plan} period={shown} loaderData={loaderData} />}
+            />
+          </div>
+        ))}
         <p className="mt-8 text-center text-gray-700">
           A team of 5 or more agents?{' '}
           <Link to={TEAM_PRICING_LINK} className="font-semibold text-brand-800 underline hover:text-brand-600">
