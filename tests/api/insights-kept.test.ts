@@ -7,6 +7,7 @@ import { subscriptions } from '../../db/schema.ts';
 import { createInsightsService } from '../../server/insights/insights.service.ts';
 import { createDataAccess } from '../../server/repositories.ts';
 import { injectAs, type ViewerHeaders } from '../helpers/inject-as.ts';
+import { silverSubscription } from '../helpers/subscription-row.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 // The Insights figures are read once and shared for a minute (CACHE_BOUNDS.insightFigures): owners
@@ -43,20 +44,9 @@ function insightsWithClock() {
 async function payingMember() {
   const member = await t.loginAs('free');
   const since = new Date(Date.now() - 60_000);
-  await t.db.insert(subscriptions).values({
-    id: `sub_${member.memberId}`,
-    memberId: member.memberId,
-    customerId: `cus_${member.memberId}`,
-    status: 'active',
-    tier: 'silver',
-    period: 'monthly',
-    priceId: 'price_silver_monthly',
-    amountCents: 4900,
-    currency: 'usd',
-    currentPeriodEnd: new Date(Date.now() + 30 * 24 * 60 * 60_000),
-    startedAt: since,
-    updatedAt: since,
-  });
+  await t.db
+    .insert(subscriptions)
+    .values(silverSubscription(`sub_${member.memberId}`, member.memberId, { startedAt: since, updatedAt: since }));
   return member;
 }
 

@@ -19,6 +19,7 @@ import { sendLifecycleMail } from '../../server/lifecycle/lifecycle-mail.ts';
 import { createMailer } from '../../server/mail/mailer.ts';
 import { createDataAccess } from '../../server/repositories.ts';
 import { injectAs, type ViewerHeaders } from '../helpers/inject-as.ts';
+import { silverSubscription } from '../helpers/subscription-row.ts';
 import { createTestApp, type MemberLogin, type TestApp } from '../helpers/test-app.ts';
 
 // Lifecycle mail (issue: 'Run the business by its numbers', part 2): each automation goes once per
@@ -50,20 +51,9 @@ const mailsTo = (email: string, key?: string) =>
 const later = (days: number) => new Date(Date.now() + days * DAY);
 
 async function subscription(member: MemberLogin, id: string, values: Partial<typeof subscriptions.$inferInsert>) {
-  await t.db.insert(subscriptions).values({
-    id,
-    memberId: member.memberId,
-    customerId: `cus_${id}`,
-    status: 'active',
-    tier: 'silver',
-    period: 'monthly',
-    priceId: 'price_silver_monthly',
-    amountCents: 4900,
-    currency: 'usd',
-    currentPeriodEnd: later(30),
-    startedAt: new Date(Date.now() - 40 * DAY),
-    ...values,
-  });
+  await t.db
+    .insert(subscriptions)
+    .values(silverSubscription(id, member.memberId, { startedAt: new Date(Date.now() - 40 * DAY), ...values }));
 }
 const setStatus = (id: string, values: Partial<typeof subscriptions.$inferInsert>) =>
   t.db.update(subscriptions).set(values).where(eq(subscriptions.id, id));
