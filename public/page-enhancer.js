@@ -97,8 +97,9 @@
       image.replaceWith(box);
     };
     image.addEventListener('error', replace);
-    // One that failed already is complete with no size (decode() would fetch a lazy image early).
-    if (image.complete && image.naturalWidth === 0 && image.getAttribute('src')) replace();
+    // One that may have failed before this ran: decode() rejects for a broken image (asked only of a
+    // complete one, so no image is fetched early; one still loading reports its failure above).
+    if (image.complete && image.decode) image.decode().catch(replace);
   });
 
   // Installing the app: the browser's own prompt where it offered one, else the steps' dialog.
