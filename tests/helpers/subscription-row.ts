@@ -18,6 +18,7 @@ export function silverSubscription(id: string, memberId: string, values: Partial
     amountCents: 4900,
     currency: 'usd',
     currentPeriodEnd: new Date(Date.now() + 30 * 24 * 60 * 60_000),
+    startedAt: new Date(),
     ...values,
   };
 }
