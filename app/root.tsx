@@ -12,8 +12,8 @@ import { FAILURE_ATTRIBUTES } from '../common/page-failure.ts';
 import { unlessRequestFailed } from './lib/forms.ts';
 import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
-import displayFont from '@fontsource-variable/plus-jakarta-sans/files/plus-jakarta-sans-latin-wght-normal.woff2?url';
-import textFont from '@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url';
+import displayFont from './fonts/plus-jakarta-sans-basic-latin.woff2?url';
+import textFont from './fonts/inter-basic-latin.woff2?url';
 
 // A member's device upkeep, loaded for members alone.
 const MemberUpkeep = lazy(() => import('./lib/member-upkeep.tsx'));

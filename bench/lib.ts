@@ -142,10 +142,14 @@ export function productionEnvironment(env: Record<string, string>): NodeJS.Proce
   };
 }
 
-/** The flags `npm start` gives node (package.json): the bench runs the server as production does. */
-const START_FLAGS = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
+const START_WORDS = (
+  JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start.split(/\s+/);
+/** The flags and variables `npm start` gives node (package.json): the bench runs the server as production does. */
+const START_FLAGS = START_WORDS.filter((word) => word.startsWith('--'));
+const START_VARIABLES = Object.fromEntries(
+  START_WORDS.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
+);
 
 /**
  * The production server (`node server/main.ts`, with npm start's flags) on a port of its choosing,
@@ -159,7 +163,7 @@ export async function startSite(
   const spawnedAt = performance.now();
   const server = await startServerProcess({
     args: [...START_FLAGS, 'server/main.ts'],
-    env: productionEnvironment({ HOST: '127.0.0.1', PORT: '0', ...env }),
+    env: productionEnvironment({ ...START_VARIABLES, HOST: '127.0.0.1', PORT: '0', ...env }),
   });
   const sink = logFile === undefined ? process.stdout : fs.createWriteStream(logFile, { flags: 'a' });
   if (logFile !== undefined) sink.write(server.output());

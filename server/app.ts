@@ -73,6 +73,7 @@ import { vapidKeys, type PushSettings } from './notifications/push-sender.ts';
 import { startPushWorker } from './notifications/push-worker.ts';
 import { NOTIFICATIONS } from '../common/limits.ts';
 import { scheduleCoachingJobs } from './coaching/coaching-jobs.ts';
+import { compressWholeAnswers } from './http/answer-compression.ts';
 
 /** The API's version as its description states it: raised when a change breaks a client. */
 const API_VERSION = '1.0.0';
@@ -230,7 +231,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('dataVersions', dataVersions);
   app.decorate('visitorCache', new VisitorCache(dataVersion, communityDataVersion));
   shareVisitorAnswers(app);
-  // HTML and JSON go out compressed (answers kept for visitors are compressed once, beforehand).
+  compressWholeAnswers(app);
+  // HTML and JSON go out compressed (answers kept for visitors are compressed once, beforehand; the
+  // API's answers by compressWholeAnswers); what streams, by @fastify/compress.
   // Brotli's default window (4 MB) is a buffer of that size for each answer being compressed; the
   // answers are bounded pages (256 KB at most), so a 256 KB window loses nothing on them. The
   // library's own quality (4) is kept.

@@ -33,7 +33,8 @@ export function keepAnswersPrivate(app: FastifyInstance) {
     const dynamic = request.url.startsWith('/api/') || request.routeOptions.url === '*';
     if (dynamic && !reply.hasHeader('cache-control')) {
       reply.header('cache-control', 'private, no-store');
-      reply.header('vary', 'Cookie, Authorization');
+      const vary = reply.getHeader('vary');
+      reply.header('vary', vary ? `${String(vary)}, Cookie, Authorization` : 'Cookie, Authorization');
     }
     done(null, payload);
   });

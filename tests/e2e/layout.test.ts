@@ -241,6 +241,20 @@ describe('the look', () => {
         .map((entry) => new URL(entry.name).origin),
     );
     expect(new Set(fontHosts)).toEqual(new Set([new URL(page.url()).origin]));
+    // The page's text needs only the two cut files; a character they lack (œ) loads the font's
+    // full Latin file, so it keeps the site's font (docs/decisions/028).
+    const fontFiles = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .filter((entry) => entry.name.endsWith('.woff2'))
+          .map((entry) => new URL(entry.name).pathname),
+      );
+    expect(new Set(await fontFiles())).toEqual(new Set(preloads));
+    await page.evaluate(() => document.querySelector('main p')?.append(' Cœur.'));
+    await expect
+      .poll(async () => (await fontFiles()).filter((file) => !preloads.includes(file)), { timeout: 5_000 })
+      .toEqual([expect.stringMatching(/^\/assets\/inter-latin-wght-normal-.+\.woff2$/)]);
 
     for (const name of ['Sarah Mitchell', 'David Chen', 'Maria Rodriguez']) {
       await page.getByRole('img', { name, exact: true }).waitFor();
