@@ -407,12 +407,10 @@ export function createCommunityRepository(db: DatabaseOrTransaction) {
     /** Which of these posts the member liked (the page shown, never every like they ever gave). */
     async likedAmong(memberId: string, postIds: string[]): Promise<Set<string>> {
       if (postIds.length === 0) return new Set();
-      // The page's ids as one text parameter: drizzle builds a parameter per id of a list, which
-      // cost more than the query itself for a page of twenty (ids are uuids or the demo's slugs: no comma).
       const rows = await db
         .select({ postId: communityLikes.postId })
         .from(communityLikes)
-        .where(and(eq(communityLikes.memberId, memberId), sql`${communityLikes.postId} = any(string_to_array(${postIds.join(',')}, ','))`));
+        .where(and(eq(communityLikes.memberId, memberId), inArray(communityLikes.postId, postIds)));
       return new Set(rows.map((row) => row.postId));
     },
 
