@@ -33,7 +33,10 @@ export function Toaster(props: ComponentProps<Sonner['Toaster']>) {
     load = () => {
       if (started) return;
       started = true;
-      void import('sonner').then(setSonner);
+      // Offline before it loaded (the installed app opened without a connection): the next toast tries again.
+      void import('sonner').then(setSonner, () => {
+        started = false;
+      });
     };
     if (waiting.length > 0) load();
     const idle = window.requestIdleCallback?.(() => load?.(), { timeout: 3000 }) ?? window.setTimeout(() => load?.(), 1500);
