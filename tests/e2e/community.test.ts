@@ -37,8 +37,13 @@ describe('taking part in the community', () => {
     expect(await reply.textContent()).toContain('Gold');
     await gold.page.getByText('1 replies').waitFor();
 
+    // The button shows the like at once; the page is read again only once the server has it.
+    const likeSaved = gold.page.waitForResponse(
+      (response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith(postUrl),
+    );
     await gold.page.getByRole('button', { name: '♥ 0 likes, Like', exact: true }).click();
     await gold.page.getByRole('button', { name: '♥ 1 like, Like', exact: true }).waitFor();
+    expect((await likeSaved).status()).toBeLessThan(400);
     await gotoHydrated(gold.page, postUrl);
     expect(await gold.page.getByRole('button', { name: '♥ 1 like, Like', exact: true }).getAttribute('aria-pressed')).toBe('true');
 
