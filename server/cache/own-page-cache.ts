@@ -12,8 +12,11 @@ export interface OwnPage {
   discussions?: readonly string[];
 }
 
-/** Lookups of members' kept pages in this process, found or not (`/metrics`, the bench's busy hour). */
-export const ownPageLookups = { hits: 0, misses: 0 };
+/**
+ * Lookups of members' kept pages in this process, found or not (`/metrics`, the bench's busy hour);
+ * `shared`: of the misses, those answered by the render of the same page already under way.
+ */
+export const ownPageLookups = { hits: 0, misses: 0, shared: 0 };
 
 /**
  * Pages rendered for one signed-in session, kept while every data version they were rendered at
@@ -89,9 +92,9 @@ export class OwnPageCache {
     return entry;
   }
 
-  store(key: string, memberId: string, page: OwnPage): void {
-    // A page rendered from data that changed meanwhile is sent once, not kept.
-    if (page.version !== this.versionFor(memberId, page.discussions)) return;
+  /** Keeps the page; answers false when it is not kept (rendered from data that changed meanwhile: it is sent once). */
+  store(key: string, memberId: string, page: OwnPage): boolean {
+    if (page.version !== this.versionFor(memberId, page.discussions)) return false;
     const previous = this.entries.get(key);
     if (previous) {
       this.entries.delete(key);
@@ -104,5 +107,6 @@ export class OwnPageCache {
       this.entries.delete(oldest);
       this.bytes -= entry.body.length;
     }
+    return true;
   }
 }

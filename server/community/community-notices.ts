@@ -72,17 +72,19 @@ export function createCommunityNotices(deps: { notifier: Notifier; mailer: Maile
     item: { id: string; authorId: string | null; authorName: string; text: string },
     told: Set<string | null> = new Set(),
   ): Promise<void> {
-    for (const member of await mentioned(tx, item.text, (candidate) => mayReadPostsIn(candidate, post.space))) {
-      if (member.id === item.authorId || told.has(member.id)) continue;
-      await notifier.notify(tx, member, {
+    const members = await mentioned(tx, item.text, (candidate) => mayReadPostsIn(candidate, post.space));
+    await notifier.notifyAll(
+      tx,
+      members.filter((member) => member.id !== item.authorId && !told.has(member.id)),
+      {
         kind: 'mention',
         groupKey: `mention:${item.id}`,
         title: `${item.authorName} mentioned you in “${post.title}”`,
         body: excerpt(item.text),
         url: discussionPath(post),
         requiredTier: tierToReadPostsIn(post.space),
-      });
-    }
+      },
+    );
   }
 
   return {
@@ -115,18 +117,19 @@ export function createCommunityNotices(deps: { notifier: Notifier; mailer: Maile
           });
         }
       }
-      for (const earlier of await tx.community.recentRepliers(post.id, NOTIFICATIONS.mentionsPerPost * 2)) {
-        if (told.has(earlier.id) || !mayReadPostsIn(earlier, post.space)) continue;
-        told.add(earlier.id);
-        await notifier.notify(tx, earlier, {
-          kind: 'reply',
-          groupKey: `reply:${reply.id}`,
-          title: `${reply.authorName} also replied in “${post.title}”`,
-          body: excerpt(reply.body),
-          url: discussionPath(post),
-          requiredTier: tierToReadPostsIn(post.space),
-        });
-      }
+      // Those who replied before, told of it together (each once, and only where they may read).
+      const earlier = (await tx.community.recentRepliers(post.id, NOTIFICATIONS.mentionsPerPost * 2)).filter(
+        (member) => !told.has(member.id) && mayReadPostsIn(member, post.space),
+      );
+      for (const member of earlier) told.add(member.id);
+      await notifier.notifyAll(tx, earlier, {
+        kind: 'reply',
+        groupKey: `reply:${reply.id}`,
+        title: `${reply.authorName} also replied in “${post.title}”`,
+        body: excerpt(reply.body),
+        url: discussionPath(post),
+        requiredTier: tierToReadPostsIn(post.space),
+      });
       await mentions(tx, post, { id: reply.id, authorId: reply.authorId, authorName: reply.authorName, text: reply.body }, told);
     },
 

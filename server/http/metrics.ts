@@ -95,12 +95,13 @@ export function serveMetrics(
 
   new Gauge({
     name: 'own_page_lookups',
-    help: "Members' own pages (the dashboard) asked for since start, by whether a kept copy was current.",
+    help: "Members' own pages (the dashboard) asked for since start, by whether a kept copy was current (shared: a miss served by the render already under way).",
     labelNames: ['result'] as const,
     registers: [registry],
     collect() {
       this.set({ result: 'hit' }, ownPageLookups.hits);
       this.set({ result: 'miss' }, ownPageLookups.misses);
+      this.set({ result: 'shared' }, ownPageLookups.shared);
     },
   });
 

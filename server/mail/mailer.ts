@@ -59,6 +59,13 @@ export function createMailer(options: { readonly publicUrl: string; nudge: () =>
   };
 }
 
+/** An account a message it does not need may go to (queueOptionalMails). */
+interface OptionalMailAccount {
+  id: string;
+  email: string;
+  emailOptOut: boolean;
+}
+
 /**
  * Queues a message the account does not need (a congratulation, a reply notice), unless the member
  * unsubscribed: it carries a one-click unsubscribe link, in its footer and in its headers, minted
@@ -67,14 +74,32 @@ export function createMailer(options: { readonly publicUrl: string; nudge: () =>
 export async function queueOptionalMail(
   tx: Pick<Repositories, 'outbox'>,
   mailer: Mailer,
-  account: { id: string; email: string; emailOptOut: boolean },
+  account: OptionalMailAccount,
   kind: string,
   compose: (unsubscribeUrl: string) => Promise<RenderedMail>,
 ): Promise<string | null> {
-  if (account.emailOptOut) return null;
-  const mail = await compose(mailer.tokenLink('/unsubscribe'));
-  return mailer.queue(tx, kind, account.email, mail, {
-    unsubscribeUrl: mailer.tokenLink('/api/email/unsubscribe'),
-    grant: { kind: 'unsubscribe', memberId: account.id },
-  });
+  const [id] = await queueOptionalMails(tx, mailer, [account], kind, (_account, unsubscribeUrl) => compose(unsubscribeUrl));
+  return id ?? null;
+}
+
+/** queueOptionalMail for several accounts at once, in one statement (those who unsubscribed are left out). */
+export async function queueOptionalMails<Account extends OptionalMailAccount>(
+  tx: Pick<Repositories, 'outbox'>,
+  mailer: Mailer,
+  accounts: readonly Account[],
+  kind: string,
+  compose: (account: Account, unsubscribeUrl: string) => Promise<RenderedMail>,
+): Promise<string[]> {
+  const mails = [];
+  for (const account of accounts) {
+    if (account.emailOptOut) continue;
+    mails.push({
+      kind,
+      to: account.email,
+      ...(await compose(account, mailer.tokenLink('/unsubscribe'))),
+      unsubscribeUrl: mailer.tokenLink('/api/email/unsubscribe'),
+      linkGrant: { kind: 'unsubscribe' as const, memberId: account.id },
+    });
+  }
+  return tx.outbox.enqueueAll(mails);
 }

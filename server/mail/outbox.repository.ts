@@ -22,6 +22,28 @@ export type OutboxRow = typeof outboxMessages.$inferSelect;
 const withoutTokens = (text: SQLWrapper) => sql`regexp_replace(${text}, 'token=[A-Za-z0-9_%.-]+', 'token=removed', 'g')`;
 
 export function createOutboxRepository(db: DatabaseOrTransaction) {
+  /** Adds messages in one statement; inside a transaction they are sent only if it commits. Answers their ids. */
+  async function enqueueAll(mails: readonly OutgoingMail[]): Promise<string[]> {
+    if (mails.length === 0) return [];
+    const rows = await db
+      .insert(outboxMessages)
+      .values(
+        mails.map((mail) => ({
+          kind: mail.kind,
+          toAddress: mail.to,
+          replyTo: mail.replyTo ?? null,
+          subject: mail.subject,
+          html: mail.html,
+          text: mail.text,
+          unsubscribeUrl: mail.unsubscribeUrl ?? null,
+          linkGrant: mail.linkGrant ?? null,
+          calendar: mail.calendar ?? null,
+        })),
+      )
+      .returning({ id: outboxMessages.id });
+    return rows.map((row) => row.id);
+  }
+
   return {
     /**
      * Holds, until the transaction ends, the right to mail these addresses (any case): limits counted
@@ -33,23 +55,12 @@ export function createOutboxRepository(db: DatabaseOrTransaction) {
         await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`mail-to:${address}`}, 0))`);
     },
 
+    enqueueAll,
+
     /** Adds a message; inside a transaction it is sent only if that transaction commits. */
     async enqueue(mail: OutgoingMail): Promise<string> {
-      const [row] = await db
-        .insert(outboxMessages)
-        .values({
-          kind: mail.kind,
-          toAddress: mail.to,
-          replyTo: mail.replyTo ?? null,
-          subject: mail.subject,
-          html: mail.html,
-          text: mail.text,
-          unsubscribeUrl: mail.unsubscribeUrl ?? null,
-          linkGrant: mail.linkGrant ?? null,
-          calendar: mail.calendar ?? null,
-        })
-        .returning({ id: outboxMessages.id });
-      return row!.id;
+      const [id] = await enqueueAll([mail]);
+      return id!;
     },
 
     /**

@@ -13,7 +13,8 @@ import { Link } from '@react-email/link';
 import { Preview } from '@react-email/preview';
 import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
-import { render } from '@react-email/render';
+import { plainTextSelectors, render } from '@react-email/render';
+import { compile } from 'html-to-text';
 import { createElement as h, type ReactNode } from 'react';
 import { plainText, type Block } from '../../common/broadcast-markup.ts';
 import { BRAND_NAME } from '../../common/brand.ts';
@@ -135,10 +136,16 @@ function Layout({ preview, children, unsubscribeUrl }: { preview: string; childr
   );
 }
 
+/**
+ * The plain-text part, as `render(element, { plainText: true })` makes it, from the HTML already
+ * made: that option renders the message a second time and sets its converter up anew for each one
+ * (a reply's mails to a discussion's repliers took most of the reply's time).
+ */
+const plainTextOf = compile({ wordwrap: false, selectors: plainTextSelectors });
+
 async function compose(subject: string, preview: string, content: ReactNode[], unsubscribeUrl?: string): Promise<RenderedMail> {
-  const element = h(Layout, { preview, unsubscribeUrl }, ...content);
-  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
-  return { subject, html, text };
+  const html = await render(h(Layout, { preview, unsubscribeUrl }, ...content));
+  return { subject, html, text: plainTextOf(html) };
 }
 
 const greeting = (name: string) => paragraph(`Hi ${name},`);
@@ -165,6 +172,31 @@ function broadcastContent(blocks: Block[], absolute: (path: string) => string, t
         typeof part === 'string' ? part : h(Link, { key: at, href: tracked(part.href), style: { color: BRAND_RED } }, part.text),
       ),
     );
+  });
+}
+
+/** A stand-in for the recipient's name, made of letters only, so neither the markup nor the plain text changes it. */
+const NAME_SLOT = 'RecipientNameSlotQz';
+
+/** Text as React writes it into markup (its escapeTextForBrowser), for a name put in after the render. */
+const escapedAsReactDoes = (text: string) =>
+  text.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' })[character]!);
+
+/**
+ * One message for many recipients that differs only by their name (the notification of a reply to
+ * a dozen earlier repliers): rendered once with a stand-in for the name, then the name put in for
+ * each. Should the stand-in not come out whole the same number of times in both parts (a template
+ * that changes the name's letters), each recipient's copy is rendered on its own.
+ */
+export async function forEachName(make: (name: string) => Promise<RenderedMail>): Promise<(name: string) => Promise<RenderedMail>> {
+  const once = await make(NAME_SLOT);
+  const count = (text: string) => text.split(NAME_SLOT).length - 1;
+  const slots = count(once.html);
+  if (slots === 0 || slots !== count(once.text) || count(once.subject) > 0) return make;
+  return async (name) => ({
+    subject: once.subject,
+    html: once.html.replaceAll(NAME_SLOT, escapedAsReactDoes(name)),
+    text: once.text.replaceAll(NAME_SLOT, name),
   });
 }
 

@@ -39,6 +39,68 @@ interface UpdatedKey {
 const readable = (tiers: readonly Tier[]) => and(eq(notifications.shown, true), inArray(notifications.requiredTier, [...tiers]));
 
 export function createNotificationsRepository(db: DatabaseOrTransaction) {
+  /**
+   * Writes each member's notification of an event once: a second write of the same event (its group
+   * key) changes nothing and is left out of the answer; for `gathers` (likes of one discussion) it
+   * counts one more and shows it again. Answers each written notification's id and count, by
+   * member; `shown` says whether it is shown on the site (else it is written read).
+   */
+  async function putAll(
+    recipients: readonly { memberId: string; shown: boolean }[],
+    notification: NewNotification,
+    options: { gathers: boolean },
+  ): Promise<Map<string, { id: string; count: number }>> {
+    if (recipients.length === 0) return new Map();
+    const insert = db
+      .insert(notifications)
+      .values(recipients.map(({ memberId, shown }) => ({ memberId, ...notification, shown, readAt: shown ? null : sql`now()` })));
+    const written = await (
+      options.gathers
+        ? insert.onConflictDoUpdate({
+            target: [notifications.memberId, notifications.groupKey],
+            set: {
+              title: sql`excluded.title`,
+              body: sql`excluded.body`,
+              updatedAt: sql`now()`,
+              readAt: sql`excluded.read_at`,
+              shown: sql`excluded.shown`,
+              actorCount: sql`case when ${notifications.readAt} is null then ${notifications.actorCount} + 1 else 1 end`,
+            },
+          })
+        : insert.onConflictDoNothing()
+    ).returning({ memberId: notifications.memberId, id: notifications.id, count: notifications.actorCount });
+    return new Map(written.map(({ memberId, ...row }) => [memberId, row]));
+  }
+
+  /** The digest choices of these members (those without a row have none). */
+  async function digestsOf(memberIds: string[]) {
+    if (memberIds.length === 0) return [];
+    return db.select().from(notificationDigests).where(inArray(notificationDigests.memberId, memberIds));
+  }
+
+  /**
+   * Queues each notification's push to each of its member's devices still signed in (the device's
+   * session neither ended nor revoked), in one statement for all of them.
+   */
+  async function queuePushes(
+    pushes: readonly { memberId: string; notificationId: string | null }[],
+    payload: { title: string; body: string; url: string; tag: string },
+    requiredTier: Tier,
+  ) {
+    if (pushes.length === 0) return;
+    const told = sql.join(
+      pushes.map((push) => sql`(${push.memberId}::uuid, ${push.notificationId}::uuid)`),
+      sql`, `,
+    );
+    await db.execute(sql`insert into ${pushMessages} (subscription_id, notification_id, payload, required_tier)
+      select ${pushSubscriptions.id}, told.notification_id, ${JSON.stringify(payload)}::jsonb, ${requiredTier}
+      from (values ${told}) as told(member_id, notification_id)
+      join ${pushSubscriptions} on ${pushSubscriptions.memberId} = told.member_id
+      where ${pushSubscriptions.sessionId} is null or exists (
+        select 1 from ${sessions} where ${sessions.id} = ${pushSubscriptions.sessionId}
+          and ${sessions.revokedAt} is null and ${sessions.expiresAt} > now())`);
+  }
+
   return {
     /** A member's notifications they may read now, latest first, after `before` (a page). */
     async page(memberId: string, tiers: readonly Tier[], limit: number, before?: UpdatedKey) {
@@ -81,35 +143,16 @@ export function createNotificationsRepository(db: DatabaseOrTransaction) {
       return row ?? null;
     },
 
-    /**
-     * Writes the member's notification of an event once: a second write of the same event (its group
-     * key) changes nothing and answers null; for `gathers` (likes of one discussion) it counts one
-     * more and shows it again. Answers the notification's id and its count.
-     */
+    putAll,
+
+    /** One member's notification of an event (putAll): its id and count, or null when it was written before. */
     async put(
       memberId: string,
       notification: NewNotification,
       options: { gathers: boolean; shown: boolean },
     ): Promise<{ id: string; count: number } | null> {
-      const insert = db
-        .insert(notifications)
-        .values({ memberId, ...notification, shown: options.shown, readAt: options.shown ? null : sql`now()` });
-      const written = await (
-        options.gathers
-          ? insert.onConflictDoUpdate({
-              target: [notifications.memberId, notifications.groupKey],
-              set: {
-                title: sql`excluded.title`,
-                body: sql`excluded.body`,
-                updatedAt: sql`now()`,
-                readAt: sql`excluded.read_at`,
-                shown: sql`excluded.shown`,
-                actorCount: sql`case when ${notifications.readAt} is null then ${notifications.actorCount} + 1 else 1 end`,
-              },
-            })
-          : insert.onConflictDoNothing()
-      ).returning({ id: notifications.id, count: notifications.actorCount });
-      return written[0] ?? null;
+      const written = await putAll([{ memberId, shown: options.shown }], notification, options);
+      return written.get(memberId) ?? null;
     },
 
     /** The member's channel choices (kinds without a row keep their defaults). */
@@ -139,9 +182,11 @@ export function createNotificationsRepository(db: DatabaseOrTransaction) {
     },
 
     async digestOf(memberId: string) {
-      const [row] = await db.select().from(notificationDigests).where(eq(notificationDigests.memberId, memberId));
+      const [row] = await digestsOf([memberId]);
       return row ?? null;
     },
+
+    digestsOf,
 
     async setDigest(memberId: string, digest: 'off' | 'daily' | 'weekly'): Promise<void> {
       await db
@@ -264,19 +309,16 @@ export function createNotificationsRepository(db: DatabaseOrTransaction) {
       return row?.value ?? 0;
     },
 
-    /** Queues a push to each of the member's devices still signed in (its session neither ended nor revoked). */
+    queuePushes,
+
+    /** One member's push (queuePushes). */
     async queuePush(
       memberId: string,
       payload: { title: string; body: string; url: string; tag: string },
       requiredTier: Tier,
       notificationId: string | null,
     ) {
-      await db.execute(sql`insert into ${pushMessages} (subscription_id, notification_id, payload, required_tier)
-        select ${pushSubscriptions.id}, ${notificationId}, ${JSON.stringify(payload)}::jsonb, ${requiredTier}
-        from ${pushSubscriptions} where ${pushSubscriptions.memberId} = ${memberId}
-          and (${pushSubscriptions.sessionId} is null or exists (
-            select 1 from ${sessions} where ${sessions.id} = ${pushSubscriptions.sessionId}
-              and ${sessions.revokedAt} is null and ${sessions.expiresAt} > now()))`);
+      await queuePushes([{ memberId, notificationId }], payload, requiredTier);
     },
 
     /** Claims pushes due now until `until` (SKIP LOCKED: each goes to one worker), with their device and member. */

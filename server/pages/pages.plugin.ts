@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
 import { cspNonceContext, keptPageDiscussionsContext, pageSessionContext, servicesContext, viewerContext } from '#request-context';
-import { OwnPageCache, type OwnPage } from '../cache/own-page-cache.ts';
+import { OwnPageCache, ownPageLookups, type OwnPage } from '../cache/own-page-cache.ts';
 import { isVisitorRead, preferredEncoding, sendShared, shareableAnswer, type SharedAnswer } from '../cache/visitor-cache.ts';
 import type { ServiceError } from '../../common/errors.ts';
 import { FAILURE_ATTRIBUTES, NEIGHBOUR_AWAY_HEADING } from '../../common/page-failure.ts';
@@ -226,6 +226,8 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
   const render: typeof renderAnyNumber = (request, context) => renderTurns.run(() => renderAnyNumber(request, context));
   const cache = app.visitorCache;
   const ownPages = new OwnPageCache(app.dataVersions);
+  /** Members' own pages being rendered, by their key (sendKeptOwnPage). */
+  const ownRendersUnderWay = new Map<string, Promise<OwnPage | undefined>>();
 
   /** A page rendered for sharing that turned out to be this visitor's alone (a 404, say): it gets a nonce of its own. */
   async function asOwnPage(response: Response): Promise<Response> {
@@ -297,9 +299,35 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
    * A member's own page as kept for their session, else rendered like a shared page (its inline
    * scripts allowed by hash, so no nonce is ever sent twice) and kept while its data holds.
    */
-  async function sendKeptOwnPage(request: FastifyRequest, reply: FastifyReply, { key, memberId }: { key: string; memberId: string }) {
-    const kept = ownPages.lookup(key, memberId);
+  async function sendKeptOwnPage(request: FastifyRequest, reply: FastifyReply, own: { key: string; memberId: string }) {
+    const kept = ownPages.lookup(own.key, own.memberId);
     if (kept) return sendOwnPage(reply, kept);
+    // The same page of the same session asked again while it renders (a phone and its prefetch, or
+    // a busy hour's stale pages asked by several tabs): the one render serves them all, if it is kept.
+    const underWay = ownRendersUnderWay.get(own.key);
+    const shared = underWay && (await underWay);
+    if (shared) {
+      ownPageLookups.shared += 1;
+      return sendOwnPage(reply, shared);
+    }
+    let done!: (page: OwnPage | undefined) => void;
+    const rendered = new Promise<OwnPage | undefined>((resolve) => (done = resolve));
+    ownRendersUnderWay.set(own.key, rendered);
+    try {
+      return await renderAndKeepOwnPage(request, reply, own, done);
+    } finally {
+      done(undefined);
+      if (ownRendersUnderWay.get(own.key) === rendered) ownRendersUnderWay.delete(own.key);
+    }
+  }
+
+  /** Renders a member's own page, keeps it while its data holds, and tells `made` of it (undefined when it is not kept). */
+  async function renderAndKeepOwnPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    { key, memberId }: { key: string; memberId: string },
+    made: (page: OwnPage | undefined) => void,
+  ) {
     // Taken before the data is read: a change during the render to what the page shows means it is
     // sent once, not kept.
     const start = ownPages.begin(memberId);
@@ -324,7 +352,7 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
     const page = withoutNonce(text);
     const html = Buffer.from(page.html, 'utf8');
     const encoding = preferredEncoding(request.headers['accept-encoding']);
-    const made: OwnPage = {
+    const kept: OwnPage = {
       version,
       discussions,
       madeAt: Date.now(),
@@ -335,8 +363,8 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
       },
       body: encoding === 'br' ? await brotli(html, dynamicBrotli(html)) : encoding === 'gzip' ? await gzip(html) : html,
     };
-    ownPages.store(key, memberId, made);
-    return sendOwnPage(reply, made);
+    if (ownPages.store(key, memberId, kept)) made(kept);
+    return sendOwnPage(reply, kept);
   }
 
   app.removeAllContentTypeParsers();

@@ -104,6 +104,54 @@ describe('the bell', () => {
     expect(await mailsTo(named.email, 'notification-mention')).toHaveLength(1);
   });
 
+  it('tells every earlier replier of a reply as each chose: their own name in their mail, a push to their device, no mail when switched off or in a digest', async () => {
+    const author = await t.loginAs('bronze', { name: 'Host Of Many' });
+    const post = await discussion(author);
+    const [plain, quoted, quiet, digested, pushed] = [
+      await t.loginAs('bronze', { name: 'Pat Plain' }),
+      await t.loginAs('silver', { name: `Quinn "Q" O'Hara & Co` }),
+      await t.loginAs('bronze', { name: 'Quiet Quincy' }),
+      await t.loginAs('bronze', { name: 'Dee Digest' }),
+      await t.loginAs('gold', { name: 'Penny Push' }),
+    ];
+    const settingsOf = async (member: MemberLogin) =>
+      (await request('GET', '/api/notifications/settings', member.headers)).json<NotificationSettings>();
+    const quietSettings = await settingsOf(quiet);
+    await request('PUT', '/api/notifications/settings', quiet.headers, {
+      kinds: { ...quietSettings.kinds, reply: { site: true, email: false, push: false } },
+      digest: 'off',
+    });
+    await request('PUT', '/api/notifications/settings', digested.headers, { kinds: (await settingsOf(digested)).kinds, digest: 'daily' });
+    const device = push.subscribe();
+    expect((await request('POST', '/api/push/subscriptions', pushed.headers, device)).statusCode).toBe(201);
+    for (const member of [plain, quoted, quiet, digested, pushed]) await replyTo(member, post.id, `Thoughts from ${member.email}`);
+    await replyTo(author, post.id, 'Thank you all.');
+
+    const title = `Host Of Many also replied in “${post.title}”`;
+    for (const member of [plain, quoted, quiet, digested, pushed]) {
+      expect((await pageOf(member)).items.filter((item) => item.title === title)).toHaveLength(1);
+    }
+    const mailOf = async (member: MemberLogin) =>
+      (await mailsTo(member.email, 'notification-reply')).filter((mail) => mail.subject === title);
+    const [plainMail] = await mailOf(plain);
+    expect(plainMail!.text).toContain('Hi Pat Plain,');
+    expect(plainMail!.html).toContain('Hi Pat Plain,');
+    const [quotedMail] = await mailOf(quoted);
+    expect(quotedMail!.text).toContain(`Hi Quinn "Q" O'Hara & Co,`);
+    expect(quotedMail!.html).toContain('Hi Quinn &quot;Q&quot; O&#x27;Hara &amp; Co,');
+    expect(quotedMail!.html).not.toContain('Pat Plain');
+    expect(await mailOf(quiet)).toEqual([]);
+    expect(await mailOf(digested)).toEqual([]);
+    expect(await mailOf(pushed)).toHaveLength(1);
+    const delivered = await push.waitFor(
+      (message) => message.endpoint === device.endpoint && message.payload.includes('also replied'),
+      15_000,
+    );
+    expect(JSON.parse(delivered.payload)).toMatchObject({ title, url: `/community/${post.id}` });
+    // The author is not told of their own reply, and nobody twice.
+    expect((await pageOf(author)).items.filter((item) => item.title === title)).toEqual([]);
+  });
+
   it('gathers the likes of one discussion into one notification that counts them, and starts again once read', async () => {
     const author = await t.loginAs('bronze', { name: 'Liked Author' });
     const post = await discussion(author);

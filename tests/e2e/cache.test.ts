@@ -3,7 +3,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { withDatabase } from '../setup/postgres-template.ts';
 import { baseUrl, newEmail, signInAsNewMember, signInAsStaff, useBrowser } from './browser.ts';
-import { E2E_ADMIN, startSiteServer } from './global-setup.ts';
+import { E2E_ADMIN, E2E_METRICS_TOKEN, startSiteServer } from './global-setup.ts';
 
 // Pages kept for visitors: a visitor never gets a signed-in page, a member never gets a kept page,
 // and a change shows on the next visit, in this process and, on PostgreSQL, in another one. The
@@ -16,6 +16,15 @@ const hero = (headline: string) => ({ headline, subheadline: 'Sub', cta_text: 'J
 async function visit(base: string, path: string, cookie?: string) {
   const response = await fetch(`${base}${path}`, { headers: cookie ? { cookie } : {} });
   return { response, html: await response.text() };
+}
+
+/** The server's count of lookups of members' kept pages (/metrics): found, not found, and served by a render under way. */
+async function ownPageLookups() {
+  const metrics = await fetch(`${baseUrl()}/metrics`, { headers: { authorization: `Bearer ${E2E_METRICS_TOKEN}` } });
+  expect(metrics.status).toBe(200);
+  const text = await metrics.text();
+  const count = (result: string) => Number(new RegExp(`^own_page_lookups\\{result="${result}"\\} (\\d+)`, 'm').exec(text)?.[1]);
+  return { hits: count('hit'), misses: count('miss'), shared: count('shared') };
 }
 
 describe('pages kept for visitors', () => {
@@ -68,11 +77,25 @@ describe('the dashboard kept for its member', () => {
     expect(enrolled((await visit(baseUrl(), '/dashboard', second)).html)).toBe('0');
   });
 
+  it('is rendered once when asked for several times at once, and each request gets that page', async () => {
+    const page = await browser.newPage();
+    await signInAsNewMember(page, 'Asked Four Times');
+    const cookie = (await page.context().cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
+    // The member enrols: the dashboard kept since they signed in is stale.
+    expect((await fetch(`${baseUrl()}/api/courses/first-90-days/enrol`, { method: 'POST', headers: { cookie } })).status).toBe(200);
+    const before = await ownPageLookups();
+    const pages = await Promise.all([1, 2, 3, 4].map(() => visit(baseUrl(), '/dashboard', cookie)));
+    const after = await ownPageLookups();
+    expect(pages.map(({ response }) => response.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(pages.map(({ html }) => html)).size).toBe(1);
+    expect(pages[0]!.html).toContain('Asked Four Times');
+    // One render: the first request's; the others waited for it or found it kept.
+    expect(after.misses - before.misses - (after.shared - before.shared)).toBe(1);
+    expect(after.hits - before.hits + (after.shared - before.shared)).toBe(3);
+  });
+
   it("stays kept through another member's writes, and shows the member's own notifications at once, however they came", async () => {
-    const lookups = async () => {
-      const text = await (await fetch(`${baseUrl()}/metrics`)).text();
-      return Number(/^own_page_lookups\{result="hit"\} (\d+)/m.exec(text)?.[1] ?? NaN);
-    };
+    const lookups = async () => (await ownPageLookups()).hits;
     const cookieOf = async (name: string) => {
       const page = await browser.newPage();
       await signInAsNewMember(page, name);

@@ -19,6 +19,8 @@ declare module 'vitest' {
 
 const projectRoot = path.resolve(import.meta.dirname, '../..');
 export const E2E_ADMIN = { email: 'owner@realtypocket.test', password: 'e2e-admin-password' };
+/** The token /metrics asks for: the browser tests' server trusts a proxy, so this machine alone is not enough. */
+export const E2E_METRICS_TOKEN = 'e2e-metrics-token';
 
 interface SiteServer {
   baseUrl: string;
@@ -55,6 +57,7 @@ export async function startSiteServer(env: Record<string, string> = {}): Promise
       PUBLIC_URL: '',
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
+      METRICS_TOKEN: E2E_METRICS_TOKEN,
       SEED_DEMO: '1',
       LOG_LEVEL: 'warn',
       ...env,
