@@ -63,6 +63,8 @@ const LIGHTHOUSE_MIN_SHARE_OF_BARE = 0.8;
 // Lighthouse's score moves by a few points from run to run: each page's is the median of its runs,
 // the site's and the bare page's taken in turns so that a busy moment falls on both alike.
 const LIGHTHOUSE_RUNS = 3;
+/** A run Lighthouse could not score is tried this many times in all. */
+const LIGHTHOUSE_ATTEMPTS = 3;
 // Each load row: a warm-up of both servers, then short rounds of the site and the bare server in
 // turns. This machine's pace drifts by half from one moment to the next (another process on the
 // two cores, the host's own load), so each round of the site is compared with the bare server's
@@ -199,9 +201,15 @@ async function runLighthouse(baseUrl: string, bareUrl: string) {
   });
   const scores: Record<string, { site: Record<string, number>; bare: Record<string, number> }> = {};
   const once = async (url: string, categories: string[]) => {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: categories });
-    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-    return result.lhr;
+    for (let attempt = 1; ; attempt++) {
+      const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: categories });
+      if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+      // A run Lighthouse could not score (no paint seen in its trace, now and then on this machine)
+      // says nothing of the page: it is run again, and counted as a 0 only if it keeps failing.
+      const { lhr } = result;
+      if (lhr.categories.performance?.score !== null || attempt === LIGHTHOUSE_ATTEMPTS) return lhr;
+      console.log(`lighthouse ${url}: run not scored (${lhr.runtimeError?.code ?? 'no performance score'}), once more`);
+    }
   };
   try {
     for (const page of LIGHTHOUSE_PAGES) {

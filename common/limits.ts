@@ -362,6 +362,8 @@ export const CACHE_BOUNDS = {
   repliesToOwnPosts: { maxEntries: 10_000, maxBytes: 6 * 1024 * 1024 },
   /** The community's first pages (newest, pinned, top, a search's first window and its count), shared by every member while nothing in it changes. */
   communityPages: { maxEntries: 500, maxBytes: 8 * 1024 * 1024 },
+  /** Which discussions of a page a member liked, for the most recently seen members' pages (a few ids each). */
+  likedDiscussions: { maxEntries: 20_000, maxBytes: 8 * 1024 * 1024 },
   /** Discussions whose last change a process remembers (which visitor pages a like makes stale); about 100 bytes each. */
   keyedChanges: { maxEntries: 20_000 },
   /**

@@ -94,7 +94,11 @@ export function createServices(deps: {
 }): ServerServices {
   const { mailer, sessions, dataVersion, memberDataVersion, communityDataVersion } = deps;
   const publicReads = withPublicReadsInMemory(createDataAccess(deps.db), new VersionedMemo([dataVersion], CACHE_BOUNDS.catalogue));
-  const communityReads = withCommunityReadsInMemory(publicReads, new VersionedMemo([communityDataVersion], CACHE_BOUNDS.communityPages));
+  const communityReads = withCommunityReadsInMemory(
+    publicReads,
+    new VersionedMemo([communityDataVersion], CACHE_BOUNDS.communityPages),
+    new VersionedMemo([communityDataVersion], CACHE_BOUNDS.likedDiscussions),
+  );
   const data = withReadsAfterWritesFresh(
     withMemberReadsInMemory(communityReads, {
       // Enrolments count the course's lessons: the catalogue changing makes them stale too.

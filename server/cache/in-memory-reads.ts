@@ -42,9 +42,14 @@ export class VersionedMemo {
     this.limits = limits;
   }
 
-  /** The value for `key`, kept while its versions hold: for what one member sees, name them (`memberId`). */
-  get<T>(key: string, load: () => Promise<T>, memberId?: string): Promise<T> {
-    const version = versionsFor(this.versions, memberId);
+  /**
+   * The value for `key`, kept while its versions hold: for what one member sees, name them
+   * (`memberId`); for what a few discussions hold, name those (`{ discussions }`), and the
+   * community's changes to other discussions leave it kept.
+   */
+  get<T>(key: string, load: () => Promise<T>, scope?: string | { discussions: readonly string[] }): Promise<T> {
+    const version =
+      typeof scope === 'object' ? versionsFor(this.versions, undefined, scope.discussions) : versionsFor(this.versions, scope);
     const entry = this.entries.get(key);
     if (entry && version !== null && entry.version === version) {
       this.entries.delete(key);
@@ -199,10 +204,11 @@ export function withMemberReadsInMemory(data: DataAccess, memos: { own: Versione
  * The repositories with the community's first pages answered from memory while nothing in the
  * community changes (any discussion, reply or like moves its version): the newest and pinned
  * discussions of a space, its top ones, and a search's first window with its count. They are the
- * same for every member who may read the space; what one member liked is read per member. Later
- * pages, and searches past their first window, are read as asked.
+ * same for every member who may read the space; which of a page's discussions one member liked is
+ * kept per member and page while those discussions hold. Later pages, and searches past their first
+ * window, are read as asked.
  */
-export function withCommunityReadsInMemory(data: DataAccess, memo: VersionedMemo): DataAccess {
+export function withCommunityReadsInMemory(data: DataAccess, memo: VersionedMemo, likes: VersionedMemo): DataAccess {
   const { community } = data;
   return {
     ...data,
@@ -219,6 +225,12 @@ export function withCommunityReadsInMemory(data: DataAccess, memo: VersionedMemo
           : memo.get(`search:${space}:${limit}:${words}`, () => community.search(space, words, limit, position)),
       countVisible: (space, words, cap) =>
         memo.get(`count:${space}:${cap ?? ''}:${words ?? ''}`, () => community.countVisible(space, words, cap)),
+      // Which discussions of a page the member liked: kept while those discussions hold (their own
+      // like or unlike changes the discussion), so a member reading the same page again asks nothing.
+      likedAmong: (memberId, postIds) =>
+        postIds.length === 0
+          ? community.likedAmong(memberId, postIds)
+          : likes.get(`${memberId}:${postIds.join(',')}`, () => community.likedAmong(memberId, postIds), { discussions: postIds }),
     },
   };
 }

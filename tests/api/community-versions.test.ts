@@ -115,4 +115,34 @@ describe('the community’s first pages, kept while it holds', () => {
     expect(fullText(after.reads).length).toBeGreaterThan(0);
     expect(after.result.posts.find((each) => each.id === id)).toMatchObject({ likes_count: 1, liked_by_me: true });
   });
+
+  it('reads which discussions of a page a member liked once while they hold, afresh after their own like or unlike, never another member’s', async () => {
+    const id = await post(author, 'Liked on the first page');
+    await heard();
+    const feed = (login: MemberLogin) =>
+      t.app.inject({ url: '/api/community/feed', headers: login.headers }).then((answer) => {
+        expect(answer.statusCode, answer.body).toBe(200);
+        return (answer.json() as { posts: { id: string; likes_count: number; liked_by_me: boolean }[] }).posts.find(
+          (each) => each.id === id,
+        )!;
+      });
+    const likesRead = (reads: Statement[]) => reads.filter((read) => read.text.includes('"community_likes"'));
+    expect(await feed(reader)).toMatchObject({ liked_by_me: false });
+    // Read again, nothing changed: which discussions the reader liked comes from memory.
+    const again = await recordingReads(t.database, () => feed(reader));
+    expect(likesRead(again.reads)).toEqual([]);
+    expect(again.result).toMatchObject({ liked_by_me: false });
+
+    expect((await t.app.inject({ method: 'PUT', url: `/api/community/posts/${id}/like`, headers: reader.headers })).statusCode).toBe(200);
+    const liked = await recordingReads(t.database, () => feed(reader));
+    expect(likesRead(liked.reads).length).toBeGreaterThan(0);
+    expect(liked.result).toMatchObject({ liked_by_me: true, likes_count: 1 });
+    // Another member reading the same page: their own likes, not the reader's.
+    expect(await feed(neighbour)).toMatchObject({ liked_by_me: false, likes_count: 1 });
+
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/community/posts/${id}/like`, headers: reader.headers })).statusCode).toBe(
+      200,
+    );
+    expect(await feed(reader)).toMatchObject({ liked_by_me: false, likes_count: 0 });
+  });
 });
