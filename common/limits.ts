@@ -354,6 +354,8 @@ export const CACHE_BOUNDS = {
   visitorPages: { maxEntries: 2_000, maxBytes: 40 * 1024 * 1024 },
   /** A signed-in member's own pages: kept a minute at most, as they show the time of day (a join link opening, the tip of the day). */
   ownPages: { maxEntries: 5_000, maxBytes: 20 * 1024 * 1024, maxAgeMs: 60_000 },
+  /** A signed-in member's own API reads (a page of the community feed or a search, a few KB compressed): kept a minute at most, like their pages. */
+  ownAnswers: { maxEntries: 5_000, maxBytes: 16 * 1024 * 1024, maxAgeMs: 60_000 },
   /** The catalogue (courses, lessons, episodes, resources, content): small by nature, kept whole. */
   catalogue: { maxEntries: 2_000, maxBytes: 16 * 1024 * 1024 },
   /** Members' own reads: the most recently used members' first pages. */

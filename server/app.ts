@@ -74,6 +74,7 @@ import { startPushWorker } from './notifications/push-worker.ts';
 import { NOTIFICATIONS } from '../common/limits.ts';
 import { scheduleCoachingJobs } from './coaching/coaching-jobs.ts';
 import { compressWholeAnswers } from './http/answer-compression.ts';
+import { keepMembersOwnAnswers } from './cache/own-answers.ts';
 
 /** The API's version as its description states it: raised when a change breaks a client. */
 const API_VERSION = '1.0.0';
@@ -284,6 +285,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (pushWorker) app.addHook('preClose', () => pushWorker.stop());
   const notifier = createNotifier({ mailer, nudgePush: () => pushWorker?.nudge() });
   await app.register(viewerPlugin, { sessions, cookies: new SiteCookies({ production: config.isProduction }) });
+  // After the viewer plugin, whose hook checks access first; before keepAnswersPrivate, which adds the site's headers to each answer anew.
+  keepMembersOwnAnswers(app);
   refuseCrossSiteWrites(app, config);
   keepAnswersPrivate(app);
   scheduleSessionPurge(app, sessions, deps.database);

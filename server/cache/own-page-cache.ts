@@ -4,7 +4,7 @@ import { CACHE_BOUNDS } from '../../common/limits.ts';
 /** A page as one session's browser gets it: its headers, and its body in the encoding that browser asked for. */
 export interface OwnPage {
   version: string;
-  /** When it was rendered (Date.now()): it is kept CACHE_BOUNDS.ownPages.maxAgeMs at most. */
+  /** When it was rendered (Date.now()): it is kept this.bounds.maxAgeMs at most. */
   madeAt: number;
   headers: Record<string, string>;
   body: Buffer;
@@ -12,22 +12,35 @@ export interface OwnPage {
   discussions?: readonly string[];
 }
 
-/**
- * Lookups of members' kept pages in this process, found or not (`/metrics`, the bench's busy hour);
- * `shared`: of the misses, those answered by the render of the same page already under way.
- */
-export const ownPageLookups = { hits: 0, misses: 0, shared: 0 };
+/** Lookups of a cache of members' own pages or answers, found or not; `shared`: of the misses, those answered by the render already under way. */
+export interface OwnLookups {
+  hits: number;
+  misses: number;
+  shared: number;
+}
 
-/**
- * Pages rendered for one signed-in session, kept while every data version they were rendered at
- * holds, the member's own data by that member's changes only (docs/decisions/009). The caller's key names the session, so a page reaches no one else.
- */
+/** Lookups of members' kept pages in this process (`/metrics`, the bench's busy hour). */
+export const ownPageLookups: OwnLookups = { hits: 0, misses: 0, shared: 0 };
+
+/** How much one such cache holds at most, and for how long. */
+interface OwnKeptBounds {
+  maxEntries: number;
+  maxBytes: number;
+  maxAgeMs: number;
+}
+
 /** Where a page's render started: the versions of all but the community, and the community's. */
 export interface RenderStart {
   others: string;
   community: number;
 }
 
+/**
+ * Pages rendered for one signed-in session, kept while every data version they were rendered at
+ * holds, the member's own data by that member's changes only (docs/decisions/009). The caller's key
+ * names the session, so a page reaches no one else. A member's own API reads are kept the same way
+ * (server/cache/own-answers.ts), in a cache of their own with their own bounds and counts.
+ */
 export class OwnPageCache {
   private readonly versions: DataVersion[];
   /** The community's version, keyed by discussion, and the others. */
@@ -35,9 +48,16 @@ export class OwnPageCache {
   private readonly others: DataVersion[];
   private readonly entries = new Map<string, OwnPage>();
   private bytes = 0;
+  private readonly lookups: OwnLookups;
+  private readonly bounds: OwnKeptBounds;
 
-  constructor(versions: DataVersion[]) {
+  constructor(
+    versions: DataVersion[],
+    kept: { lookups: OwnLookups; bounds: OwnKeptBounds } = { lookups: ownPageLookups, bounds: CACHE_BOUNDS.ownPages },
+  ) {
     this.versions = versions;
+    this.lookups = kept.lookups;
+    this.bounds = kept.bounds;
     this.community = versions.find((version) => version.keyedBy === 'discussion');
     this.others = versions.filter((version) => version !== this.community);
   }
@@ -78,17 +98,17 @@ export class OwnPageCache {
   lookup(key: string, memberId: string): OwnPage | undefined {
     const entry = this.entries.get(key);
     if (!entry) {
-      ownPageLookups.misses += 1;
+      this.lookups.misses += 1;
       return undefined;
     }
     this.entries.delete(key);
-    if (entry.version !== this.versionFor(memberId, entry.discussions) || Date.now() - entry.madeAt > CACHE_BOUNDS.ownPages.maxAgeMs) {
+    if (entry.version !== this.versionFor(memberId, entry.discussions) || Date.now() - entry.madeAt > this.bounds.maxAgeMs) {
       this.bytes -= entry.body.length;
-      ownPageLookups.misses += 1;
+      this.lookups.misses += 1;
       return undefined;
     }
     this.entries.set(key, entry);
-    ownPageLookups.hits += 1;
+    this.lookups.hits += 1;
     return entry;
   }
 
@@ -103,7 +123,7 @@ export class OwnPageCache {
     this.entries.set(key, page);
     this.bytes += page.body.length;
     for (const [oldest, entry] of this.entries) {
-      if (this.entries.size <= CACHE_BOUNDS.ownPages.maxEntries && this.bytes <= CACHE_BOUNDS.ownPages.maxBytes) break;
+      if (this.entries.size <= this.bounds.maxEntries && this.bytes <= this.bounds.maxBytes) break;
       this.entries.delete(oldest);
       this.bytes -= entry.body.length;
     }

@@ -26,6 +26,8 @@ import { SuccessResponse, uuidParam } from '../../common/fields.ts';
 import { AfterQuery, BeforeQuery, SearchQuery } from '../../common/paging.ts';
 import { arrayPage } from '../http/paging.ts';
 import { VISITORS_ALIKE as visitors } from '../cache/visitor-cache.ts';
+import { keptWhile } from '../cache/own-answers.ts';
+import { COMMUNITY_LIST_KEY } from '#request-context';
 import { withErrors, type ZodApp } from '../http/zod.ts';
 
 const ok = { success: true as const };
@@ -45,8 +47,14 @@ export async function communityRoutes(app: ZodApp) {
 
   app.get(
     '/api/community/feed',
-    { config: member, schema: { querystring: FeedQuery, response: withErrors({ 200: FeedResponse }) } },
-    async (request) => community.feed(await request.viewer(), request.query),
+    { config: { ...member, keptForSession: true }, schema: { querystring: FeedQuery, response: withErrors({ 200: FeedResponse }) } },
+    async (request) => {
+      const feed = await community.feed(await request.viewer(), request.query);
+      // The newest, unsearched, change only with the list and the discussions shown; a search or the
+      // most liked may change with any discussion (an edit, a like), so they are kept while none does.
+      if (feed.sort === 'newest' && feed.q === null) keptWhile(request, [COMMUNITY_LIST_KEY, ...feed.posts.map((post) => post.id)]);
+      return feed;
+    },
   );
 
   app.post(

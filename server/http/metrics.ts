@@ -2,7 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DatabaseHandle } from '../../db/client.ts';
-import { ownPageLookups } from '../cache/own-page-cache.ts';
+import { ownPageLookups, type OwnLookups } from '../cache/own-page-cache.ts';
+import { ownAnswerLookups } from '../cache/own-answers.ts';
 import { jobRecords, type JobRecord } from '../background-work.ts';
 import type { OutboxRepository } from '../mail/outbox.repository.ts';
 
@@ -93,17 +94,29 @@ export function serveMetrics(
     },
   });
 
-  new Gauge({
-    name: 'own_page_lookups',
-    help: "Members' own pages (the dashboard) asked for since start, by whether a kept copy was current (shared: a miss served by the render already under way).",
-    labelNames: ['result'] as const,
-    registers: [registry],
-    collect() {
-      this.set({ result: 'hit' }, ownPageLookups.hits);
-      this.set({ result: 'miss' }, ownPageLookups.misses);
-      this.set({ result: 'shared' }, ownPageLookups.shared);
-    },
-  });
+  // Members' kept pages and API answers: lookups since start, by whether a kept copy was current.
+  const lookupGauge = (name: string, help: string, lookups: OwnLookups) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['result'] as const,
+      registers: [registry],
+      collect() {
+        this.set({ result: 'hit' }, lookups.hits);
+        this.set({ result: 'miss' }, lookups.misses);
+        this.set({ result: 'shared' }, lookups.shared);
+      },
+    });
+  lookupGauge(
+    'own_page_lookups',
+    "Members' own pages (the dashboard) asked for since start, by whether a kept copy was current (shared: a miss served by the render already under way).",
+    ownPageLookups,
+  );
+  lookupGauge(
+    'own_answer_lookups',
+    "Members' own API reads kept for their session (the community feed and its search) asked for since start.",
+    ownAnswerLookups,
+  );
 
   // Each scheduled job and minute step (server/jobs/schedule.ts) since this process started.
   const jobGauge = (name: string, help: string, value: (record: JobRecord) => number) =>
