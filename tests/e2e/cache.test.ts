@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDatabase } from '../setup/postgres-template.ts';
-import { baseUrl, newEmail, signInAsNewMember, signInAsStaff, useBrowser } from './browser.ts';
-import { E2E_ADMIN, E2E_METRICS_TOKEN, startSiteServer } from './global-setup.ts';
+import { baseUrl, newEmail, signInAsNewMember, useBrowser } from './browser.ts';
+import { E2E_ADMIN, E2E_METRICS_TOKEN, startSiteServer, type SiteServer } from './global-setup.ts';
 
 // Pages kept for visitors: a visitor never gets a signed-in page, a member never gets a kept page,
 // and a change shows on the next visit, in this process and, on PostgreSQL, in another one. The
@@ -18,13 +18,27 @@ async function visit(base: string, path: string, cookie?: string) {
   return { response, html: await response.text() };
 }
 
-/** The server's count of lookups of members' kept pages (/metrics): found, not found, and served by a render under way. */
-async function ownPageLookups() {
-  const metrics = await fetch(`${baseUrl()}/metrics`, { headers: { authorization: `Bearer ${E2E_METRICS_TOKEN}` } });
+/** A server's count of lookups of members' kept pages (/metrics): found, not found, and served by a render under way. */
+async function ownPageLookups(base: string) {
+  const metrics = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${E2E_METRICS_TOKEN}` } });
   expect(metrics.status).toBe(200);
   const text = await metrics.text();
   const count = (result: string) => Number(new RegExp(`^own_page_lookups\\{result="${result}"\\} (\\d+)`, 'm').exec(text)?.[1]);
   return { hits: count('hit'), misses: count('miss'), shared: count('shared') };
+}
+
+/** A new free member of the server at `base`, signed up through the API: their session cookie. */
+async function signUp(base: string, name: string): Promise<string> {
+  const response = await fetch(`${base}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, email: newEmail('kept'), password: 'member-password-1' }),
+  });
+  expect(response.status).toBe(201);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
 }
 
 describe('pages kept for visitors', () => {
@@ -50,45 +64,49 @@ describe('pages kept for visitors', () => {
   });
 });
 
+// On a server of its own: another test file's writes (a course published, a page edited) change
+// what every dashboard shows, and would make a page these tests expect kept a fresh render.
 describe('the dashboard kept for its member', () => {
+  let site: SiteServer;
+  beforeAll(async () => {
+    site = await startSiteServer();
+  });
+  afterAll(async () => {
+    await site?.stop();
+  });
+  const base = () => site.baseUrl;
+
   it("is the same page on a reload, never another member's, and fresh after the member's own write", async () => {
-    const cookieOf = async (name: string) => {
-      const page = await browser.newPage();
-      await signInAsNewMember(page, name);
-      return (await page.context().cookies()).map(({ name: cookie, value }) => `${cookie}=${value}`).join('; ');
-    };
-    const [first, second] = [await cookieOf('Kept Dashboard One'), await cookieOf('Kept Dashboard Two')];
-    const mine = await visit(baseUrl(), '/dashboard', first);
-    const again = await visit(baseUrl(), '/dashboard', first);
+    const [first, second] = [await signUp(base(), 'Kept Dashboard One'), await signUp(base(), 'Kept Dashboard Two')];
+    const mine = await visit(base(), '/dashboard', first);
+    const again = await visit(base(), '/dashboard', first);
     expect(again.html).toBe(mine.html);
     expect(again.html).toContain('Kept Dashboard One');
     // Kept like a visitor's page: its inline scripts go by hash, never by a nonce sent twice.
     expect(again.response.headers.get('content-security-policy')).toMatch(/script-src 'self' 'sha256-/);
     expect(again.response.headers.get('cache-control')).toBe('private, no-store');
-    const theirs = await visit(baseUrl(), '/dashboard', second);
+    const theirs = await visit(base(), '/dashboard', second);
     expect(theirs.html).toContain('Kept Dashboard Two');
     expect(theirs.html).not.toContain('Kept Dashboard One');
 
     const enrolled = (html: string) => /data-stat="Courses Enrolled">(\d+)</.exec(html)?.[1];
     expect(enrolled(again.html)).toBe('0');
-    const enrol = await fetch(`${baseUrl()}/api/courses/first-90-days/enrol`, { method: 'POST', headers: { cookie: first } });
+    const enrol = await fetch(`${base()}/api/courses/first-90-days/enrol`, { method: 'POST', headers: { cookie: first } });
     expect(enrol.status).toBe(200);
-    expect(enrolled((await visit(baseUrl(), '/dashboard', first)).html)).toBe('1');
-    expect(enrolled((await visit(baseUrl(), '/dashboard', second)).html)).toBe('0');
+    expect(enrolled((await visit(base(), '/dashboard', first)).html)).toBe('1');
+    expect(enrolled((await visit(base(), '/dashboard', second)).html)).toBe('0');
   });
 
   it('is rendered once when asked for several times at once, and each request gets that page', async () => {
-    const page = await browser.newPage();
-    await signInAsNewMember(page, 'Asked Four Times');
-    const cookie = (await page.context().cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
+    const cookie = await signUp(base(), 'Asked Four Times');
     // The member enrols: the dashboard kept since they signed in is stale.
-    expect((await fetch(`${baseUrl()}/api/courses/first-90-days/enrol`, { method: 'POST', headers: { cookie } })).status).toBe(200);
+    expect((await fetch(`${base()}/api/courses/first-90-days/enrol`, { method: 'POST', headers: { cookie } })).status).toBe(200);
     // Once the process has heard what the enrolment touched: until then every version counts as
     // changed, and a page rendered then is sent once, not kept, so none would be shared.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const before = await ownPageLookups();
-    const pages = await Promise.all([1, 2, 3, 4].map(() => visit(baseUrl(), '/dashboard', cookie)));
-    const after = await ownPageLookups();
+    const before = await ownPageLookups(base());
+    const pages = await Promise.all([1, 2, 3, 4].map(() => visit(base(), '/dashboard', cookie)));
+    const after = await ownPageLookups(base());
     expect(pages.map(({ response }) => response.status)).toEqual([200, 200, 200, 200]);
     expect(new Set(pages.map(({ html }) => html)).size).toBe(1);
     expect(pages[0]!.html).toContain('Asked Four Times');
@@ -98,56 +116,56 @@ describe('the dashboard kept for its member', () => {
   });
 
   it("stays kept through another member's writes, and shows the member's own notifications at once, however they came", async () => {
-    const lookups = async () => (await ownPageLookups()).hits;
-    const cookieOf = async (name: string) => {
-      const page = await browser.newPage();
-      await signInAsNewMember(page, name);
-      return (await page.context().cookies()).map(({ name: cookie, value }) => `${cookie}=${value}`).join('; ');
-    };
-    const [mine, other] = [await cookieOf('Kept Through Others'), await cookieOf('Busy Neighbour')];
-    await visit(baseUrl(), '/dashboard', mine);
-    expect((await visit(baseUrl(), '/dashboard', mine)).html).toContain('Kept Through Others');
+    const lookups = async () => (await ownPageLookups(base())).hits;
+    const [mine, other] = [await signUp(base(), 'Kept Through Others'), await signUp(base(), 'Busy Neighbour')];
+    await visit(base(), '/dashboard', mine);
+    expect((await visit(base(), '/dashboard', mine)).html).toContain('Kept Through Others');
     // Another member enrols: this member's kept dashboard is still the one served.
-    expect((await fetch(`${baseUrl()}/api/courses/first-90-days/enrol`, { method: 'POST', headers: { cookie: other } })).status).toBe(200);
+    expect((await fetch(`${base()}/api/courses/first-90-days/enrol`, { method: 'POST', headers: { cookie: other } })).status).toBe(200);
     // Once the process has heard what the enrolment touched (until then it counts everything as
     // changed, and renders afresh), the kept page is served.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const hitsBefore = await lookups();
-    await visit(baseUrl(), '/dashboard', mine);
+    await visit(base(), '/dashboard', mine);
     expect(await lookups()).toBe(hitsBefore + 1);
 
     // Both take part in the community (staff give them Bronze); this member starts a discussion.
-    const staff = await browser.newPage();
-    await signInAsStaff(staff);
+    const staff = await fetch(`${base()}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: E2E_ADMIN.email, password: E2E_ADMIN.password }),
+    });
+    const asStaff = { authorization: `Bearer ${((await staff.json()) as { token: string }).token}`, 'content-type': 'application/json' };
     const idOf = async (cookie: string) => {
-      const { email } = (await (await fetch(`${baseUrl()}/api/auth/me`, { headers: { cookie } })).json()) as { email: string };
-      return ((await (await staff.request.get(`/api/admin/members?search=${encodeURIComponent(email)}`)).json()) as { id: string }[])[0]!
-        .id;
+      const { email } = (await (await fetch(`${base()}/api/auth/me`, { headers: { cookie } })).json()) as { email: string };
+      const found = await fetch(`${base()}/api/admin/members?search=${encodeURIComponent(email)}`, { headers: asStaff });
+      return ((await found.json()) as { id: string }[])[0]!.id;
     };
-    for (const cookie of [mine, other])
-      expect(
-        (await staff.request.post(`/api/admin/members/${await idOf(cookie)}/tier`, { data: { membership_tier: 'bronze' } })).status(),
-      ).toBe(200);
+    for (const cookie of [mine, other]) {
+      const tier = await fetch(`${base()}/api/admin/members/${await idOf(cookie)}/tier`, {
+        method: 'POST',
+        headers: asStaff,
+        body: JSON.stringify({ membership_tier: 'bronze' }),
+      });
+      expect(tier.status).toBe(200);
+    }
     const send = (cookie: string, path: string, body: object) =>
-      fetch(`${baseUrl()}${path}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${base()}${path}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const post = (await (await send(mine, '/api/community/posts', { title: 'Kept and told', body: 'Tell me.' })).json()) as { id: string };
 
     // The other member replies: this member's kept dashboard shows the bell's new count at once.
     const bell = (html: string) => /aria-label="Notifications(?:, (\d+) unread)?"/.exec(html)?.[1] ?? '0';
-    // (Other tests on this server may have told the member something already, a new course in their plan.)
-    const before = Number(bell((await visit(baseUrl(), '/dashboard', mine)).html));
+    const before = Number(bell((await visit(base(), '/dashboard', mine)).html));
     expect((await send(other, `/api/community/posts/${post.id}/replies`, { body: 'Told you.' })).status).toBe(201);
-    await expect
-      .poll(async () => Number(bell((await visit(baseUrl(), '/dashboard', mine)).html)), { timeout: 5000 })
-      .toBeGreaterThan(before);
+    await expect.poll(async () => Number(bell((await visit(base(), '/dashboard', mine)).html)), { timeout: 5000 }).toBeGreaterThan(before);
     // Read on another device (the API): the kept dashboard's bell is back to none.
     expect((await send(mine, '/api/notifications/read', {})).status).toBe(200);
-    expect(bell((await visit(baseUrl(), '/dashboard', mine)).html)).toBe('0');
+    expect(bell((await visit(base(), '/dashboard', mine)).html)).toBe('0');
 
     // The other member likes this member's discussion, which the dashboard shows: its count is the new one.
-    const liked = await fetch(`${baseUrl()}/api/community/posts/${post.id}/like`, { method: 'PUT', headers: { cookie: other } });
+    const liked = await fetch(`${base()}/api/community/posts/${post.id}/like`, { method: 'PUT', headers: { cookie: other } });
     expect(liked.status).toBe(200);
-    const text = async () => (await visit(baseUrl(), '/dashboard', mine)).html.replaceAll('<!-- -->', '');
+    const text = async () => (await visit(base(), '/dashboard', mine)).html.replaceAll('<!-- -->', '');
     await expect.poll(text, { timeout: 5000 }).toContain('♥ 1 · 1 replies');
 
     // The other member starts a discussion and likes it: the community's first page changes, which
@@ -155,8 +173,8 @@ describe('the dashboard kept for its member', () => {
     const theirs = (await (await send(other, '/api/community/posts', { title: 'Not on your dashboard', body: 'Mine.' })).json()) as {
       id: string;
     };
-    await visit(baseUrl(), '/dashboard', mine);
-    expect((await fetch(`${baseUrl()}/api/community/posts/${theirs.id}/like`, { method: 'PUT', headers: { cookie: other } })).status).toBe(
+    await visit(base(), '/dashboard', mine);
+    expect((await fetch(`${base()}/api/community/posts/${theirs.id}/like`, { method: 'PUT', headers: { cookie: other } })).status).toBe(
       200,
     );
     // Once the process has heard of the like (a reply to this member would show within a second), the kept page is served.

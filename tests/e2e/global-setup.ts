@@ -22,7 +22,7 @@ export const E2E_ADMIN = { email: 'owner@realtypocket.test', password: 'e2e-admi
 /** The token /metrics asks for: the browser tests' server trusts a proxy, so this machine alone is not enough. */
 export const E2E_METRICS_TOKEN = 'e2e-metrics-token';
 
-interface SiteServer {
+export interface SiteServer {
   baseUrl: string;
   /** Where the server writes every email it sends (no SMTP server: .eml files). */
   outboxDir: string;
