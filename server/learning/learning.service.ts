@@ -62,10 +62,11 @@ export function createLearningService(deps: {
     return course;
   }
 
-  async function progressOf(memberId: string, courseId: string) {
+  /** `known`: the enrolment and completed lessons the request already read, and left unchanged (not read again). */
+  async function progressOf(memberId: string, courseId: string, known?: { enrolled: boolean; completed: string[] }) {
     const [enrolled, completed, total, certificate, positions] = await Promise.all([
-      learning.isEnrolled(memberId, courseId),
-      learning.completedLessonIds(memberId, courseId),
+      known?.enrolled ?? learning.isEnrolled(memberId, courseId),
+      known?.completed ?? learning.completedLessonIds(memberId, courseId),
       learning.lessonCount(courseId),
       learning.findCertificate(memberId, courseId),
       learning.positions(memberId, courseId),
@@ -230,8 +231,13 @@ export function createLearningService(deps: {
         durationSeconds: input.duration_seconds,
       });
       const watched = input.duration_seconds > 0 && input.position_seconds >= input.duration_seconds * WATCHED_TO_COMPLETE;
-      if (watched && !completed.includes(lesson.id)) await complete(member, lesson);
-      return progressOf(member.id, lesson.courseId);
+      if (watched && !completed.includes(lesson.id)) {
+        await complete(member, lesson);
+        return progressOf(member.id, lesson.courseId);
+      }
+      // Most saves are a place in the video, nothing more: the member is enrolled (now) and has
+      // completed what they had, so those two are not read again.
+      return progressOf(member.id, lesson.courseId, { enrolled: true, completed });
     },
 
     completeInTransaction,

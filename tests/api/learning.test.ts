@@ -110,6 +110,14 @@ describe('where a member stopped in a lesson video', () => {
     expect(later.json()).toMatchObject({ completed_lesson_ids: ['first-90-days-l1'], progress_percent: 17 });
     const rows = await t.db.select().from(lessonPositions).where(eq(lessonPositions.memberId, member.memberId));
     expect(rows).toEqual([expect.objectContaining({ lessonId: 'first-90-days-l1', positionSeconds: 55, durationSeconds: 60 })]);
+    // Watched again from the start: the lesson stays completed, the course started, the new place kept.
+    const again = await put('/api/lessons/first-90-days-l1/position', { position_seconds: 3, duration_seconds: 60 }, member.headers);
+    expect(again.json()).toMatchObject({
+      enrolled: true,
+      completed_lesson_ids: ['first-90-days-l1'],
+      progress_percent: 17,
+      positions: { 'first-90-days-l1': 3 },
+    });
   });
 
   it('refuses a visitor, a lesson above the tier, a lesson without video and a position that makes no sense', async () => {
