@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CACHE_BOUNDS } from '../../common/limits.ts';
 import type { DataVersion } from './data-version.ts';
 import { preferredEncoding, shareableAnswer, VisitorCache } from './visitor-cache.ts';
 
@@ -59,5 +60,28 @@ describe('VisitorCache', () => {
     expect(cache.lookup('page:/community?before=x')).toBeUndefined();
     catalogue.current = 5;
     expect(cache.lookup('page:/courses')).toBeUndefined();
+  });
+
+  it('gives up the answer used longest ago when full, however often the newest one was asked for', async () => {
+    const bounds = CACHE_BOUNDS.visitorPages as { maxEntries: number };
+    const maxEntries = bounds.maxEntries;
+    bounds.maxEntries = 2;
+    try {
+      const cache = new VisitorCache({ current: 1 } as DataVersion);
+      const keptTexts = (...keys: string[]) => keys.map((key) => cache.lookup(key)?.identity.toString());
+      cache.store('/a', await answer(1, 'a'));
+      cache.store('/b', await answer(1, 'b'));
+      cache.lookup('/a');
+      cache.lookup('/a');
+      cache.store('/c', await answer(1, 'c'));
+      expect(keptTexts('/a', '/b', '/c')).toEqual(['a', undefined, 'c']);
+      // Now /c is the newest: /a, asked for again, goes after it, and /c is the one given up.
+      cache.lookup('/c');
+      cache.lookup('/a');
+      cache.store('/d', await answer(1, 'd'));
+      expect(keptTexts('/a', '/c', '/d')).toEqual(['a', undefined, 'd']);
+    } finally {
+      bounds.maxEntries = maxEntries;
+    }
   });
 });

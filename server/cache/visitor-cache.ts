@@ -132,6 +132,8 @@ export class VisitorCache {
   private readonly entries = new Map<string, SharedAnswer>();
   private readonly making = new Map<string, Promise<SharedAnswer | null>>();
   private bytes = 0;
+  /** The key last in the order of eviction, when known. */
+  private newest: string | undefined;
 
   constructor(catalogue: DataVersion, community?: DataVersion) {
     this.catalogue = catalogue;
@@ -151,12 +153,19 @@ export class VisitorCache {
   lookup(key: string): SharedAnswer | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    this.entries.delete(key);
     if (entry.version !== this.versionFor(key)) {
+      this.entries.delete(key);
+      if (this.newest === key) this.newest = undefined;
       this.bytes -= size(entry);
       return undefined;
     }
-    this.entries.set(key, entry);
+    // Used, it goes last in the order of eviction; an answer asked for again and again (the
+    // catalogue) is already last, and is not taken out and put back on every request.
+    if (this.newest !== key) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      this.newest = key;
+    }
     return entry;
   }
 
@@ -169,6 +178,7 @@ export class VisitorCache {
       this.bytes -= size(previous);
     }
     this.entries.set(key, answer);
+    this.newest = key;
     this.bytes += size(answer);
     for (const [oldest, entry] of this.entries) {
       if (this.entries.size <= CACHE_BOUNDS.visitorPages.maxEntries && this.bytes <= CACHE_BOUNDS.visitorPages.maxBytes) break;
