@@ -33,7 +33,7 @@ import { recordRouteAccess } from './http/route-access.ts';
 import { serveMetrics } from './http/metrics.ts';
 import { answerWithRequestId, requestIdGenerator } from './http/request-id.ts';
 import { FrontDoor } from './http/front-door.ts';
-import { httpServerFactory } from './http/http-server.ts';
+import { httpServerFactory, readAbsentBodiesAsEmpty } from './http/http-server.ts';
 import { SiteLogController } from './http/request-log.ts';
 import { paymentFormTargets, securityHeaders } from './http/security-headers.ts';
 import { useZodContracts } from './http/zod.ts';
@@ -206,6 +206,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('database', deps.database.db);
   app.decorate('storage', deps.storage);
   registerErrorHandling(app);
+  readAbsentBodiesAsEmpty(app);
   recordRouteAccess(app);
   answerWithRequestId(app);
   closeConnectionsWhileDraining(app);

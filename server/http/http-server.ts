@@ -1,5 +1,6 @@
 import http from 'node:http';
-import type { FastifyServerFactory } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import type { Config } from '../config.ts';
 import type { FrontDoor } from './front-door.ts';
 
@@ -71,6 +72,11 @@ export function httpServerFactory(
         headersTimeout: Math.min(HEADERS_TIMEOUT_MS, config.requestTimeoutMs),
         keepAliveTimeout: KEEP_ALIVE_MS,
         connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs),
+        // A request that names neither a length nor chunks has no body (RFC 9112, 6.3): Node gives it
+        // already read, sparing nearly every request (each page and API read) a stream's life cycle
+        // of events, which cost a kept answer a fifth of its time. Such a request never emits 'end'
+        // or 'close'; whoever would read its body reads an empty one instead (readAbsentBodiesAsEmpty).
+        optimizeEmptyRequests: true,
       },
       (request, response) => {
         // Only a request that says it has a body can have one left unread.
@@ -84,4 +90,16 @@ export function httpServerFactory(
     server.setTimeout(IDLE_SOCKET_MS);
     return server;
   };
+}
+
+/**
+ * A request without a body comes already read (optimizeEmptyRequests above): its stream never ends,
+ * and a parser waiting for its end would wait until the connection is cut. One that names a type
+ * (`curl -X POST -H 'content-type: application/json'`) is parsed from an empty stream, as if it had
+ * said `content-length: 0`, and gets the same answer ('The request body is empty.').
+ */
+export function readAbsentBodiesAsEmpty(app: FastifyInstance): void {
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    done(null, request.raw.readableEnded && request.headers['content-type'] !== undefined ? Readable.from([]) : payload);
+  });
 }

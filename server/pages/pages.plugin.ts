@@ -109,6 +109,15 @@ async function explainingFailure(response: Response, away: ServiceError | null, 
 }
 
 /** When not even the session could be read: a plain page that says so, for browsers; JSON for `.data` requests. */
+/**
+ * The Fetch request React Router reads. A request with no body to parse (none was sent) is given an
+ * empty one: its stream comes already read (server/http/http-server.ts) and would never end.
+ */
+function fetchRequestOf(request: FastifyRequest, reply: FastifyReply): Request {
+  if (request.body == null && request.method !== 'GET' && request.method !== 'HEAD') request.body = '';
+  return createRequest(request, reply);
+}
+
 function sendUnavailablePage(request: FastifyRequest, reply: FastifyReply, away: ServiceError) {
   reply.status(away.status).header('retry-after', String(RETRY_AFTER_SECONDS)).header('cache-control', 'no-store');
   if (request.url.split('?')[0]?.endsWith('.data')) return reply.send({ detail: away.message });
@@ -245,7 +254,7 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
     const version = cache.versionFor(`page:${request.url}`);
     const watched = watchedServices(app.services);
     const response = await explainingFailure(
-      await render(createRequest(request, reply), await loadContext(request, reply, true, watched.services)),
+      await render(fetchRequestOf(request, reply), await loadContext(request, reply, true, watched.services)),
       watched.away(),
       request.id,
     );
@@ -334,7 +343,7 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
     const shown = new Set<string>();
     const watched = watchedServices(app.services);
     const response = await explainingFailure(
-      await render(createRequest(request, reply), await loadContext(request, reply, true, watched.services, shown)),
+      await render(fetchRequestOf(request, reply), await loadContext(request, reply, true, watched.services, shown)),
       watched.away(),
       request.id,
     );
@@ -372,7 +381,7 @@ export async function pagesPlugin(app: FastifyInstance, options: { devServer?: V
   /** A page made for this request alone. */
   async function renderOwn(request: FastifyRequest, reply: FastifyReply) {
     const watched = watchedServices(app.services);
-    const response = await render(createRequest(request, reply), await loadContext(request, reply, false, watched.services));
+    const response = await render(fetchRequestOf(request, reply), await loadContext(request, reply, false, watched.services));
     return explainingFailure(response, watched.away(), request.id);
   }
 

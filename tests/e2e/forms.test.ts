@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { requestByHand } from '../helpers/by-hand.ts';
 import { baseUrl, gotoHydrated, newEmail, pageWithoutJavaScript, signInAsNewMember, useBrowser } from './browser.ts';
 
 // The public forms are page actions: they work before (or without) the page's script, answer
@@ -97,6 +98,15 @@ describe('form posts answer with field errors', () => {
     const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith('__Host-rp_session='));
     expect(session).toMatch(/HttpOnly/i);
     expect(session).toMatch(/Secure/i);
+  });
+
+  it('answers a post with no body at all (no length, with or without a type) as it answers an empty form', async () => {
+    const statusOf = async (headerLines: string[]) =>
+      (await requestByHand(baseUrl(), { method: 'POST', path: '/login', headerLines })).status;
+    const emptyForm = await statusOf(['Content-Type: application/x-www-form-urlencoded', 'Content-Length: 0']);
+    expect(emptyForm).toMatch(/^HTTP\/1\.1 4\d\d /);
+    expect(await statusOf([])).toBe(await statusOf(['Content-Length: 0']));
+    expect(await statusOf(['Content-Type: application/x-www-form-urlencoded'])).toBe(emptyForm);
   });
 
   it('refuses a form larger than a page form may be', async () => {
